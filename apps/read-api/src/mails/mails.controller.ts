@@ -1,0 +1,93 @@
+import { Body, Controller, Delete, Get, Param, Patch, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
+import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
+import { ApiZodBody, ApiZodQuery, ZodValidationPipe } from '@letterbox/http';
+import { MailContentReader, MailListQuery, MailQueries, MailUpdates, type MailSummary } from '@letterbox/mail';
+import { mailIdParams, mailListQuery, mailPatchBody, type MailListQueryParams } from './mail-request.schemas';
+
+export const attachmentPath = (mailId: number, partId: string) => `/v2/mails/${mailId}/attachments/${partId}`;
+
+@ApiTags('mails')
+@ApiBearerAuth()
+@Controller('v2/mails')
+export class MailsController {
+  constructor(
+    private readonly list: MailListQuery,
+    private readonly mails: MailQueries,
+    private readonly content: MailContentReader,
+    private readonly updates: MailUpdates,
+  ) {}
+
+  @Get()
+  @ApiZodQuery(mailListQuery)
+  async page(@CurrentUser() user: AuthenticatedUser, @Query(new ZodValidationPipe(mailListQuery, 'query')) query: MailListQueryParams) {
+    const page = await this.list.page(user.userId, {
+      filter: {
+        mailboxId: query.mailboxId,
+        seen: query.seen,
+        flagged: query.flagged,
+        hasAttachments: query.hasAttachments,
+        from: query.from,
+        subject: query.subject,
+        since: query.since,
+        until: query.until,
+      },
+      order: query.sort === 'receivedAt' ? 'asc' : 'desc',
+      limit: query.limit,
+      cursor: query.cursor,
+    });
+    await this.expand(page.items, query.with ?? []);
+    return page;
+  }
+
+  /** Headers, text, sanitized HTML and attachment metadata; attachment bytes are not read. */
+  @Get(':id')
+  async read(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
+    const mail = await this.mails.record(user.userId, params.id);
+    const content = await this.content.read(mail, (partId) => attachmentPath(mail.id, partId));
+    const { storageKey: _storageKey, layout: _layout, mailboxLocked: _locked, attachments, ...summary } = mail;
+    return {
+      ...summary,
+      ...content,
+      attachments: attachments.map(({ partId, filename, contentType, disposition, contentId, size }) => ({
+        partId,
+        filename,
+        contentType,
+        disposition,
+        contentId,
+        size,
+        url: attachmentPath(mail.id, partId),
+      })),
+    };
+  }
+
+  @Patch(':id')
+  @ApiZodBody(mailPatchBody)
+  change(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>,
+    @Body(new ZodValidationPipe(mailPatchBody, 'body')) body: z.infer<typeof mailPatchBody>,
+  ) {
+    return this.updates.change(user.userId, params.id, body);
+  }
+
+  /** Moves the mail to the trash; a mail already in the trash is deleted. */
+  @Delete(':id')
+  remove(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
+    return this.updates.delete(user.userId, params.id);
+  }
+
+  private async expand(items: MailSummary[], expansions: string[]): Promise<void> {
+    if (items.length === 0 || expansions.length === 0) return;
+    const ids = items.map((item) => item.id);
+    const [attachments, receipts] = await Promise.all([
+      expansions.includes('attachments') ? this.mails.attachmentsOf(ids) : undefined,
+      expansions.includes('receipt_confirm') ? this.mails.receiptsOf(ids) : undefined,
+    ]);
+    for (const item of items) {
+      if (attachments) item.attachments = attachments.get(item.id) ?? [];
+      if (receipts) item.receiptConfirm = receipts.get(item.id) ?? [];
+    }
+  }
+}

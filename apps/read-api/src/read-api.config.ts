@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { authConfig, databaseConfig, loadConfig, portFrom, storageConfig } from '@letterbox/config';
+
+export const readApiSettings = {
+  READ_API_PORT: portFrom(3000),
+  READ_API_HOST: z.string().min(1).default('0.0.0.0'),
+  /** Processes serving the API; more than one forks a cluster sharing the port. */
+  READ_API_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  ...databaseConfig,
+  ...storageConfig,
+  ...authConfig,
+};
+
+export type ReadApiConfig = ReturnType<typeof loadReadApiConfig>;
+
+export function loadReadApiConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(readApiSettings, env);
+}
+
+export const READ_API_CONFIG = Symbol('READ_API_CONFIG');

@@ -1,0 +1,30 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { BearerAuthGuard } from '@letterbox/auth';
+import { AuthController } from './auth/auth.controller';
+import { HealthController } from './health/health.controller';
+import { InfrastructureModule } from './infrastructure.module';
+import { MailboxesController } from './mailboxes/mailboxes.controller';
+import { MailDownloadsController } from './mails/mail-downloads.controller';
+import { MailsController } from './mails/mails.controller';
+import { ReceiptConfirmController } from './receipts/receipt-confirm.controller';
+import type { ReadApiConfig } from './read-api.config';
+
+@Module({})
+export class ReadApiModule {
+  static forConfig(config: ReadApiConfig): DynamicModule {
+    return {
+      module: ReadApiModule,
+      imports: [InfrastructureModule.forConfig(config)],
+      controllers: [
+        AuthController,
+        MailboxesController,
+        MailsController,
+        MailDownloadsController,
+        ReceiptConfirmController,
+        HealthController,
+      ],
+      providers: [{ provide: APP_GUARD, useClass: BearerAuthGuard }],
+    };
+  }
+}

@@ -1,0 +1,3 @@
+export { hashPassword, verifyPassword } from './passwords';
+export { AccessTokens, type AccessTokenClaims } from './access-tokens';
+export { BearerAuthGuard, Public, CurrentUser, type AuthenticatedUser } from './bearer-auth.guard';

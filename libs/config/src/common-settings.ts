@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const repoRoot = path.resolve(__dirname, '../../..');
+
+export const portFrom = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+const postgresUrl = z
+  .string()
+  .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgresql:// URL');
+
+export const databaseConfig = {
+  DATABASE_URL: postgresUrl.default('postgresql://letterbox:letterbox@127.0.0.1:5432/letterbox'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+};
+
+export const storageConfig = {
+  STORAGE_DIR: z
+    .string()
+    .min(1)
+    .default(path.join(repoRoot, 'var/storage'))
+    .transform((dir) => path.resolve(repoRoot, dir)),
+  STORAGE_COMPRESS: z.enum(['none', 'gzip']).default('none'),
+};
+
+export const authConfig = {
+  AUTH_TOKEN_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .default('letterbox-demo-secret-change-me-in-production'),
+  AUTH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(12 * 60 * 60),
+};
+
+export const redisConfig = {
+  REDIS_URL: z
+    .string()
+    .refine((value) => /^rediss?:\/\//.test(value), 'must be a redis:// URL')
+    .default('redis://127.0.0.1:6379'),
+};

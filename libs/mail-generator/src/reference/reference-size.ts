@@ -1,0 +1,1 @@
+export type ReferenceSize = 'small' | 'medium' | 'large';

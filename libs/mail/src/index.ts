@@ -1,0 +1,10 @@
+export { storeMail, type MailToStore, type StoredMail } from './store-mail';
+export { MailboxQueries, type MailboxCounters } from './mailbox-queries';
+export { MailListQuery, type MailListFilter, type MailListRequest, type MailListPage } from './mail-list-query';
+export { MailQueries, type MailExpansion } from './mail-queries';
+export { MailContentReader, type MailContent } from './mail-content';
+export { MailUpdates, type MailChanges, type MailState } from './mail-updates';
+export { ReadReceipts, newCertKey } from './read-receipts';
+export { encodeCursor, decodeCursor, type ListCursor } from './list-cursor';
+export { MailboxNotFoundError, MailboxLockedError, MailNotFoundError, AttachmentNotFoundError } from './mail-errors';
+export type { MailSummary, MailboxView, AttachmentView, ReceiptView, MailRecord } from './mail-views';

@@ -1,0 +1,28 @@
+/** Also what a mailbox of another user is: callers cannot tell the two apart. */
+export class MailboxNotFoundError extends Error {
+  constructor(readonly mailboxId: number) {
+    super(`mailbox ${mailboxId} does not exist`);
+  }
+}
+
+export class MailboxLockedError extends Error {
+  constructor(readonly mailboxId: number) {
+    super(`mailbox ${mailboxId} is locked`);
+  }
+}
+
+/** Also what a mail of another user, or a deleted one, is. */
+export class MailNotFoundError extends Error {
+  constructor(readonly mailId: number) {
+    super(`mail ${mailId} does not exist`);
+  }
+}
+
+export class AttachmentNotFoundError extends Error {
+  constructor(
+    readonly mailId: number,
+    readonly partId: string,
+  ) {
+    super(`mail ${mailId} has no attachment ${partId}`);
+  }
+}

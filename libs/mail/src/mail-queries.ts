@@ -1,0 +1,79 @@
+import type { Pool } from 'pg';
+import type { MailLayout } from '@letterbox/mime';
+import { MailboxLockedError, MailNotFoundError } from './mail-errors';
+import { mapSummaryRow, SUMMARY_COLUMNS, type AttachmentView, type MailRecord, type ReceiptView, type SummaryRow } from './mail-views';
+
+type RecordRow = SummaryRow & {
+  storage_key: string;
+  layout: MailLayout;
+  mailbox_locked: boolean;
+  attachments: Array<AttachmentView & { encoding: string; bodyStart: number; bodyEnd: number }>;
+};
+
+export type MailExpansion = 'attachments' | 'receipt_confirm';
+
+/** Point reads of one user's mail, in raw SQL: these run on every mail a user opens. */
+export class MailQueries {
+  constructor(private readonly sql: Pool) {}
+
+  /** The user's live mail with its attachments; a mail of a locked mailbox is refused. */
+  async record(userId: number, mailId: number): Promise<MailRecord> {
+    const { rows } = await this.sql.query<RecordRow>({
+      name: 'mail-record',
+      text: `SELECT ${SUMMARY_COLUMNS}, m.storage_key, m.layout, mb.locked AS mailbox_locked,
+               COALESCE((SELECT json_agg(json_build_object(
+                   'partId', a.part_id, 'filename', a.filename, 'contentType', a.content_type,
+                   'disposition', a.disposition, 'contentId', a.content_id, 'size', a.size,
+                   'encoding', a.encoding, 'bodyStart', a.body_start, 'bodyEnd', a.body_end) ORDER BY a.id)
+                 FROM attachments a WHERE a.mail_id = m.id), '[]') AS attachments
+             FROM mails m JOIN mailboxes mb ON mb.id = m.mailbox_id
+             WHERE m.id = $1 AND m.user_id = $2 AND m.deleted_at IS NULL`,
+      values: [mailId, userId],
+    });
+    const row = rows[0];
+    if (!row) throw new MailNotFoundError(mailId);
+    if (row.mailbox_locked) throw new MailboxLockedError(row.mailbox_id);
+    return {
+      ...mapSummaryRow(row),
+      storageKey: row.storage_key,
+      layout: row.layout,
+      mailboxLocked: row.mailbox_locked,
+      attachments: row.attachments,
+    };
+  }
+
+  async attachmentsOf(mailIds: number[]): Promise<Map<number, AttachmentView[]>> {
+    const { rows } = await this.sql.query<AttachmentView & { mailId: string }>({
+      name: 'mail-attachments-of',
+      text: `SELECT mail_id AS "mailId", part_id AS "partId", filename, content_type AS "contentType",
+                    disposition, content_id AS "contentId", size
+               FROM attachments WHERE mail_id = ANY($1::int8[]) ORDER BY id`,
+      values: [mailIds],
+    });
+    return groupBy(rows, ({ mailId, ...attachment }) => [Number(mailId), attachment]);
+  }
+
+  async receiptsOf(mailIds: number[]): Promise<Map<number, ReceiptView[]>> {
+    const { rows } = await this.sql.query<{ mail_id: string; recipient_email: string; first_read_at: Date | null; read_count: number }>({
+      name: 'mail-receipts-of',
+      text: `SELECT mail_id, recipient_email, first_read_at, read_count
+               FROM read_receipts WHERE mail_id = ANY($1::int8[]) ORDER BY id`,
+      values: [mailIds],
+    });
+    return groupBy(rows, (row) => [
+      Number(row.mail_id),
+      { email: row.recipient_email, firstReadAt: row.first_read_at?.toISOString() ?? null, readCount: row.read_count },
+    ]);
+  }
+}
+
+function groupBy<Row, Value>(rows: Row[], entry: (row: Row) => [number, Value]): Map<number, Value[]> {
+  const groups = new Map<number, Value[]>();
+  for (const row of rows) {
+    const [key, value] = entry(row);
+    const group = groups.get(key);
+    if (group) group.push(value);
+    else groups.set(key, [value]);
+  }
+  return groups;
+}

@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import type { Pool } from 'pg';
+
+/** 128 random bits: a key cannot be guessed, so confirming needs no sign-in. */
+export function newCertKey(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+export class ReadReceipts {
+  constructor(private readonly sql: Pool) {}
+
+  /**
+   * Records one open of a sent mail by a recipient. A single UPDATE keeps the first read
+   * time and counts every open, so concurrent opens neither race nor double-count. An
+   * unknown key changes nothing, and the caller answers the same either way.
+   */
+  async confirm(officeId: number, certKey: string, email: string): Promise<boolean> {
+    const { rowCount } = await this.sql.query({
+      name: 'receipt-confirm',
+      text: `UPDATE read_receipts
+                SET first_read_at = COALESCE(first_read_at, now()), read_count = read_count + 1
+              WHERE cert_key = $1 AND office_id = $2 AND recipient_email = $3`,
+      values: [certKey, officeId, email.toLowerCase()],
+    });
+    return rowCount === 1;
+  }
+}

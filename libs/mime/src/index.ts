@@ -1,0 +1,6 @@
+export type { MailLayout, BodyPartLayout, AttachmentLayout, ScannedLayout } from './layout';
+export { scanLayout } from './scan-layout';
+export { createTransferDecoder } from './transfer-encoding';
+export { parseHeaderBlock, summarizeHeaders, parseAddresses, type MailHeader, type MailAddress, type HeaderSummary } from './header-block';
+export { renderBodies, htmlToText, makeSnippet, type RenderedBody } from './render-body';
+export { sanitizeMailHtml } from './sanitize';

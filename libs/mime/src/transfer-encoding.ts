@@ -1,0 +1,27 @@
+import { PassThrough, type Transform } from 'node:stream';
+import { Decoder as Base64Decoder } from 'libbase64';
+import { decodeQuotedPrintable, QuotedPrintableDecoder } from './quoted-printable';
+
+/** A stream that undoes a Content-Transfer-Encoding; unknown encodings pass bytes through. */
+export function createTransferDecoder(encoding: string): Transform {
+  switch (encoding.toLowerCase()) {
+    case 'base64':
+      return new Base64Decoder();
+    case 'quoted-printable':
+      return new QuotedPrintableDecoder();
+    default:
+      return new PassThrough();
+  }
+}
+
+/** The same decoding for a small buffer held in memory, such as a text body. */
+export function decodeTransfer(encoded: Buffer, encoding: string): Buffer {
+  switch (encoding.toLowerCase()) {
+    case 'base64':
+      return Buffer.from(encoded.toString('latin1').replace(/[^A-Za-z0-9+/]/g, ''), 'base64');
+    case 'quoted-printable':
+      return decodeQuotedPrintable(encoded);
+    default:
+      return encoded;
+  }
+}

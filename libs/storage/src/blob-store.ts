@@ -1,0 +1,122 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { PassThrough, Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import { sliceStream } from './slice-stream';
+
+export type Compression = 'none' | 'gzip';
+
+/** `end` is exclusive, as in Buffer#subarray. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface StoredBlob {
+  /** sha256 of the content, with `.gz` when stored compressed. */
+  key: string;
+  /** Uncompressed size in bytes. */
+  size: number;
+}
+
+export class BlobNotFoundError extends Error {
+  constructor(readonly key: string) {
+    super(`blob ${key} is not in storage`);
+  }
+}
+
+const KEY_PATTERN = /^[0-9a-f]{64}(\.gz)?$/;
+
+/**
+ * Content-addressed blobs on local disk. A blob is written to a temporary file, flushed
+ * to disk and renamed into place, so a key that exists always names complete content.
+ * Compressed blobs save disk but cost a decompression from the start on every range
+ * read, so compression suits archives rather than mail that is read often.
+ */
+export class BlobStore {
+  constructor(
+    private readonly root: string,
+    private readonly compression: Compression = 'none',
+  ) {}
+
+  async put(content: Buffer | Readable): Promise<StoredBlob> {
+    const tmpDir = path.join(this.root, 'tmp');
+    await mkdir(tmpDir, { recursive: true });
+    const tmpPath = path.join(tmpDir, randomUUID());
+    const hash = createHash('sha256');
+    let size = 0;
+    const measure = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    const source = Buffer.isBuffer(content) ? Readable.from([content]) : content;
+    const sink = createWriteStream(tmpPath, { flush: true });
+    try {
+      if (this.compression === 'gzip') await pipeline(source, measure, createGzip(), sink);
+      else await pipeline(source, measure, sink);
+      const key = hash.digest('hex') + (this.compression === 'gzip' ? '.gz' : '');
+      const finalPath = this.pathOf(key);
+      await mkdir(path.dirname(finalPath), { recursive: true });
+      await rename(tmpPath, finalPath);
+      return { key, size };
+    } catch (error) {
+      await rm(tmpPath, { force: true });
+      throw error;
+    }
+  }
+
+  /** Streams the blob, or the part of it in `range`, uncompressed. */
+  createReadStream(key: string, range?: ByteRange): Readable {
+    const file = this.pathOf(key);
+    if (range && range.end <= range.start) return Readable.from([]);
+    const out = new PassThrough();
+    const forwardError = (error: NodeJS.ErrnoException) =>
+      out.destroy(error.code === 'ENOENT' ? new BlobNotFoundError(key) : error);
+    if (!isCompressed(key)) {
+      const raw = createReadStream(file, range ? { start: range.start, end: range.end - 1 } : {});
+      raw.on('error', forwardError);
+      return raw.pipe(out);
+    }
+    const raw = createReadStream(file);
+    raw.on('error', forwardError);
+    const plain = raw.pipe(createGunzip().on('error', forwardError));
+    return (range ? plain.pipe(sliceStream(range.start, range.end)) : plain).pipe(out);
+  }
+
+  /** Reads a few small ranges (headers, body parts) with one open of the file. */
+  async readRanges(key: string, ranges: ByteRange[]): Promise<Buffer[]> {
+    if (isCompressed(key)) {
+      return Promise.all(ranges.map(async (range) => Buffer.concat(await this.createReadStream(key, range).toArray())));
+    }
+    const handle = await open(this.pathOf(key), 'r').catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'ENOENT' ? new BlobNotFoundError(key) : error;
+    });
+    try {
+      const buffers: Buffer[] = [];
+      for (const range of ranges) {
+        const length = Math.max(0, range.end - range.start);
+        const buffer = Buffer.allocUnsafe(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, range.start);
+        buffers.push(buffer.subarray(0, bytesRead));
+      }
+      return buffers;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private pathOf(key: string): string {
+    if (!KEY_PATTERN.test(key)) throw new BlobNotFoundError(key);
+    return path.join(this.root, key.slice(0, 2), key.slice(2, 4), key);
+  }
+}
+
+function isCompressed(key: string): boolean {
+  return key.endsWith('.gz');
+}

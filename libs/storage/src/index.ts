@@ -1,0 +1,1 @@
+export { BlobStore, BlobNotFoundError, type StoredBlob, type ByteRange, type Compression } from './blob-store';

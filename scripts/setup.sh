@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Everything `npm start` and `npm test` need before they run: packages, services, the
+# database with its migrations, and the generated Prisma client. Safe to run again.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+export DATABASE_URL=${DATABASE_URL:-postgresql://letterbox:letterbox@127.0.0.1:5432/letterbox}
+export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "installing packages ..."
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+bash scripts/services.sh
+bash scripts/database.sh
+
+# The CLI only needs the schema engine for migrate; generate checks that the file exists.
+PRISMA_SCHEMA_ENGINE_BINARY=${PRISMA_SCHEMA_ENGINE_BINARY:-$(command -v node)} \
+  npx --no-install prisma generate >/dev/null
+node --require @swc-node/register scripts/migrate.ts
