@@ -37,11 +37,11 @@ export async function addBulkMails(db: Database, blobs: BlobStore, userId: numbe
        ), inserted AS (
          INSERT INTO mails (user_id, mailbox_id, message_id, from_address, from_name, to_addresses, cc_addresses,
                             subject, snippet, received_at, size, seen, flagged, important, has_attachments, storage_key, layout)
-         SELECT $2, CASE WHEN g % 100 = 0 THEN $3 WHEN g % 10 = 0 THEN $4 ELSE $5 END,
-                '<bulk-' || $6 || '-' || g || '@letterbox.test>', t.from_address, t.from_name, t.to_addresses, t.cc_addresses,
+         SELECT $2::int, CASE WHEN g % 100 = 0 THEN $3::int WHEN g % 10 = 0 THEN $4::int ELSE $5::int END,
+                '<bulk-' || $6::text || '-' || g || '@letterbox.test>', t.from_address, t.from_name, t.to_addresses, t.cc_addresses,
                 t.subject, t.snippet, now() - g * interval '31 seconds', t.size, g % 3 <> 0, g % 17 = 0, g % 29 = 0,
                 t.has_attachments, t.storage_key, t.layout
-           FROM generate_series($7::int, $8::int) AS g JOIN templates t ON t.n = g % $9
+           FROM generate_series($7::int, $8::int) AS g JOIN templates t ON t.n = g % $9::int
          RETURNING id, storage_key
        )
        INSERT INTO attachments (mail_id, part_id, filename, content_type, disposition, content_id, size, encoding, body_start, body_end)

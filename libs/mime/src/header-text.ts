@@ -46,7 +46,8 @@ export function decodeAddressHeaderText(latin1: string): string {
   for (const match of text.matchAll(ENCODED_WORDS)) {
     const before = text.slice(last, match.index);
     inQuotes = quoteStateAfter(before, inQuotes);
-    const words = decodeEncodedWords(match[0]);
+    // Some mailers encode a quoted phrase quotes and all.
+    const words = decodeEncodedWords(match[0]).replace(/^"([^"\\]*)"$/, '$1');
     const escaped = words.replace(/["\\]/g, '\\$&');
     decoded += before + (inQuotes ? escaped : SPECIALS.test(words) ? `"${escaped}"` : words);
     last = match.index + match[0].length;

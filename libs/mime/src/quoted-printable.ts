@@ -3,23 +3,22 @@ import { Transform } from 'node:stream';
 const EQUALS = 0x3d;
 const LF = 0x0a;
 const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
 
 /**
- * Decodes quoted-printable line by line, holding only the current line: libqp's stream
- * decoder buffers the whole input, which an attachment download must never do.
+ * Decodes quoted-printable as it streams, holding only the few bytes whose meaning the
+ * next chunk decides: libqp's stream decoder buffers the whole input, which an attachment
+ * download must never do.
  */
 export class QuotedPrintableDecoder extends Transform {
   private carry: Buffer = Buffer.alloc(0);
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
     const input = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
-    const lastNewline = input.lastIndexOf(LF);
-    if (lastNewline === -1) {
-      this.carry = input;
-      return done();
-    }
-    this.push(decodeQuotedPrintable(input.subarray(0, lastNewline + 1)));
-    this.carry = Buffer.from(input.subarray(lastNewline + 1));
+    const cut = safeCut(input);
+    if (cut > 0) this.push(decodeQuotedPrintable(input.subarray(0, cut)));
+    this.carry = Buffer.from(input.subarray(cut));
     done();
   }
 
@@ -27,6 +26,21 @@ export class QuotedPrintableDecoder extends Transform {
     if (this.carry.length > 0) this.push(decodeQuotedPrintable(this.carry));
     done();
   }
+}
+
+/**
+ * Where the input can be cut so that decoding the two sides apart gives the same bytes:
+ * after a line break, or within a line where no `=XX`, soft break, CRLF or trailing white
+ * space is split. Cutting within lines keeps a line that never ends from being held whole.
+ */
+function safeCut(input: Buffer): number {
+  let cut = input.length;
+  while (cut > 0 && input[cut - 1] !== LF && (isHeld(input[cut - 1]) || input[cut - 2] === EQUALS)) cut--;
+  return cut;
+}
+
+function isHeld(byte: number): boolean {
+  return byte === EQUALS || byte === SPACE || byte === TAB || byte === CR;
 }
 
 /** RFC 2045 6.7: `=XX` is a byte, `=` at a line's end joins it to the next, anything malformed stays as it is. */

@@ -14,7 +14,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
     td: ['colspan', 'rowspan', 'width', 'bgcolor', 'align', 'valign'],
     th: ['colspan', 'rowspan', 'width', 'bgcolor', 'align', 'valign'],
   },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel', 'cid', 'data'],
+  // data: only for images: a data: link opens a page of the sender's making.
+  allowedSchemes: ['http', 'https', 'mailto', 'tel', 'cid'],
   allowedSchemesByTag: { img: ['http', 'https', 'cid', 'data'] },
   transformTags: {
     a: sanitizeHtml.simpleTransform('a', { target: '_blank', rel: 'noopener noreferrer nofollow' }),

@@ -1,5 +1,5 @@
 import { PassThrough, type Transform } from 'node:stream';
-import { Decoder as Base64Decoder } from 'libbase64';
+import { decode as decodeBase64, Decoder as Base64Decoder } from 'libbase64';
 import { decodeQuotedPrintable, QuotedPrintableDecoder } from './quoted-printable';
 
 /** A stream that undoes a Content-Transfer-Encoding; unknown encodings pass bytes through. */
@@ -18,7 +18,8 @@ export function createTransferDecoder(encoding: string): Transform {
 export function decodeTransfer(encoded: Buffer, encoding: string): Buffer {
   switch (encoding.toLowerCase()) {
     case 'base64':
-      return Buffer.from(encoded.toString('latin1').replace(/[^A-Za-z0-9+/]/g, ''), 'base64');
+      // As the stream decoder does: padding may end every line, not only the data.
+      return decodeBase64(encoded.toString('latin1').replace(/[^A-Za-z0-9+/=]/g, ''));
     case 'quoted-printable':
       return decodeQuotedPrintable(encoded);
     default:

@@ -20,8 +20,8 @@ const EUC_KR_BODY = Buffer.from(
 );
 
 /**
- * Broken messages as they turn up in real mailboxes. None is valid, and a robust reader
- * must still show each one instead of failing on it.
+ * Broken and unusual messages as they turn up in real mailboxes; a robust reader must
+ * still show each one instead of failing on it. Names are stable, so tests can pick a case.
  */
 export function malformedMails(): MalformedMail[] {
   return [

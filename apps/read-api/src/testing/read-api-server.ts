@@ -1,0 +1,25 @@
+import 'reflect-metadata';
+import { login } from '@letterbox/testing';
+import { createReadApi } from '../create-read-api';
+import { loadReadApiConfig } from '../read-api.config';
+
+export interface RunningApi {
+  url: string;
+  /** An access token for the user, from the real login route. */
+  login(email: string, password: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The read API in this process, on a free port, against the test database. */
+export async function startReadApiServer(): Promise<RunningApi> {
+  const config = loadReadApiConfig({ ...process.env, READ_API_PORT: '1', READ_API_HOST: '127.0.0.1' });
+  const app = await createReadApi(config, false);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    url,
+    login: (email, password) => login(url, email, password),
+    close: () => app.close(),
+  };
+}

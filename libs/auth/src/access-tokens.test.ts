@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AccessTokens } from './access-tokens';
+import { hashPassword, verifyPassword } from './passwords';
+
+const tokens = new AccessTokens('a-test-secret-that-is-long-enough-123', 3600);
+
+test('an issued token verifies to its claims until it expires', () => {
+  const now = Date.UTC(2026, 0, 1);
+  const { accessToken, expiresAt } = tokens.issue(42, 7, now);
+  assert.deepEqual(tokens.verify(accessToken, now), { userId: 42, officeId: 7, expiresAt: now / 1000 + 3600 });
+  assert.equal(expiresAt.getTime(), now + 3600_000);
+  assert.equal(tokens.verify(accessToken, now + 3600_000), undefined);
+});
+
+test('a tampered, foreign or malformed token is refused', () => {
+  const { accessToken } = tokens.issue(42, 7);
+  const [payload, signature] = accessToken.split('.');
+  const otherPayload = Buffer.from(JSON.stringify({ u: 1, o: 7, e: 9_999_999_999 })).toString('base64url');
+  assert.equal(tokens.verify(`${otherPayload}.${signature}`), undefined);
+  assert.equal(tokens.verify(`${payload}.${signature.slice(0, -2)}`), undefined);
+  assert.equal(new AccessTokens('another-secret-that-is-long-enough-456', 3600).verify(accessToken), undefined);
+  for (const garbage of ['', '.', 'abc', 'a.b.c', `${payload}.`, '.signature']) assert.equal(tokens.verify(garbage), undefined);
+});
+
+test('passwords verify only against their own hash', async () => {
+  const hash = await hashPassword('letterbox-demo');
+  assert.match(hash, /^\$argon2id\$/);
+  assert.equal(await verifyPassword(hash, 'letterbox-demo'), true);
+  assert.equal(await verifyPassword(hash, 'letterbox-dem0'), false);
+  assert.equal(await verifyPassword('not a hash', 'letterbox-demo'), false);
+});

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# `npm start`: sets up everything on this machine, seeds the demo office once, and runs
+# the platform in the foreground. Ctrl-C stops every app.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+bash scripts/setup.sh
+node --require @swc-node/register scripts/seed.ts
+
+pids=()
+stop_all() {
+  trap - INT TERM EXIT
+  [ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2>/dev/null || true
+  wait 2>/dev/null || true
+}
+trap stop_all INT TERM EXIT
+
+run() {
+  local name=$1; shift
+  node --require @swc-node/register "$@" 2>&1 | sed -u "s/^/[$name] /" &
+  pids+=($!)
+}
+
+run read-api apps/read-api/src/main.ts
+
+echo "Letterbox is starting: read API http://127.0.0.1:${READ_API_PORT:-3000} (OpenAPI at /docs)."
+echo "Sign in as alice@letterbox.test or bob@letterbox.test with password letterbox-demo."
+wait -n
+echo "an app stopped; stopping the rest" >&2
+exit 1

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# `npm test`: sets up what the tests need (packages, services, a test database with its
+# migrations), then type-checks, lints and tests every project through Nx.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+export DATABASE_URL=${TEST_DATABASE_URL:-postgresql://letterbox:letterbox@127.0.0.1:5432/letterbox_test}
+export STORAGE_DIR=${TEST_STORAGE_DIR:-$ROOT/tmp/test-storage}
+export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
+
+bash scripts/setup.sh
+npx --no-install nx run-many -t typecheck lint --outputStyle=stream
+npx --no-install nx run-many -t test --parallel=1 --outputStyle=stream
