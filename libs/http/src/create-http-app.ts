@@ -2,6 +2,7 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { useJsonBodyParser } from './json-body-parser';
 import { ProblemDetailsFilter, type ErrorClassifier } from './problem-details';
 
 export interface HttpAppOptions {
@@ -20,8 +21,11 @@ export interface HttpAppOptions {
  */
 export async function createHttpApp(module: Type<unknown> | DynamicModule, options: HttpAppOptions): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: options.bodyLimit, trustProxy: true });
+  useJsonBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: options.logger ?? ['log', 'error', 'warn'],
+    // Ours, registered below, names the field of a malformed body.
+    bodyParser: false,
   });
   app.useGlobalFilters(new ProblemDetailsFilter(options.classifyError));
   app.enableShutdownHooks();

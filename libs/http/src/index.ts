@@ -5,3 +5,4 @@ export { contentDisposition } from './content-disposition';
 export { ZodValidationPipe, type RequestPart } from './zod-validation.pipe';
 export { ApiZodQuery, ApiZodBody } from './openapi-zod';
 export { runClustered } from './run-clustered';
+export { integerParam } from './request-params';

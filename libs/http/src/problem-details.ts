@@ -67,28 +67,13 @@ export class ProblemDetailsFilter implements ExceptionFilter {
         return problemBody(status, body.detail ?? exception.message, { errors: body.errors, type: body.type ?? 'about:blank' });
       }
       const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
-      return problemBody(status, Array.isArray(message) ? message.join('; ') : String(message ?? exception.message));
-    }
-    const fastifyStatus = (exception as { statusCode?: number }).statusCode;
-    if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
-      return problemBody(fastifyStatus, describeFastifyError(exception as Error & { code?: string }));
+      const detail = Array.isArray(message) ? message.join('; ') : String(message ?? exception.message);
+      // Fastify refuses an oversize body before any route sees it.
+      if (status === HttpStatus.PAYLOAD_TOO_LARGE) return problemBody(status, `body: ${detail}`, { errors: [{ field: 'body', message: detail }] });
+      return problemBody(status, detail);
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return problemBody(HttpStatus.INTERNAL_SERVER_ERROR, 'the server could not complete the request');
   }
 }
 
-/** Errors Fastify raises while reading a request, before any route sees it. */
-function describeFastifyError(error: Error & { code?: string }): string {
-  switch (error.code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return `body: is not valid JSON (${error.message})`;
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'body: is larger than this endpoint accepts';
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return `header.content-type: ${error.message}`;
-    default:
-      return error.message;
-  }
-}

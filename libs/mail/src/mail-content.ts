@@ -1,8 +1,12 @@
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { createTransferDecoder, parseHeaderBlock, renderBodies, sanitizeMailHtml, type MailHeader } from '@letterbox/mime';
 import type { BlobStore, ByteRange } from '@letterbox/storage';
+import { lengthChecked } from './length-checked';
 import { AttachmentNotFoundError } from './mail-errors';
 import type { MailRecord } from './mail-views';
+
+/** Errors reach the consumer through the returned stream; the callback has nothing to add. */
+const noop = () => undefined;
 
 /** A body part larger than this is shown cut; the whole message stays available raw. */
 const MAX_BODY_PART_BYTES = 2 * 1024 * 1024;
@@ -37,7 +41,7 @@ export class MailContentReader {
       mail.attachments.filter((part) => part.contentId).map((part) => [part.contentId as string, attachmentUrl(part.partId)]),
     );
     return {
-      headers: parseHeaderBlock(headerBlock),
+      headers: parseHeaderBlock(headerBlock, mail.layout.bodies[0]?.charset),
       text: rendered.text,
       html: rendered.html === undefined ? null : sanitizeMailHtml(rendered.html, (contentId) => inline.get(contentId)),
       truncated: mail.layout.bodies.some((part) => part.end - part.start > MAX_BODY_PART_BYTES),
@@ -49,13 +53,13 @@ export class MailContentReader {
     const attachment = mail.attachments.find((part) => part.partId === partId);
     if (!attachment) throw new AttachmentNotFoundError(mail.id, partId);
     const encoded = this.blobs.createReadStream(mail.storageKey, { start: attachment.bodyStart, end: attachment.bodyEnd });
-    const decoder = createTransferDecoder(attachment.encoding);
-    encoded.on('error', (error) => decoder.destroy(error));
-    return { stream: encoded.pipe(decoder), attachment };
+    const decoded = pipeline(encoded, createTransferDecoder(attachment.encoding), lengthChecked(attachment.size, `attachment ${partId} of mail ${mail.id}`), noop);
+    return { stream: decoded, attachment };
   }
 
   /** The stored EML, whole or one byte range of it. */
   openRaw(mail: MailRecord, range?: ByteRange): Readable {
-    return this.blobs.createReadStream(mail.storageKey, range);
+    const length = range ? range.end - range.start : mail.size;
+    return pipeline(this.blobs.createReadStream(mail.storageKey, range), lengthChecked(length, `EML of mail ${mail.id}`), noop);
   }
 }

@@ -1,4 +1,4 @@
-import type { Database } from '@letterbox/db';
+import { Prisma, type Database } from '@letterbox/db';
 import { MailboxLockedError, MailboxNotFoundError, MailNotFoundError } from './mail-errors';
 
 export interface MailChanges {
@@ -25,28 +25,31 @@ export class MailUpdates {
   async change(userId: number, mailId: number, changes: MailChanges): Promise<MailState> {
     if (changes.mailboxId !== undefined) await this.usableMailbox(userId, changes.mailboxId);
     await this.unlockedMail(userId, mailId);
-    const mail = await this.db.prisma.mail.update({
-      where: { id: BigInt(mailId), userId, deletedAt: null },
-      data: changes,
-      select: STATE_COLUMNS,
-    });
-    return toState(mail);
+    return this.update(userId, mailId, changes);
   }
 
   /** Moves the mail to the trash, or, when it is already there, deletes it for good (softly). */
   async delete(userId: number, mailId: number): Promise<MailState> {
     const mailbox = await this.unlockedMail(userId, mailId);
-    if (mailbox.role === 'trash') {
-      const mail = await this.db.prisma.mail.update({
-        where: { id: BigInt(mailId), userId, deletedAt: null },
-        data: { deletedAt: new Date() },
-        select: STATE_COLUMNS,
-      });
-      return toState(mail);
-    }
+    if (mailbox.role === 'trash') return this.update(userId, mailId, { deletedAt: new Date() });
     const trash = await this.db.prisma.mailbox.findFirst({ where: { userId, role: 'trash' }, select: { id: true } });
     if (!trash) throw new Error(`user ${userId} has no trash mailbox`);
     return this.change(userId, mailId, { mailboxId: trash.id });
+  }
+
+  /** A mail deleted by a concurrent request since it was checked is not found, not a fault. */
+  private async update(userId: number, mailId: number, data: MailChanges & { deletedAt?: Date }): Promise<MailState> {
+    try {
+      const mail = await this.db.prisma.mail.update({
+        where: { id: BigInt(mailId), userId, deletedAt: null },
+        data,
+        select: STATE_COLUMNS,
+      });
+      return toState(mail);
+    } catch (error) {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025') throw new MailNotFoundError(mailId);
+      throw error;
+    }
   }
 
   private async unlockedMail(userId: number, mailId: number) {

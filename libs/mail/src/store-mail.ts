@@ -47,7 +47,7 @@ export async function storeMail(db: Database, blobs: BlobStore, mail: MailToStor
     { start: 0, end: layout.headerEnd },
     ...layout.bodies.map((part) => ({ start: part.start, end: Math.min(part.end, part.start + SNIPPET_SOURCE_BYTES) })),
   ]);
-  const summary = summarizeHeaders(parseHeaderBlock(headerBlock));
+  const summary = summarizeHeaders(parseHeaderBlock(headerBlock, layout.bodies[0]?.charset));
   const body = renderBodies(layout.bodies, bodyParts);
   const messageId = summary.messageId ?? `<${blob.key}@letterbox.invalid>`;
   const storedLayout: MailLayout = { headerEnd: layout.headerEnd, bodies: layout.bodies };

@@ -24,14 +24,19 @@ export interface HeaderSummary {
 }
 
 /** Headers holding address lists, whose encoded words may only be display names. */
-const ADDRESS_HEADERS = new Set(['from', 'sender', 'reply-to', 'to', 'cc', 'bcc', 'resent-from', 'resent-sender', 'resent-to', 'resent-cc', 'resent-bcc']);
+const ADDRESS_HEADERS = new Set([
+  'from', 'sender', 'reply-to', 'to', 'cc', 'bcc', 'resent-from', 'resent-sender', 'resent-to', 'resent-cc', 'resent-bcc',
+]);
 
-/** Parses a raw header block into decoded headers, in order. */
-export function parseHeaderBlock(block: Buffer): MailHeader[] {
+/**
+ * Parses a raw header block into decoded headers, in order. `fallbackCharset` (the body's)
+ * reads raw 8-bit header bytes that are not UTF-8.
+ */
+export function parseHeaderBlock(block: Buffer, fallbackCharset?: string): MailHeader[] {
   const lines = block.toString('latin1').split(/\r?\n/);
   return unfoldHeaderLines(lines).map(({ name, value }) => ({
     name,
-    value: ADDRESS_HEADERS.has(name.toLowerCase()) ? decodeAddressHeaderText(value) : decodeHeaderText(value),
+    value: ADDRESS_HEADERS.has(name.toLowerCase()) ? decodeAddressHeaderText(value, fallbackCharset) : decodeHeaderText(value, fallbackCharset),
   }));
 }
 

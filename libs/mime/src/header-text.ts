@@ -1,4 +1,5 @@
 import libmime from 'libmime';
+import { decodeCharset } from './charset';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -7,17 +8,22 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * they are valid UTF-8 (as RFC 6532 allows), else left as latin1; then RFC 2047 encoded
  * words are decoded. Never throws: a header that cannot be decoded is shown as it is.
  */
-export function decodeHeaderText(latin1: string): string {
-  return decodeEncodedWords(decodeRawBytes(latin1));
+export function decodeHeaderText(latin1: string, fallbackCharset?: string): string {
+  return decodeEncodedWords(decodeRawBytes(latin1, fallbackCharset));
 }
 
-/** The raw 8-bit step of decodeHeaderText alone, for values whose parser decodes the rest. */
-export function decodeRawBytes(latin1: string): string {
+/**
+ * The raw 8-bit step of decodeHeaderText alone, for values whose parser decodes the rest.
+ * Bytes that are not UTF-8 are read in `fallbackCharset` when one is known: mailers that
+ * put raw EUC-KR or Shift_JIS in headers use the body's charset there too.
+ */
+export function decodeRawBytes(latin1: string, fallbackCharset?: string): string {
   if (!/[\x80-\xff]/.test(latin1)) return latin1;
+  const bytes = Buffer.from(latin1, 'latin1');
   try {
-    return utf8.decode(Buffer.from(latin1, 'latin1'));
+    return utf8.decode(bytes);
   } catch {
-    return latin1;
+    return fallbackCharset ? decodeCharset(bytes, fallbackCharset, 'latin1') : latin1;
   }
 }
 
@@ -38,8 +44,8 @@ const SPECIALS = /[()<>@,;:\\".[\]]/;
  * (RFC 2047 5), so decoded text holding specials is quoted to stay one name: decoded
  * blindly, "=?utf-8?Q?=3Cceo=40bank=3E?= <x@evil>" would read as the address ceo@bank.
  */
-export function decodeAddressHeaderText(latin1: string): string {
-  const text = decodeRawBytes(latin1);
+export function decodeAddressHeaderText(latin1: string, fallbackCharset?: string): string {
+  const text = decodeRawBytes(latin1, fallbackCharset);
   let decoded = '';
   let last = 0;
   let inQuotes = false;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseHeaderBlock } from './header-block';
 import { renderBodies } from './render-body';
+import { sanitizeMailHtml } from './sanitize';
 import { scanLayout } from './scan-layout';
 import { attachmentById, bodyById, compose, decodePart, eml, pattern, slice } from './test-helpers';
 
@@ -94,6 +95,14 @@ describe('scanLayout on realistic messages', () => {
       assert.equal(part.encoding, encoding, partId);
       assert.ok((await decodePart(message, part)).equals(content), `attachment ${partId} decodes to its content`);
     }
+  });
+
+  it('resolves the html part\'s cid: image to the inline attachment, as the reader does', async () => {
+    const message = await build();
+    const layout = await scanLayout(message);
+    const inline = new Map(layout.attachments.filter((part) => part.contentId).map((part) => [part.contentId, `/attachments/${part.partId}`]));
+    const html = sanitizeMailHtml(bodyText(message, bodyById(layout, '1.2.1')), (contentId) => inline.get(contentId));
+    assert.match(html, /<img src="\/attachments\/1\.2\.2" \/>/);
   });
 
   it('checks that the QP attachment really exercises long lines and = signs', async () => {

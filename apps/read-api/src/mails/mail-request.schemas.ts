@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { integerParam } from '@letterbox/http';
 import { decodeCursor } from '@letterbox/mail';
 
 const booleanParam = z
@@ -9,13 +10,26 @@ const instant = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-31T00:00:00Z' })
   .transform((value) => new Date(value));
 
-const expansion = z.enum(['attachments', 'receipt_confirm'], { message: 'must be attachments or receipt_confirm' });
+const EXPANSIONS = ['attachments', 'receipt_confirm'] as const;
+type Expansion = (typeof EXPANSIONS)[number];
+const isExpansion = (value: string): value is Expansion => (EXPANSIONS as readonly string[]).includes(value);
+
+/** `with` may be given once or repeated; either way every value must be a known expansion. */
+const expansions = z.preprocess(
+  (value) => (typeof value === 'string' ? [value] : value),
+  z
+    .array(z.string(), { message: 'must be attachments or receipt_confirm' })
+    .refine((values) => values.every(isExpansion), 'must be attachments or receipt_confirm')
+    .transform((values) => [...new Set(values)] as Expansion[]),
+);
+
+const MAX_INT4 = 2_147_483_647;
 
 export const MAX_PAGE_SIZE = 100;
 
 export const mailListQuery = z
   .object({
-    mailboxId: z.coerce.number({ message: 'must be a mailbox id' }).int().positive().max(2_147_483_647).optional(),
+    mailboxId: integerParam(1, MAX_INT4).optional(),
     seen: booleanParam.optional(),
     flagged: booleanParam.optional(),
     hasAttachments: booleanParam.optional(),
@@ -24,7 +38,7 @@ export const mailListQuery = z
     since: instant.optional(),
     until: instant.optional(),
     sort: z.enum(['-receivedAt', 'receivedAt'], { message: 'must be -receivedAt (newest first) or receivedAt' }).default('-receivedAt'),
-    limit: z.coerce.number({ message: 'must be a number' }).int().min(1).max(MAX_PAGE_SIZE).default(50),
+    limit: integerParam(1, MAX_PAGE_SIZE).default(50),
     cursor: z
       .string()
       .max(200)
@@ -34,17 +48,14 @@ export const mailListQuery = z
         return cursor;
       })
       .optional(),
-    with: z
-      .union([expansion, z.array(expansion).max(2)])
-      .transform((value) => (Array.isArray(value) ? value : [value]))
-      .optional(),
+    with: expansions.optional(),
   })
   .strict();
 
 export type MailListQueryParams = z.infer<typeof mailListQuery>;
 
 export const mailIdParams = z.object({
-  id: z.coerce.number({ message: 'must be a mail id' }).int().positive().max(Number.MAX_SAFE_INTEGER),
+  id: integerParam(1, Number.MAX_SAFE_INTEGER),
 });
 
 export const attachmentParams = mailIdParams.extend({
@@ -56,7 +67,7 @@ export const mailPatchBody = z
     seen: z.boolean().optional(),
     flagged: z.boolean().optional(),
     important: z.boolean().optional(),
-    mailboxId: z.number().int().positive().max(2_147_483_647).optional(),
+    mailboxId: z.number().int().positive().max(MAX_INT4).optional(),
   })
   .strict()
   .refine((body) => Object.values(body).some((value) => value !== undefined), {

@@ -3,14 +3,14 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { Public } from '@letterbox/auth';
-import { ZodValidationPipe } from '@letterbox/http';
+import { integerParam, ZodValidationPipe } from '@letterbox/http';
 import { ReadReceipts } from '@letterbox/mail';
 
 /** A transparent 1x1 GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 const receiptParams = z.object({
-  officeNo: z.coerce.number({ message: 'must be an office number' }).int().positive().max(2_147_483_647),
+  officeNo: integerParam(1, 2_147_483_647),
   certKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a receipt key'),
   email: z.email().max(320),
 });

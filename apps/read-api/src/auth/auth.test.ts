@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { AccessTokens } from '@letterbox/auth';
+import type { Database } from '@letterbox/db';
+import { createTestUser, testDatabase, testSettings, type TestUser } from '@letterbox/testing';
+import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
+
+const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
+
+interface LoginAnswer {
+  accessToken: string;
+  tokenType: string;
+  expiresAt: string;
+  user: { id: number; officeId: number; email: string; displayName: string };
+}
+
+describe('signing in', () => {
+  let db: Database;
+  let api: RunningApi;
+  let user: TestUser;
+  let other: TestUser;
+
+  before(async () => {
+    db = testDatabase();
+    user = await createTestUser(db, 'signer');
+    other = await createTestUser(db, 'other');
+    api = await startReadApiServer();
+  });
+
+  after(async () => {
+    await api?.close();
+    await db?.close();
+  });
+
+  const login = (email: string, password: string) =>
+    fetch(`${api.url}/v2/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+
+  const me = (token: string) => fetch(`${api.url}/v2/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+
+  test('the right email and password give a bearer token, its expiry and the user', async () => {
+    const before = Date.now();
+    const response = await login(user.email, user.password);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    const body = (await response.json()) as LoginAnswer;
+    assert.deepEqual(Object.keys(body).sort(), ['accessToken', 'expiresAt', 'tokenType', 'user']);
+    assert.equal(body.tokenType, 'Bearer');
+    assert.match(body.accessToken, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    assert.deepEqual(body.user, { id: user.id, officeId: user.officeId, email: user.email, displayName: 'Test signer' });
+    const expiresAt = new Date(body.expiresAt);
+    assert.equal(expiresAt.toISOString(), body.expiresAt, 'expiresAt is an ISO 8601 instant');
+    const ttl = testSettings().AUTH_TOKEN_TTL_SECONDS * 1000;
+    assert.ok(expiresAt.getTime() > before, 'expires in the future');
+    assert.ok(expiresAt.getTime() <= Date.now() + ttl, 'no later than the configured lifetime');
+    assert.ok(expiresAt.getTime() >= before + ttl - 1000, 'the configured lifetime, to the second');
+    const claims = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, 60).verify(body.accessToken);
+    assert.deepEqual(claims, { userId: user.id, officeId: user.officeId, expiresAt: expiresAt.getTime() / 1000 });
+  });
+
+  test('the answer never carries the password or its hash', async () => {
+    const text = await (await login(user.email, user.password)).text();
+    assert.ok(!text.includes(user.password));
+    assert.ok(!/argon|passwordHash|\$argon2/i.test(text));
+  });
+
+  test('GET /v2/auth/me tells who the token belongs to', async () => {
+    const token = ((await (await login(user.email, user.password)).json()) as LoginAnswer).accessToken;
+    const response = await me(token);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { id: user.id, officeId: user.officeId, email: user.email, displayName: 'Test signer' });
+    const otherToken = await api.login(other.email, other.password);
+    assert.equal(((await (await me(otherToken)).json()) as { id: number }).id, other.id);
+  });
+
+  test('the email is compared case-insensitively', async () => {
+    const [local, domain] = user.email.split('@');
+    for (const email of [user.email.toUpperCase(), `${local[0].toUpperCase()}${local.slice(1)}@${domain.toUpperCase()}`]) {
+      const response = await login(email, user.password);
+      assert.equal(response.status, 200, email);
+      const body = (await response.json()) as LoginAnswer;
+      assert.equal(body.user.id, user.id);
+      assert.equal(body.user.email, user.email, 'the stored, lower-case email is returned');
+    }
+  });
+
+  test('the password is compared exactly', async () => {
+    for (const password of [user.password.toUpperCase(), `${user.password} `, user.password.slice(0, -1)]) {
+      assert.equal((await login(user.email, password)).status, 401, JSON.stringify(password));
+    }
+  });
+
+  test('a wrong password and an unknown email are the same 401 problem', async () => {
+    const answers = [
+      await login(user.email, 'wrong password'),
+      await login(`nobody@${user.domain}`, user.password),
+      await login('nobody@nowhere.example', 'wrong password'),
+      await login(user.email, 'x'),
+      await login(`signer@x${other.domain}`, user.password),
+    ];
+    const bodies = [];
+    for (const response of answers) {
+      assert.equal(response.status, 401);
+      assert.equal(response.headers.get('content-type'), PROBLEM_JSON);
+      assert.equal(response.headers.get('www-authenticate'), answers[0].headers.get('www-authenticate'));
+      bodies.push(await response.text());
+    }
+    const problem = JSON.parse(bodies[0]) as { status: number; title: string; detail: string; errors?: unknown };
+    assert.equal(problem.status, 401);
+    assert.equal(problem.title, 'Unauthorized');
+    assert.equal(problem.errors, undefined);
+    assert.ok(!problem.detail.includes(user.email), 'the detail does not echo the email');
+    for (const body of bodies) assert.equal(body, bodies[0]);
+  });
+
+  test('a token of a user who no longer exists is refused by /v2/auth/me', async () => {
+    const gone = await createTestUser(db, 'leaver');
+    const token = await api.login(gone.email, gone.password);
+    assert.equal((await me(token)).status, 200);
+    await db.prisma.user.delete({ where: { id: gone.id } });
+    const response = await me(token);
+    assert.equal(response.status, 401);
+    assert.equal(response.headers.get('content-type'), PROBLEM_JSON);
+    assert.equal((await login(gone.email, gone.password)).status, 401, 'nor can the user sign in again');
+  });
+
+  test('a token issued with another secret, or expired, is refused by /v2/auth/me', async () => {
+    const forged = new AccessTokens('a-different-secret-with-more-than-32-characters', 3600).issue(user.id, user.officeId);
+    const expired = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, 60).issue(user.id, user.officeId, Date.now() - 3600_000);
+    for (const token of [forged.accessToken, expired.accessToken]) {
+      const response = await me(token);
+      assert.equal(response.status, 401);
+      assert.equal(response.headers.get('content-type'), PROBLEM_JSON);
+    }
+    const fresh = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, 60).issue(user.id, user.officeId);
+    assert.equal((await me(fresh.accessToken)).status, 200, 'a token the server’s secret signed, in date, is accepted');
+  });
+
+  test('login is reachable without a token and ignores a bad one', async () => {
+    const response = await fetch(`${api.url}/v2/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer garbage' },
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    });
+    assert.equal(response.status, 200);
+  });
+});

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { sanitizeMailHtml } from './sanitize';
+
+describe('sanitizeMailHtml removes what could run or submit', () => {
+  it('strips <script> with its content', () => {
+    assert.equal(sanitizeMailHtml('<p>a<script>alert(1)</script>b</p>'), '<p>ab</p>');
+    assert.equal(sanitizeMailHtml('<SCRIPT src="https://evil.test/x.js"></SCRIPT>ok'), 'ok');
+  });
+
+  it('strips event handler attributes', () => {
+    assert.equal(sanitizeMailHtml('<img src="https://x.test/a.png" onerror="alert(1)">'), '<img src="https://x.test/a.png" />');
+    assert.equal(sanitizeMailHtml('<div onclick="x()" onmouseover="y()">d</div>'), '<div>d</div>');
+    assert.doesNotMatch(sanitizeMailHtml('<svg onload="alert(1)"><circle/></svg><body onload="x()">b</body>'), /onload/i);
+  });
+
+  it('strips javascript: links however they are spelt', () => {
+    for (const href of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'java&#x09;script:alert(1)', ' javascript:alert(1)', 'vbscript:x']) {
+      const html = sanitizeMailHtml(`<a href="${href}">x</a>`);
+      assert.doesNotMatch(html, /href/, href);
+      assert.match(html, />x<\/a>$/);
+    }
+    assert.equal(sanitizeMailHtml('<img src="javascript:alert(1)">'), '<img />');
+  });
+
+  it('strips data: links, keeping data: images', () => {
+    assert.doesNotMatch(sanitizeMailHtml('<a href="data:text/html,<script>alert(1)</script>">x</a>'), /href|data:/);
+    assert.equal(sanitizeMailHtml('<img src="data:image/png;base64,AAAA">'), '<img src="data:image/png;base64,AAAA" />');
+  });
+
+  it('strips iframes, forms and their controls, objects, embeds, meta, base and style blocks', () => {
+    assert.equal(sanitizeMailHtml('<iframe src="https://evil.test"></iframe>after'), 'after');
+    assert.equal(sanitizeMailHtml('<form action="https://evil.test"><input name="pw"><button>Go</button><textarea>t</textarea></form>'), 'Go');
+    assert.equal(
+      sanitizeMailHtml('<object data="x"></object><embed src="x"><meta http-equiv="refresh" content="0;url=x"><base href="https://evil/"><style>p{}</style>'),
+      '',
+    );
+  });
+
+  it('escapes markup hidden in attribute values', () => {
+    assert.equal(sanitizeMailHtml('<p title="&quot;><script>x</script>">t</p>'), '<p title="&quot;&gt;&lt;script&gt;x&lt;/script&gt;">t</p>');
+  });
+});
+
+describe('sanitizeMailHtml keeps what mail layout needs', () => {
+  it('keeps tables with their layout attributes and inline styles', () => {
+    const table =
+      '<table border="1" cellpadding="4" cellspacing="0" width="600" bgcolor="#eeeeee" align="center" style="width:100%">' +
+      '<thead><tr><th colspan="2">Head</th></tr></thead>' +
+      '<tbody><tr><td colspan="2" rowspan="1" valign="top" style="color:red" bgcolor="#fff">cell</td></tr></tbody></table>';
+    assert.equal(sanitizeMailHtml(table), table);
+  });
+
+  it('keeps formatting tags', () => {
+    const html = '<center><font face="Arial" size="2" color="#333">f</font><span style="font-weight:bold">s</span><u>u</u><s>s</s><hr /></center>';
+    assert.equal(sanitizeMailHtml(html), html);
+  });
+
+  it('keeps links, opening them in a new tab with rel noopener', () => {
+    assert.equal(
+      sanitizeMailHtml('<a href="https://x.test/p?q=1&amp;r=2" target="_self" onclick="x()">link</a>'),
+      '<a href="https://x.test/p?q=1&amp;r=2" target="_blank" rel="noopener noreferrer nofollow">link</a>',
+    );
+    assert.equal(
+      sanitizeMailHtml('<a href="mailto:a@x.test">m</a>'),
+      '<a href="mailto:a@x.test" target="_blank" rel="noopener noreferrer nofollow">m</a>',
+    );
+    assert.match(sanitizeMailHtml('<a href="https://x.test" rel="opener">x</a>'), /rel="noopener noreferrer nofollow"/);
+  });
+
+  it('keeps remote images', () => {
+    assert.equal(sanitizeMailHtml('<img src="https://x.test/a.png" alt="a" width="10" height="20" border="0">'), '<img src="https://x.test/a.png" alt="a" width="10" height="20" border="0" />');
+  });
+});
+
+describe('sanitizeMailHtml and cid: images', () => {
+  const urls: Record<string, string> = { 'logo@x': '/api/mails/1/attachments/1.2', 'other@x': '/api/mails/1/attachments/1.3' };
+  const resolve = (contentId: string) => urls[contentId];
+
+  it('points cid: images at what the resolver gives, with or without angle brackets, any case', () => {
+    assert.equal(
+      sanitizeMailHtml('<img src="cid:logo@x" alt="logo"><img src="CID:<other@x>">', resolve),
+      '<img src="/api/mails/1/attachments/1.2" alt="logo" /><img src="/api/mails/1/attachments/1.3" />',
+    );
+  });
+
+  it('blanks a cid: image the resolver does not know', () => {
+    const html = sanitizeMailHtml('<img src="cid:missing@x" alt="gone">', resolve);
+    assert.doesNotMatch(html, /cid:|missing/);
+    assert.match(html, /^<img (src="" )?alt="gone" \/>$/);
+  });
+
+  it('leaves other images alone and still sanitizes', () => {
+    assert.equal(sanitizeMailHtml('<img src="https://x.test/a.png" onerror="x()">', resolve), '<img src="https://x.test/a.png" />');
+    assert.equal(sanitizeMailHtml('<script>x</script><a href="javascript:x">l</a>', resolve), '<a target="_blank" rel="noopener noreferrer nofollow">l</a>');
+  });
+
+  it('keeps cid: sources as they are without a resolver', () => {
+    assert.equal(sanitizeMailHtml('<img src="cid:logo@x">'), '<img src="cid:logo@x" />');
+  });
+});
