@@ -3,7 +3,7 @@ import { processTree, residentBytes } from './process-tree';
 const SAMPLE_INTERVAL_MS = 100;
 
 export interface RssSampler {
-  /** Stops sampling and returns the highest summed RSS seen, in bytes. */
+  /** Stops sampling and returns the highest summed RSS seen, in bytes; later calls return the same. */
   stop(): number;
 }
 
@@ -13,6 +13,7 @@ export interface RssSampler {
  */
 export function sampleTreeRss(rootPid: number): RssSampler {
   let peak = 0;
+  let stopped = false;
   const sample = () => {
     const total = processTree(rootPid).reduce((sum, pid) => sum + residentBytes(pid), 0);
     peak = Math.max(peak, total);
@@ -21,8 +22,11 @@ export function sampleTreeRss(rootPid: number): RssSampler {
   const timer = setInterval(sample, SAMPLE_INTERVAL_MS);
   return {
     stop() {
-      clearInterval(timer);
-      sample();
+      if (!stopped) {
+        stopped = true;
+        clearInterval(timer);
+        sample();
+      }
       return peak;
     },
   };

@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { HttpLoad } from './autocannon-load';
-import type { LoadResult } from './load-result';
+import type { HttpLoad, LoadResult } from './load-result';
 
 const run = promisify(execFile);
 
@@ -56,6 +55,7 @@ export function parseWrkReport(stdout: string, connections: number): LoadResult 
     tool: 'wrk',
     connections,
     durationSeconds: seconds,
+    responses: report.requests,
     requestsPerSecond: (report.requests - report.non2xx) / seconds,
     latencyMs: { p50: report.p50Us / 1000, p95: report.p95Us / 1000, p99: report.p99Us / 1000, max: report.maxUs / 1000 },
     bytesPerSecond: report.bytes / seconds,

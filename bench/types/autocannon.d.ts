@@ -25,8 +25,10 @@ declare module 'autocannon' {
     interface Result {
       /** Seconds. */
       duration: number;
-      totalCompletedRequests: number;
-      totalBytes: number;
+      /** `total` is the number of responses. */
+      requests: { total: number };
+      /** `total` is the bytes of all responses. */
+      throughput: { total: number };
       /** Socket errors, timeouts included. */
       errors: number;
       timeouts: number;

@@ -1,0 +1,59 @@
+import type { Pool } from 'pg';
+import type { MailboxView, MailSummary } from '@letterbox/mail';
+import { BENCH_PASSWORD } from '../data/bench-accounts';
+import { loadBenchReceipts, type BenchReceipt } from '../data/bench-receipts';
+import type { ApiClient } from './api-client';
+
+export type ReferenceSize = 'small' | 'medium' | 'large';
+
+/** The sizes of the demo office's reference mails (libs/mail-generator's referenceMail). */
+const REFERENCE_BYTES: Record<ReferenceSize, number> = { small: 4 * 1024, medium: 712 * 1024, large: 22 * 1024 * 1024 };
+const SIZE_TOLERANCE = 0.1;
+
+/**
+ * What scenarios need before they load a server: tokens (one sign-in per user and run,
+ * as sign-in is deliberately slow), the ids of the reference mails, the bench receipts.
+ * All are looked up outside the measured load, through the API where it can tell and
+ * through SQL where it cannot.
+ */
+export class BenchFixtures {
+  private readonly tokens = new Map<string, Promise<string>>();
+
+  constructor(
+    readonly api: ApiClient,
+    readonly sql: Pool,
+  ) {}
+
+  token(email: string): Promise<string> {
+    if (!this.tokens.has(email)) this.tokens.set(email, this.api.login(email, BENCH_PASSWORD));
+    return this.tokens.get(email) as Promise<string>;
+  }
+
+  async authorization(email: string): Promise<Record<string, string>> {
+    return { authorization: `Bearer ${await this.token(email)}` };
+  }
+
+  /** The inbox mail of about the reference size, which the demo office gives every user. */
+  async referenceMailId(email: string, size: ReferenceSize): Promise<number> {
+    const token = await this.token(email);
+    const { items: mailboxes } = await this.api.getJson<{ items: MailboxView[] }>('/v2/mailboxes', token);
+    const inbox = mailboxes.find((mailbox) => mailbox.role === 'inbox');
+    if (!inbox) throw new Error(`${email} has no inbox`);
+    const { items } = await this.api.getJson<{ items: MailSummary[] }>(`/v2/mails?mailboxId=${inbox.id}&limit=100`, token);
+    const wanted = REFERENCE_BYTES[size];
+    const closest = items.reduce<MailSummary | undefined>(
+      (best, mail) => (!best || Math.abs(mail.size - wanted) < Math.abs(best.size - wanted) ? mail : best),
+      undefined,
+    );
+    if (!closest || Math.abs(closest.size - wanted) > wanted * SIZE_TOLERANCE) {
+      throw new Error(`${email}'s inbox has no ${size} reference mail of about ${wanted} bytes; seed the demo office (bench/prepare.ts)`);
+    }
+    return closest.id;
+  }
+
+  async benchReceipts(): Promise<BenchReceipt[]> {
+    const receipts = await loadBenchReceipts(this.sql);
+    if (receipts.length === 0) throw new Error('no bench read receipts in the database; run bench/prepare.ts first');
+    return receipts;
+  }
+}

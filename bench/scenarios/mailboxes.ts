@@ -1,0 +1,11 @@
+import { ALICE_EMAIL } from '../data/bench-accounts';
+import { AUTOCANNON_SECONDS, type Scenario } from './scenario';
+
+export const mailboxesScenario: Scenario = {
+  name: 'mailboxes',
+  title: 'GET /v2/mailboxes as alice: the counters every screen shows',
+  tool: 'autocannon',
+  connections: 550,
+  defaultDurationSeconds: AUTOCANNON_SECONDS,
+  target: async (fixtures) => ({ paths: ['/v2/mailboxes'], headers: await fixtures.authorization(ALICE_EMAIL) }),
+};

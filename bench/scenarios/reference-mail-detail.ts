@@ -1,0 +1,24 @@
+import { ALICE_EMAIL } from '../data/bench-accounts';
+import type { ReferenceSize } from '../harness/bench-fixtures';
+import { AUTOCANNON_SECONDS, type Scenario } from './scenario';
+
+/** GET /v2/mails/:id of one of alice's reference mails; the detail scenarios differ only in size and load. */
+export function referenceMailDetail(
+  name: string,
+  size: ReferenceSize,
+  connections: number,
+  options: Pick<Scenario, 'naiveTarget' | 'expectedHeapLimitMb'> = {},
+): Scenario {
+  return {
+    name,
+    title: `GET /v2/mails/:id of alice's ${size} reference mail`,
+    tool: 'autocannon',
+    connections,
+    defaultDurationSeconds: AUTOCANNON_SECONDS,
+    target: async (fixtures) => ({
+      paths: [`/v2/mails/${await fixtures.referenceMailId(ALICE_EMAIL, size)}`],
+      headers: await fixtures.authorization(ALICE_EMAIL),
+    }),
+    ...options,
+  };
+}
