@@ -6,6 +6,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
 bash scripts/setup.sh
+node --require @swc-node/register scripts/build.ts
 node --require @swc-node/register scripts/seed.ts
 
 pids=()
@@ -18,11 +19,11 @@ trap stop_all INT TERM EXIT
 
 run() {
   local name=$1; shift
-  node --require @swc-node/register "$@" 2>&1 | sed -u "s/^/[$name] /" &
+  node --enable-source-maps "$@" 2>&1 | sed -u "s/^/[$name] /" &
   pids+=($!)
 }
 
-run read-api apps/read-api/src/main.ts
+run read-api dist/apps/read-api/src/main.js
 
 echo "Letterbox is starting: read API http://127.0.0.1:${READ_API_PORT:-3000} (OpenAPI at /docs)."
 echo "Sign in as alice@letterbox.test or bob@letterbox.test with password letterbox-demo."

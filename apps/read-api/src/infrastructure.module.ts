@@ -1,7 +1,7 @@
 import { Global, Inject, Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
 import { AccessTokens } from '@letterbox/auth';
-import { createDatabase, type Database } from '@letterbox/db';
-import { MailboxQueries, MailContentReader, MailListQuery, MailQueries, MailUpdates, ReadReceipts } from '@letterbox/mail';
+import { createDatabase, createSqlPool, type Database } from '@letterbox/db';
+import { MailboxQueries, MailContentReader, MailListQuery, MailQueries, MailUpdates, ReadReceipts, RenderedContentCache } from '@letterbox/mail';
 import { BlobStore } from '@letterbox/storage';
 import { READ_API_CONFIG, type ReadApiConfig } from './read-api.config';
 
@@ -11,7 +11,10 @@ export const DATABASE = Symbol('DATABASE');
 @Global()
 @Module({})
 export class InfrastructureModule implements OnApplicationShutdown {
-  constructor(@Inject(DATABASE) private readonly database: Database) {}
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    private readonly receipts: ReadReceipts,
+  ) {}
 
   static forConfig(config: ReadApiConfig): DynamicModule {
     const providers = [
@@ -30,14 +33,26 @@ export class InfrastructureModule implements OnApplicationShutdown {
         useFactory: (db: Database, mailboxes: MailboxQueries) => new MailListQuery(db.sql, mailboxes),
         inject: [DATABASE, MailboxQueries],
       },
-      { provide: MailContentReader, useFactory: (blobs: BlobStore) => new MailContentReader(blobs), inject: [BlobStore] },
+      {
+        provide: MailContentReader,
+        useFactory: (blobs: BlobStore) =>
+          new MailContentReader(blobs, config.READ_API_RENDER_CACHE_MB > 0 ? new RenderedContentCache(config.READ_API_RENDER_CACHE_MB * 1024 * 1024) : undefined),
+        inject: [BlobStore],
+      },
       { provide: MailUpdates, useFactory: (db: Database) => new MailUpdates(db), inject: [DATABASE] },
-      { provide: ReadReceipts, useFactory: (db: Database) => new ReadReceipts(db.sql), inject: [DATABASE] },
+      {
+        provide: ReadReceipts,
+        // An open is a tracking event: waiting for each one's WAL flush would bound the pixel by fsyncs.
+        useFactory: () =>
+          new ReadReceipts(
+            createSqlPool({ url: config.DATABASE_URL, poolSize: 4, applicationName: 'letterbox-read-receipts', synchronousCommit: false }),
+          ),
+      },
     ];
     return { module: InfrastructureModule, providers, exports: providers.map((provider) => provider.provide) };
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.database.close();
+    await Promise.all([this.database.close(), this.receipts.close()]);
   }
 }

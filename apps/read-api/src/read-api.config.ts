@@ -6,6 +6,8 @@ export const readApiSettings = {
   READ_API_HOST: z.string().min(1).default('0.0.0.0'),
   /** Processes serving the API; more than one forks a cluster sharing the port. */
   READ_API_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /** Memory for recently rendered mail bodies, per process; 0 renders every read from storage. */
+  READ_API_RENDER_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   ...databaseConfig,
   ...storageConfig,
   ...authConfig,

@@ -1,7 +1,16 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
-const repoRoot = path.resolve(__dirname, '../../..');
+/** The repository, found from this file whether it runs from source or from dist/. */
+function findRepoRoot(from: string): string {
+  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'nx.json'))) return dir;
+  }
+  return process.cwd();
+}
+
+const repoRoot = findRepoRoot(__dirname);
 
 export const portFrom = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 

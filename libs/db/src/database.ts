@@ -9,6 +9,15 @@ export interface DatabaseOptions {
   applicationName: string;
 }
 
+export interface SqlPoolOptions extends DatabaseOptions {
+  /**
+   * false: commits return before their WAL reaches disk, so a PostgreSQL crash may lose
+   * the last fraction of a second of them (never consistency). Only for records that
+   * may be lost that way, such as tracking events.
+   */
+  synchronousCommit?: boolean;
+}
+
 /**
  * One pg pool shared by two clients: `sql` for the hot read paths, where raw pg costs a
  * third of Prisma's CPU per query, and `prisma` for writes and everything else.
@@ -20,14 +29,7 @@ export interface Database {
 }
 
 export function createDatabase(options: DatabaseOptions): Database {
-  const sql = new Pool({
-    connectionString: options.url,
-    max: options.poolSize,
-    application_name: options.applicationName,
-    connectionTimeoutMillis: 10_000,
-  });
-  // An idle client that loses its server must not crash the process; the pool replaces it.
-  sql.on('error', (error) => console.error(`[db] idle connection error: ${error.message}`));
+  const sql = createSqlPool(options);
   const prisma = new PrismaClient({ adapter: new PrismaPg(sql) });
   return {
     sql,
@@ -37,4 +39,17 @@ export function createDatabase(options: DatabaseOptions): Database {
       await sql.end();
     },
   };
+}
+
+export function createSqlPool(options: SqlPoolOptions): Pool {
+  const pool = new Pool({
+    connectionString: options.url,
+    max: options.poolSize,
+    application_name: options.applicationName,
+    connectionTimeoutMillis: 10_000,
+    ...(options.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
+  });
+  // An idle client that loses its server must not crash the process; the pool replaces it.
+  pool.on('error', (error) => console.error(`[db] idle connection error: ${error.message}`));
+  return pool;
 }

@@ -1,4 +1,4 @@
-export { createDatabase, type Database, type DatabaseOptions } from './database';
+export { createDatabase, createSqlPool, type Database, type DatabaseOptions, type SqlPoolOptions } from './database';
 export { applyMigrations, type MigrationReport } from './migrations';
 export { PrismaClient, Prisma } from './generated/prisma/client';
 export type { MailboxRole, SendStatus } from './generated/prisma/enums';

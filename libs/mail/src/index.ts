@@ -3,6 +3,7 @@ export { MailboxQueries, type MailboxCounters } from './mailbox-queries';
 export { MailListQuery, type MailListFilter, type MailListRequest, type MailListPage } from './mail-list-query';
 export { MailQueries, type MailExpansion } from './mail-queries';
 export { MailContentReader, type MailContent } from './mail-content';
+export { RenderedContentCache, type RenderedContent } from './rendered-content-cache';
 export { MailUpdates, type MailChanges, type MailState } from './mail-updates';
 export { ReadReceipts, newCertKey } from './read-receipts';
 export { encodeCursor, decodeCursor, type ListCursor } from './list-cursor';

@@ -1,8 +1,9 @@
 import { pipeline, type Readable } from 'node:stream';
-import { createTransferDecoder, parseHeaderBlock, renderBodies, sanitizeMailHtml, type MailHeader } from '@letterbox/mime';
+import { createTransferDecoder, parseHeaderBlock, renderBodies, sanitizeMailHtml } from '@letterbox/mime';
 import type { BlobStore, ByteRange } from '@letterbox/storage';
 import { lengthChecked } from './length-checked';
 import { AttachmentNotFoundError } from './mail-errors';
+import type { RenderedContent, RenderedContentCache } from './rendered-content-cache';
 import type { MailRecord } from './mail-views';
 
 /** Errors reach the consumer through the returned stream; the callback has nothing to add. */
@@ -11,13 +12,12 @@ const noop = () => undefined;
 /** A body part larger than this is shown cut; the whole message stays available raw. */
 const MAX_BODY_PART_BYTES = 2 * 1024 * 1024;
 
-export interface MailContent {
-  headers: MailHeader[];
-  text: string;
-  /** Sanitized; `cid:` images point at the mail's attachment routes. */
-  html: string | null;
-  truncated: boolean;
-}
+/** Sanitized HTML; `cid:` images point at the mail's attachment routes. */
+export type MailContent = RenderedContent;
+
+/** Where a cached rendering's inline images go, until the mail being read is known. */
+const INLINE_PART = '/__letterbox_inline_part__/';
+const INLINE_PART_PATTERN = /\/__letterbox_inline_part__\/([\d.]+)/g;
 
 /**
  * Reads what a mail shows from its EML: the header block and the text and HTML parts,
@@ -25,9 +25,19 @@ export interface MailContent {
  * a mail with a 16 MB attachment costs what a 4 KB mail does.
  */
 export class MailContentReader {
-  constructor(private readonly blobs: BlobStore) {}
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly cache?: RenderedContentCache,
+  ) {}
 
   async read(mail: MailRecord, attachmentUrl: (partId: string) => string): Promise<MailContent> {
+    const content = this.cache?.get(mail.storageKey) ?? (await this.render(mail));
+    this.cache?.set(mail.storageKey, content);
+    if (!content.html?.includes(INLINE_PART)) return content;
+    return { ...content, html: content.html.replace(INLINE_PART_PATTERN, (_marker, partId: string) => attachmentUrl(partId)) };
+  }
+
+  private async render(mail: MailRecord): Promise<RenderedContent> {
     const bodyRanges: ByteRange[] = mail.layout.bodies.map((part) => ({
       start: part.start,
       end: Math.min(part.end, part.start + MAX_BODY_PART_BYTES),
@@ -38,7 +48,7 @@ export class MailContentReader {
     ]);
     const rendered = renderBodies(mail.layout.bodies, bodies);
     const inline = new Map(
-      mail.attachments.filter((part) => part.contentId).map((part) => [part.contentId as string, attachmentUrl(part.partId)]),
+      mail.attachments.filter((part) => part.contentId).map((part) => [part.contentId as string, INLINE_PART + part.partId]),
     );
     return {
       headers: parseHeaderBlock(headerBlock, mail.layout.bodies[0]?.charset),

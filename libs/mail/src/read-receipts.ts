@@ -6,6 +6,7 @@ export function newCertKey(): string {
   return randomBytes(16).toString('base64url');
 }
 
+/** Owns its pool, which is meant for receipt events alone (see SqlPoolOptions.synchronousCommit). */
 export class ReadReceipts {
   constructor(private readonly sql: Pool) {}
 
@@ -23,5 +24,9 @@ export class ReadReceipts {
       values: [certKey, officeId, email.toLowerCase()],
     });
     return rowCount === 1;
+  }
+
+  close(): Promise<void> {
+    return this.sql.end();
   }
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -89,7 +89,11 @@ export class BlobStore {
     return (range ? plain.pipe(sliceStream(range.start, range.end)) : plain).pipe(out);
   }
 
-  /** Reads a few small ranges (headers, body parts) with one open of the file. */
+  /**
+   * Reads a few small ranges (headers, body parts) with one open of the file. Ranges that
+   * lie close together are read with a single read: each read is a round trip through
+   * the thread pool, which costs more than the few extra bytes.
+   */
   async readRanges(key: string, ranges: ByteRange[]): Promise<Buffer[]> {
     if (isCompressed(key)) {
       return Promise.all(ranges.map(async (range) => Buffer.concat(await this.createReadStream(key, range).toArray())));
@@ -98,13 +102,13 @@ export class BlobStore {
       throw error.code === 'ENOENT' ? new BlobNotFoundError(key) : error;
     });
     try {
-      const buffers: Buffer[] = [];
-      for (const range of ranges) {
-        const length = Math.max(0, range.end - range.start);
-        const buffer = Buffer.allocUnsafe(length);
-        const { bytesRead } = await handle.read(buffer, 0, length, range.start);
-        buffers.push(buffer.subarray(0, bytesRead));
+      const span = spanOf(ranges);
+      if (span && span.end - span.start <= SINGLE_READ_SPAN) {
+        const whole = await readAt(handle, span);
+        return ranges.map((range) => whole.subarray(range.start - span.start, Math.max(range.start, range.end) - span.start));
       }
+      const buffers: Buffer[] = [];
+      for (const range of ranges) buffers.push(await readAt(handle, range));
       return buffers;
     } finally {
       await handle.close();
@@ -115,6 +119,24 @@ export class BlobStore {
     if (!KEY_PATTERN.test(key)) throw new BlobNotFoundError(key);
     return path.join(this.root, key.slice(0, 2), key.slice(2, 4), key);
   }
+}
+
+/** Ranges within this many bytes of each other are fetched with one read. */
+const SINGLE_READ_SPAN = 256 * 1024;
+
+function spanOf(ranges: ByteRange[]): ByteRange | undefined {
+  if (ranges.length === 0) return undefined;
+  return {
+    start: Math.min(...ranges.map((range) => range.start)),
+    end: Math.max(...ranges.map((range) => Math.max(range.start, range.end))),
+  };
+}
+
+async function readAt(handle: FileHandle, range: ByteRange): Promise<Buffer> {
+  const length = Math.max(0, range.end - range.start);
+  const buffer = Buffer.allocUnsafe(length);
+  const { bytesRead } = await handle.read(buffer, 0, length, range.start);
+  return buffer.subarray(0, bytesRead);
 }
 
 function isCompressed(key: string): boolean {

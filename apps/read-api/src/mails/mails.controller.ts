@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, Param, Patch, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { RouteSchema } from '@nestjs/platform-fastify';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
 import { ApiZodBody, ApiZodQuery, ZodValidationPipe } from '@letterbox/http';
 import { MailContentReader, MailListQuery, MailQueries, MailUpdates, type MailSummary } from '@letterbox/mail';
 import { mailIdParams, mailListQuery, mailPatchBody, type MailListQueryParams } from './mail-request.schemas';
+import { mailDetailResponse, mailListResponse } from './mail-response.schemas';
 
 export const attachmentPath = (mailId: number, partId: string) => `/v2/mails/${mailId}/attachments/${partId}`;
 
@@ -21,6 +23,8 @@ export class MailsController {
 
   @Get()
   @ApiZodQuery(mailListQuery)
+  @RouteSchema({ response: { 200: mailListResponse } })
+  @ApiOkResponse({ schema: mailListResponse as object })
   async page(@CurrentUser() user: AuthenticatedUser, @Query(new ZodValidationPipe(mailListQuery, 'query')) query: MailListQueryParams) {
     const page = await this.list.page(user.userId, {
       filter: {
@@ -43,6 +47,8 @@ export class MailsController {
 
   /** Headers, text, sanitized HTML and attachment metadata; attachment bytes are not read. */
   @Get(':id')
+  @RouteSchema({ response: { 200: mailDetailResponse } })
+  @ApiOkResponse({ schema: mailDetailResponse as object })
   async read(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
     const mail = await this.mails.record(user.userId, params.id);
     const content = await this.content.read(mail, (partId) => attachmentPath(mail.id, partId));

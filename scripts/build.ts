@@ -1,0 +1,53 @@
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { transformFile, type Options } from '@swc/core';
+import tsconfig from '../tsconfig.base.json';
+
+/**
+ * Compiles apps/ and libs/ to dist/ with SWC, one file for one file, so the apps run as
+ * plain JavaScript: compiling on load would keep SWC's native compiler (about 90 MB of
+ * memory) resident in every process.
+ */
+const ROOT = path.resolve(__dirname, '..');
+const OUT = path.join(ROOT, 'dist');
+
+const options: Options = {
+  sourceMaps: true,
+  module: { type: 'commonjs' },
+  jsc: {
+    target: 'es2022',
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    baseUrl: ROOT,
+    paths: tsconfig.compilerOptions.paths,
+    keepClassNames: true,
+  },
+};
+
+async function sources(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.test.ts'))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => file.includes(`${path.sep}src${path.sep}`) && !file.includes(`${path.sep}testing${path.sep}`));
+}
+
+async function main(): Promise<void> {
+  await rm(OUT, { recursive: true, force: true });
+  const files = [...(await sources(path.join(ROOT, 'apps'))), ...(await sources(path.join(ROOT, 'libs')))];
+  await Promise.all(
+    files.map(async (file) => {
+      const target = path.join(OUT, path.relative(ROOT, file)).replace(/\.ts$/, '.js');
+      const output = await transformFile(file, { ...options, filename: file, outputPath: target });
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, `${output.code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
+      if (output.map) await writeFile(`${target}.map`, output.map);
+    }),
+  );
+  console.log(`compiled ${files.length} files to dist/`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
