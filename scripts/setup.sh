@@ -10,7 +10,9 @@ export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "installing packages ..."
-  npm ci --no-audit --no-fund --loglevel=error
+  # Not `npm ci`: it refuses a lock file that lacks other platforms' optional binaries,
+  # which a registry mirror may not carry. --no-save installs exactly what the lock says.
+  npm install --no-audit --no-fund --no-save --loglevel=error
 fi
 
 bash scripts/services.sh
