@@ -23,10 +23,18 @@ run() {
   pids+=($!)
 }
 
+run mock-providers dist/apps/mock-providers/src/main.js
 run read-api dist/apps/read-api/src/main.js
+run send-api dist/apps/send-api/src/main.js
+run delivery-worker dist/apps/delivery-worker/src/main.js
 
-echo "Letterbox is starting: read API http://127.0.0.1:${READ_API_PORT:-3000} (OpenAPI at /docs)."
-echo "Sign in as alice@letterbox.test or bob@letterbox.test with password letterbox-demo."
+cat <<INFO
+Letterbox is starting:
+  read API        http://127.0.0.1:${READ_API_PORT:-3000}   (OpenAPI at /docs)
+  send API        http://127.0.0.1:${SEND_API_PORT:-3001}   (OpenAPI at /docs; queue dashboard at /admin/queues, admin / letterbox-admin)
+  mock SMTP       127.0.0.1:${MOCK_SMTP_PORT:-1025}, control API http://127.0.0.1:${MOCK_PROVIDERS_HTTP_PORT:-3005}
+Sign in as alice@letterbox.test or bob@letterbox.test with password letterbox-demo.
+INFO
 wait -n
 echo "an app stopped; stopping the rest" >&2
 exit 1

@@ -1,4 +1,4 @@
-export { storeMail, type MailToStore, type StoredMail } from './store-mail';
+export { storeMail, prepareMail, mailRow, type MailToStore, type MailPlacement, type PreparedMail, type StoredMail } from './store-mail';
 export { MailboxQueries, type MailboxCounters } from './mailbox-queries';
 export { MailListQuery, type MailListFilter, type MailListRequest, type MailListPage } from './mail-list-query';
 export { MailQueries, type MailExpansion } from './mail-queries';

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { databaseConfig, loadConfig, redisConfig, storageConfig } from '@letterbox/config';
+
+const count = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
+
+export function loadDeliveryWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(
+    {
+      ...databaseConfig,
+      ...storageConfig,
+      ...redisConfig,
+      SMTP_HOST: z.string().min(1).default('127.0.0.1'),
+      SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
+      SMTP_SECURE: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+      SMTP_USER: z.string().optional(),
+      SMTP_PASSWORD: z.string().optional(),
+      /** Pooled SMTP connections; with a provider that takes seconds per mail, throughput is connections / latency. */
+      SMTP_MAX_CONNECTIONS: count(100, 2000),
+      /** Deliveries in flight per worker process: I/O-bound, so far more than CPU cores. */
+      DELIVERY_CONCURRENCY: count(100, 5000),
+      SENDER_RATE_PER_SECOND: z.coerce.number().positive().max(10_000).default(5),
+      SENDER_BURST: count(5, 10_000),
+      /** How long a crashed worker's deliveries stay locked before another worker takes them over. */
+      DELIVERY_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+      OUTBOX_SWEEP_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+      READ_API_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
+    },
+    env,
+  );
+}
+
+export type DeliveryWorkerConfig = ReturnType<typeof loadDeliveryWorkerConfig>;

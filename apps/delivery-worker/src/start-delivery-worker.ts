@@ -1,0 +1,59 @@
+import nodemailer from 'nodemailer';
+import { createDatabase } from '@letterbox/db';
+import { isFinalAttempt, JobQueues, producerConnection, SenderRateLimit, startJobWorker, workerConnection } from '@letterbox/queue';
+import { SendDelivery, SendOutbox } from '@letterbox/sending';
+import { BlobStore } from '@letterbox/storage';
+import type { DeliveryWorkerConfig } from './delivery-worker.config';
+
+export interface RunningDeliveryWorker {
+  /** Lets deliveries in flight finish (or go back to the queue), then closes every connection. */
+  close(): Promise<void>;
+}
+
+/** Consumes the delivery queue and sweeps the outbox, until closed. */
+export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise<RunningDeliveryWorker> {
+  const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-delivery-worker' });
+  const blobs = new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS);
+  const commands = workerConnection(config.REDIS_URL);
+  const queues = new JobQueues(producerConnection(config.REDIS_URL));
+  const smtp = nodemailer.createTransport({
+    host: config.SMTP_HOST,
+    port: config.SMTP_PORT,
+    secure: config.SMTP_SECURE,
+    ignoreTLS: !config.SMTP_SECURE,
+    auth: config.SMTP_USER ? { user: config.SMTP_USER, pass: config.SMTP_PASSWORD ?? '' } : undefined,
+    pool: true,
+    maxConnections: config.SMTP_MAX_CONNECTIONS,
+    maxMessages: 1000,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 60_000,
+  });
+  const delivery = new SendDelivery(db, blobs, smtp, new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, config.SENDER_BURST), {
+    readApiPublicUrl: config.READ_API_PUBLIC_URL,
+  });
+  const worker = startJobWorker(
+    'mail-delivery',
+    {
+      'deliver-send': (payload, job, token) => delivery.deliver(payload.sendId, job, token, isFinalAttempt(job)),
+    },
+    workerConnection(config.REDIS_URL),
+    { concurrency: config.DELIVERY_CONCURRENCY, lockDuration: config.DELIVERY_LOCK_MS, stalledInterval: config.DELIVERY_LOCK_MS },
+  );
+  worker.on('error', (error) => console.error(`[delivery] worker: ${error.message}`));
+  const outbox = new SendOutbox(db, queues);
+  const sweeping = setInterval(() => {
+    outbox.sweep().catch((error: unknown) => console.error(`[outbox] sweep failed: ${(error as Error).message}`));
+  }, config.OUTBOX_SWEEP_MS);
+  await worker.waitUntilReady();
+  return {
+    async close() {
+      clearInterval(sweeping);
+      await worker.close();
+      smtp.close();
+      await queues.close();
+      commands.disconnect();
+      await db.close();
+    },
+  };
+}

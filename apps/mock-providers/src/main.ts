@@ -1,0 +1,30 @@
+import { ConfigError } from '@letterbox/config';
+import { startMockProvidersHttp, startMockSmtp } from '@letterbox/mock-providers';
+import { loadMockProvidersConfig } from './mock-providers.config';
+
+async function start(): Promise<void> {
+  const config = loadMockProvidersConfig();
+  const host = config.MOCK_PROVIDERS_HOST;
+  const smtp = await startMockSmtp({
+    port: config.MOCK_SMTP_PORT,
+    host,
+    latencyMs: config.MOCK_SMTP_LATENCY_MS,
+    ratePerSecond: config.MOCK_SMTP_RATE_PER_SECOND,
+    burst: config.MOCK_SMTP_BURST,
+    tempFailRate: config.MOCK_SMTP_TEMP_FAIL_RATE,
+    permFailRate: config.MOCK_SMTP_PERM_FAIL_RATE,
+    dropRate: config.MOCK_SMTP_DROP_RATE,
+    maxMessageBytes: config.MOCK_SMTP_MAX_MESSAGE_BYTES,
+  });
+  const http = await startMockProvidersHttp(smtp, { port: config.MOCK_PROVIDERS_HTTP_PORT, host });
+  console.warn(`mock providers: SMTP on ${host}:${smtp.port}, control API on http://${host}:${config.MOCK_PROVIDERS_HTTP_PORT}`);
+  const stop = () => void Promise.all([http.close(), smtp.close()]);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+start().catch((error: unknown) => {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`mock providers cannot start. ${error.message}`);
+  process.exit(1);
+});

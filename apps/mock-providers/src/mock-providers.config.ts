@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { loadConfig, portFrom } from '@letterbox/config';
+import { DEFAULT_SMTP_BEHAVIOUR, smtpBehaviourSchema } from '@letterbox/mock-providers';
+
+const behaviour = smtpBehaviourSchema.shape;
+
+/** A number from the environment, held to the same bounds as when set through the control API. */
+const setting = (schema: z.ZodNumber, fallback: number) => z.coerce.number().pipe(schema).default(fallback);
+
+export const mockProvidersSettings = {
+  MOCK_SMTP_PORT: portFrom(1025),
+  MOCK_PROVIDERS_HTTP_PORT: portFrom(3005),
+  MOCK_PROVIDERS_HOST: z.string().min(1).default('127.0.0.1'),
+  MOCK_SMTP_LATENCY_MS: setting(behaviour.latencyMs, DEFAULT_SMTP_BEHAVIOUR.latencyMs),
+  MOCK_SMTP_RATE_PER_SECOND: setting(behaviour.ratePerSecond, DEFAULT_SMTP_BEHAVIOUR.ratePerSecond),
+  MOCK_SMTP_BURST: setting(behaviour.burst, DEFAULT_SMTP_BEHAVIOUR.burst),
+  MOCK_SMTP_TEMP_FAIL_RATE: setting(behaviour.tempFailRate, DEFAULT_SMTP_BEHAVIOUR.tempFailRate),
+  MOCK_SMTP_PERM_FAIL_RATE: setting(behaviour.permFailRate, DEFAULT_SMTP_BEHAVIOUR.permFailRate),
+  MOCK_SMTP_DROP_RATE: setting(behaviour.dropRate, DEFAULT_SMTP_BEHAVIOUR.dropRate),
+  MOCK_SMTP_MAX_MESSAGE_BYTES: setting(behaviour.maxMessageBytes, DEFAULT_SMTP_BEHAVIOUR.maxMessageBytes),
+};
+
+export type MockProvidersConfig = ReturnType<typeof loadMockProvidersConfig>;
+
+export function loadMockProvidersConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(mockProvidersSettings, env);
+}

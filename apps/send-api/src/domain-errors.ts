@@ -1,0 +1,8 @@
+import type { ErrorClassifier } from '@letterbox/http';
+import { SendAlreadyStartedError, SendNotFoundError } from '@letterbox/sending';
+
+export const classifySendError: ErrorClassifier = (error) => {
+  if (error instanceof SendNotFoundError) return { status: 404, detail: error.message };
+  if (error instanceof SendAlreadyStartedError) return { status: 409, detail: error.message };
+  return undefined;
+};

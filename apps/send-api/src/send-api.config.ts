@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { authConfig, databaseConfig, loadConfig, portFrom, redisConfig, storageConfig } from '@letterbox/config';
+
+export function loadSendApiConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(
+    {
+      SEND_API_PORT: portFrom(3001),
+      SEND_API_HOST: z.string().min(1).default('0.0.0.0'),
+      /** Largest total of a send's attachments, in bytes. */
+      SEND_MAX_ATTACHMENT_BYTES: z.coerce.number().int().min(1).max(200 * 1024 * 1024).default(25 * 1024 * 1024),
+      /** Sign-in for the queue dashboard at /admin/queues. */
+      ADMIN_USERNAME: z.string().min(1).default('admin'),
+      ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('letterbox-admin'),
+      ...databaseConfig,
+      ...storageConfig,
+      ...authConfig,
+      ...redisConfig,
+    },
+    env,
+  );
+}
+
+export type SendApiConfig = ReturnType<typeof loadSendApiConfig>;
+
+export const SEND_API_CONFIG = Symbol('SEND_API_CONFIG');

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+export const MAX_RECIPIENTS = 100;
+const MAX_BODY_CHARS = 1_000_000;
+const MAX_SCHEDULE_DAYS = 30;
+
+/** Recipients given as a JSON array, repeated form fields, or one comma-separated field. */
+const addressList = z.preprocess(
+  (value) => {
+    if (value === undefined) return [];
+    const values = Array.isArray(value) ? value : [value];
+    return values.flatMap((entry) => (typeof entry === 'string' ? entry.split(/[,;]/).map((part) => part.trim()).filter(Boolean) : [entry]));
+  },
+  z.array(z.email('must be an email address').max(320)).max(MAX_RECIPIENTS, `at most ${MAX_RECIPIENTS} addresses`),
+);
+
+/** A boolean from JSON, or a form field's "true"/"false"/"1"/"0". */
+const flag = (fallback: boolean) =>
+  z
+    .preprocess((value) => {
+      if (typeof value !== 'string') return value;
+      if (value === 'true' || value === '1') return true;
+      if (value === 'false' || value === '0') return false;
+      return value;
+    }, z.boolean('must be true or false'))
+    .default(fallback);
+
+export const sendRequestBody = z
+  .object({
+    to: addressList,
+    cc: addressList,
+    bcc: addressList,
+    subject: z.string().max(998, 'at most 998 characters').default(''),
+    text: z.string().max(MAX_BODY_CHARS).optional(),
+    html: z.string().max(MAX_BODY_CHARS).optional(),
+    important: flag(false),
+    saveCopy: flag(true),
+    sendSeparately: flag(false),
+    requestReadReceipt: flag(false),
+    sendAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
+  })
+  .strict()
+  .superRefine((body, context) => {
+    const recipients = body.to.length + body.cc.length + body.bcc.length;
+    if (recipients === 0) context.addIssue({ code: 'custom', path: ['to'], message: 'give at least one recipient in to, cc or bcc' });
+    if (recipients > MAX_RECIPIENTS) context.addIssue({ code: 'custom', path: ['to'], message: `at most ${MAX_RECIPIENTS} recipients in all` });
+    if (body.requestReadReceipt && !body.saveCopy) {
+      context.addIssue({ code: 'custom', path: ['requestReadReceipt'], message: 'read receipts are shown on the Sent copy: keep saveCopy true' });
+    }
+    if (body.sendAt) {
+      const delay = new Date(body.sendAt).getTime() - Date.now();
+      if (delay > MAX_SCHEDULE_DAYS * 86_400_000) context.addIssue({ code: 'custom', path: ['sendAt'], message: `at most ${MAX_SCHEDULE_DAYS} days ahead` });
+    }
+  });
+
+export type SendRequestBody = z.infer<typeof sendRequestBody>;
+
+export const idempotencyKeyHeader = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,200}$/, 'must be 1 to 200 visible ASCII characters')
+  .optional();

@@ -1,0 +1,76 @@
+import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
+import type { Database } from '@letterbox/db';
+import { integerParam, ZodValidationPipe } from '@letterbox/http';
+import { recordSend, SendOutbox, UserSends, type Sender } from '@letterbox/sending';
+import { BlobStore } from '@letterbox/storage';
+import { DATABASE } from '../infrastructure.module';
+import { SEND_API_CONFIG, type SendApiConfig } from '../send-api.config';
+import { readSendForm } from './read-send-form';
+import { idempotencyKeyHeader, sendRequestBody } from './send-request.schema';
+
+const sendIdParams = z.object({ id: integerParam(1, Number.MAX_SAFE_INTEGER) });
+const statusUrl = (id: number) => `/v2/mails/send/${id}`;
+
+@ApiTags('send')
+@ApiBearerAuth()
+@Controller('v2/mails/send')
+export class SendsController {
+  private readonly validateBody = new ZodValidationPipe(sendRequestBody, 'body');
+  private readonly validateHeaders = new ZodValidationPipe(z.object({ 'idempotency-key': idempotencyKeyHeader }), 'header');
+
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(SEND_API_CONFIG) private readonly config: SendApiConfig,
+    private readonly blobs: BlobStore,
+    private readonly outbox: SendOutbox,
+    private readonly sends: UserSends,
+  ) {}
+
+  /**
+   * Records the send in one short transaction, queues its delivery and answers 202 at once:
+   * the provider's latency and limits never reach this request. JSON, or multipart/form-data
+   * with files in `attachments`.
+   */
+  @Post()
+  @HttpCode(202)
+  @ApiConsumes('application/json', 'multipart/form-data')
+  @ApiBody({ schema: z.toJSONSchema(sendRequestBody, { io: 'input', unrepresentable: 'any' }) as object })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'A retried request with the same key returns the first send.' })
+  async send(
+    @CurrentUser() user: AuthenticatedUser,
+    @Headers('idempotency-key') rawIdempotencyKey: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const idempotencyKey = this.validateHeaders.transform({ 'idempotency-key': rawIdempotencyKey })['idempotency-key'];
+    const form = await readSendForm(request, this.blobs, this.config.SEND_MAX_ATTACHMENT_BYTES);
+    const body = this.validateBody.transform(form.fields) as z.infer<typeof sendRequestBody>;
+    const { send, created } = await recordSend(this.db, this.blobs, await this.sender(user), { ...body, attachments: form.attachments }, idempotencyKey);
+    if (created) await this.outbox.enqueue(send);
+    reply.header('location', statusUrl(send.id));
+    return { ...send, statusUrl: statusUrl(send.id) };
+  }
+
+  @Get(':id')
+  status(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(sendIdParams, 'path')) params: z.infer<typeof sendIdParams>) {
+    return this.sends.status(user.userId, params.id);
+  }
+
+  /** Undo send: possible while no worker has started delivering it. */
+  @Post(':id/cancel')
+  @HttpCode(200)
+  async cancel(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(sendIdParams, 'path')) params: z.infer<typeof sendIdParams>) {
+    const send = await this.sends.cancel(user.userId, params.id);
+    await this.outbox.withdraw(send.id);
+    return send;
+  }
+
+  private async sender(user: AuthenticatedUser): Promise<Sender> {
+    const row = await this.db.prisma.user.findUniqueOrThrow({ where: { id: user.userId }, select: { email: true, displayName: true } });
+    return { userId: user.userId, officeId: user.officeId, email: row.email, displayName: row.displayName };
+  }
+}

@@ -1,0 +1,42 @@
+import type { ProblemDetails } from '@letterbox/http';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { MockSmtp } from './mock-smtp';
+import { InvalidRequest, problem } from './problem';
+import { smtpRoutes } from './smtp-routes';
+
+export interface MockProvidersHttpOptions {
+  /** 3005 unless given; 0 picks a free port. */
+  port?: number;
+  host?: string;
+}
+
+/**
+ * The control API of the mock providers, on plain Fastify: a test tool needs none of the
+ * platform's Nest machinery. Each provider's routes live in their own plugin under their own prefix.
+ */
+export async function startMockProvidersHttp(mockSmtp: MockSmtp, options: MockProvidersHttpOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const body = { ...toProblem(error), instance: request.url.split('?')[0] };
+    return reply.status(body.status).type('application/problem+json').send(body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).type('application/problem+json').send(problem(404, `no route for ${request.method} ${request.url.split('?')[0]}`)),
+  );
+  app.get('/health', async () => ({ status: 'ok' }));
+  await app.register(smtpRoutes, { prefix: '/smtp', mockSmtp });
+  await app.listen({ port: options.port ?? 3005, host: options.host ?? '127.0.0.1' });
+  return app;
+}
+
+function toProblem(error: FastifyError): ProblemDetails {
+  if (error instanceof InvalidRequest) return problem(400, error.message, { errors: error.errors });
+  // Fastify's own refusals: a body that is not JSON, too large, of another type.
+  if (error.statusCode && error.statusCode < 500) {
+    const aboutBody = error.code?.startsWith('FST_ERR_CTP');
+    if (!aboutBody) return problem(error.statusCode, error.message);
+    return problem(error.statusCode, `body: ${error.message}`, { errors: [{ field: 'body', message: error.message }] });
+  }
+  console.error(error);
+  return problem(500, 'the mock could not complete the request');
+}

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import { AccountCounters, type AccountCounts } from './account-counters';
+import { OpenSockets } from './open-sockets';
+import { ReceivedMails, type MailFilter, type ReceivedMail } from './received-mails';
+import {
+  DEFAULT_SMTP_BEHAVIOUR,
+  smtpBehaviourPatchSchema,
+  smtpBehaviourSchema,
+  type SmtpBehaviour,
+  type SmtpBehaviourPatch,
+} from './smtp-behaviour';
+import { rollInjectedFailure } from './smtp-outcome';
+import { smtpReply } from './smtp-reply';
+import { TokenBuckets } from './token-buckets';
+
+export interface MockSmtpOptions extends SmtpBehaviourPatch {
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+}
+
+/** A stand-in for the SMTP provider: slow to accept, rate limited per account, failing on demand. */
+export interface MockSmtp {
+  readonly port: number;
+  /** Changes some settings, validated (a bad value throws a ZodError); returns them all. */
+  configure(patch: SmtpBehaviourPatch): SmtpBehaviour;
+  config(): SmtpBehaviour;
+  /** The kept accepted mails, oldest first. */
+  messages(filter?: MailFilter): ReceivedMail[];
+  counts(): Record<string, AccountCounts>;
+  /** Forgets mails, counters and rate limit state; keeps the settings. */
+  reset(): void;
+  /** Stops listening and cuts every open client connection. */
+  close(): Promise<void>;
+}
+
+type DataReply = (error?: Error | null, message?: string) => void;
+
+export async function startMockSmtp(options: MockSmtpOptions): Promise<MockSmtp> {
+  const { port, host = '127.0.0.1', ...behaviour } = options;
+  const mock = new MockSmtpServer(behaviour);
+  await mock.listen(port, host);
+  return mock;
+}
+
+class MockSmtpServer implements MockSmtp {
+  private behaviour = DEFAULT_SMTP_BEHAVIOUR;
+  private listeningPort = 0;
+  private readonly received = new ReceivedMails();
+  private readonly counters = new AccountCounters();
+  private readonly buckets = new TokenBuckets();
+  private readonly smtp: SMTPServer;
+  private readonly sockets: OpenSockets;
+
+  constructor(behaviour: SmtpBehaviourPatch) {
+    this.smtp = new SMTPServer({
+      secure: false,
+      disabledCommands: ['STARTTLS'],
+      authOptional: true,
+      disableReverseLookup: true,
+      logger: false,
+      onAuth: (auth, _session, done) => done(null, { user: auth.username }),
+      // Refused at MAIL FROM too, so that pooled connections opened before see the outage.
+      onConnect: (_session, done) => done(this.unavailable()),
+      onMailFrom: (_address, _session, done) => done(this.unavailable()),
+      onData: (stream, session, reply) => this.receive(stream, session, reply),
+    });
+    // Clients that reset or time out are their own business; unhandled, the 'error' event would end the process.
+    this.smtp.on('error', () => undefined);
+    this.sockets = new OpenSockets(this.smtp.server);
+    this.configure(behaviour);
+  }
+
+  get port(): number {
+    return this.listeningPort;
+  }
+
+  listen(port: number, host: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.smtp.server.once('error', reject);
+      this.smtp.listen(port, host, () => {
+        this.smtp.server.off('error', reject);
+        this.listeningPort = (this.smtp.server.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  }
+
+  configure(patch: SmtpBehaviourPatch): SmtpBehaviour {
+    const changes = Object.entries(smtpBehaviourPatchSchema.parse(patch)).filter(([, value]) => value !== undefined);
+    this.behaviour = smtpBehaviourSchema.parse({ ...this.behaviour, ...Object.fromEntries(changes) });
+    // smtp-server reads it for every EHLO and every DATA.
+    this.smtp.options.size = this.behaviour.maxMessageBytes;
+    this.received.keepLatest(this.behaviour.keepMessages);
+    return this.config();
+  }
+
+  config(): SmtpBehaviour {
+    return { ...this.behaviour };
+  }
+
+  messages(filter?: MailFilter): ReceivedMail[] {
+    return this.received.list(filter);
+  }
+
+  counts(): Record<string, AccountCounts> {
+    return this.counters.snapshot();
+  }
+
+  reset(): void {
+    this.received.clear();
+    this.counters.clear();
+    this.buckets.clear();
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.smtp.close(resolve);
+      this.sockets.destroyAll();
+    });
+  }
+
+  private unavailable(): Error | undefined {
+    return this.behaviour.accepting ? undefined : smtpReply(421, '4.3.2 Service not available');
+  }
+
+  private receive(stream: SMTPServerDataStream, session: SMTPServerSession, reply: DataReply): void {
+    const chunks: Buffer[] = [];
+    // Past the limit the rest is only drained, so an oversize mail costs no memory.
+    stream.on('data', (chunk: Buffer) => {
+      if (!stream.sizeExceeded) chunks.push(chunk);
+    });
+    stream.once('end', () => {
+      const answer = stream.sizeExceeded
+        ? () => reply(smtpReply(552, `5.3.4 Message exceeds the limit of ${this.behaviour.maxMessageBytes} bytes`))
+        : this.decide(session, Buffer.concat(chunks), reply);
+      // Unreferenced: a reply still waiting must not keep a closing process alive.
+      setTimeout(answer, this.behaviour.latencyMs).unref();
+    });
+  }
+
+  /**
+   * Decides the mail's fate now, when its DATA is in, and returns the answer to give after
+   * the latency. The answer is also when it is counted and kept, so what the mock records
+   * is what clients were told.
+   */
+  private decide(session: SMTPServerSession, raw: Buffer, reply: DataReply): () => void {
+    const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+    const to = session.envelope.rcptTo.map((recipient) => recipient.address);
+    const account = session.user || from.toLowerCase();
+    const outcome = this.buckets.hasToken(account, this.behaviour) ? rollInjectedFailure(this.behaviour) : 'rateLimited';
+    // One token per accepted mail: a failed one may be retried without paying twice.
+    if (outcome === 'accepted') this.buckets.take(account, this.behaviour);
+    return () => {
+      this.counters.add(account, outcome);
+      switch (outcome) {
+        case 'rateLimited':
+          return reply(smtpReply(451, `4.7.1 Rate limit exceeded for ${account}, try again later`));
+        case 'tempFailed':
+          return reply(smtpReply(451, '4.3.0 Temporary failure'));
+        case 'permFailed':
+          return reply(smtpReply(550, '5.7.1 Message rejected permanently'));
+        case 'dropped':
+          return this.sockets.of(session)?.destroy();
+        case 'accepted': {
+          const id = randomUUID();
+          this.received.add({ id, envelope: { from, to }, account, acceptedAt: Date.now(), raw }, this.behaviour.keepMessages);
+          return reply(null, `2.0.0 Ok: queued as ${id}`);
+        }
+      }
+    };
+  }
+}

@@ -1,0 +1,44 @@
+export interface ReceivedMail {
+  /** Also given to the client in the 250 reply, as a provider's queue id is. */
+  id: string;
+  envelope: { from: string; to: string[] };
+  account: string;
+  /** Milliseconds since the epoch. */
+  acceptedAt: number;
+  /** The message as the client sent it. */
+  raw: Buffer;
+}
+
+/** Addresses and accounts match whatever their case. */
+export interface MailFilter {
+  to?: string;
+  account?: string;
+}
+
+/** The latest accepted mails, oldest first; older ones are forgotten so a long benchmark does not fill memory. */
+export class ReceivedMails {
+  private mails: ReceivedMail[] = [];
+
+  add(mail: ReceivedMail, keep: number): void {
+    this.mails.push(mail);
+    this.keepLatest(keep);
+  }
+
+  keepLatest(keep: number): void {
+    if (this.mails.length > keep) this.mails = this.mails.slice(this.mails.length - keep);
+  }
+
+  list(filter: MailFilter = {}): ReceivedMail[] {
+    const to = filter.to?.toLowerCase();
+    const account = filter.account?.toLowerCase();
+    return this.mails.filter(
+      (mail) =>
+        (to === undefined || mail.envelope.to.some((address) => address.toLowerCase() === to)) &&
+        (account === undefined || mail.account.toLowerCase() === account),
+    );
+  }
+
+  clear(): void {
+    this.mails = [];
+  }
+}

@@ -1,0 +1,42 @@
+import { Worker, type Job, type WorkerOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { JOB_OPTIONS, QUEUE_OF, type JobName, type JobPayloads, type QueueName } from './jobs';
+
+/** `token` is the worker's lock on the job, needed to move it to delayed. */
+export type JobHandler<Name extends JobName> = (payload: JobPayloads[Name], job: Job<JobPayloads[Name]>, token: string) => Promise<void>;
+
+/** The handlers of one queue: exactly one for each job that queue carries. */
+export type QueueHandlers<Queue extends QueueName> = {
+  [Name in JobName as (typeof QUEUE_OF)[Name] extends Queue ? Name : never]: JobHandler<Name>;
+};
+
+/**
+ * Starts a worker for one queue. It refuses to start unless every job of the queue has a
+ * handler and no handler names a job the queue does not carry, so a job can never sit
+ * unconsumed and a typo cannot go unnoticed.
+ */
+export function startJobWorker<Queue extends QueueName>(
+  queue: Queue,
+  handlers: QueueHandlers<Queue>,
+  connection: Redis,
+  options: Omit<WorkerOptions, 'connection'> = {},
+): Worker {
+  assertOneHandlerPerJob(queue, Object.keys(handlers));
+  const byName = handlers as unknown as Record<string, (payload: unknown, job: Job, token: string) => Promise<void>>;
+  return new Worker(queue, (job, token) => byName[job.name](job.data, job, token ?? ''), { ...options, connection });
+}
+
+export function assertOneHandlerPerJob(queue: QueueName, handled: string[]): void {
+  const expected = (Object.keys(QUEUE_OF) as JobName[]).filter((name) => QUEUE_OF[name] === queue);
+  const missing = expected.filter((name) => !handled.includes(name));
+  const unknown = handled.filter((name) => !expected.includes(name as JobName));
+  if (missing.length > 0 || unknown.length > 0) {
+    throw new Error(`queue ${queue}: no handler for [${missing.join(', ')}]; handlers for unknown jobs [${unknown.join(', ')}]`);
+  }
+}
+
+/** Whether the attempt now running is the job's last, so failing it is final. */
+export function isFinalAttempt(job: Job): boolean {
+  const attempts = job.opts.attempts ?? JOB_OPTIONS[job.name as JobName]?.attempts ?? 1;
+  return job.attemptsMade + 1 >= attempts;
+}

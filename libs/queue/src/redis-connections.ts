@@ -1,0 +1,18 @@
+import IORedis, { type Redis } from 'ioredis';
+
+/**
+ * For adding jobs: a command fails at once while Redis is unreachable instead of waiting
+ * in ioredis's offline queue, so a request can answer (and leave the job to the sweeper).
+ */
+export function producerConnection(url: string): Redis {
+  const redis = new IORedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  redis.on('error', (error) => console.error(`[redis] producer: ${error.message}`));
+  return redis;
+}
+
+/** For workers: BullMQ's blocking commands need retries without limit. */
+export function workerConnection(url: string): Redis {
+  const redis = new IORedis(url, { maxRetriesPerRequest: null });
+  redis.on('error', (error) => console.error(`[redis] worker: ${error.message}`));
+  return redis;
+}

@@ -1,0 +1,63 @@
+import type Mail from 'nodemailer/lib/mailer';
+import type { BlobStore } from '@letterbox/storage';
+import type { Sender, SendRequest } from './send-request';
+
+export interface MessageIdentity {
+  messageId: string;
+  date: Date;
+}
+
+/** Whom one SMTP message goes to, and what its headers show of the recipients. */
+export interface Delivery {
+  /** Envelope recipients. */
+  recipients: string[];
+  /** A send separately shows each recipient only themselves. */
+  headerTo: string[];
+  headerCc: string[];
+  /** The read-receipt image for this one recipient, when receipts were asked for. */
+  receiptPixelUrl?: string;
+}
+
+/**
+ * nodemailer options for one message of a send. Attachments stream from blob storage as
+ * the message is written, so no attachment is ever held in memory. Bcc goes only in the
+ * envelope: nodemailer leaves the header out unless `keepBcc`, which only the Sent copy sets.
+ */
+export function messageOptions(blobs: BlobStore, sender: Sender, request: SendRequest, identity: MessageIdentity, delivery: Delivery): Mail.Options {
+  return {
+    from: { name: sender.displayName, address: sender.email },
+    to: delivery.headerTo,
+    cc: delivery.headerCc.length > 0 ? delivery.headerCc : undefined,
+    envelope: { from: sender.email, to: delivery.recipients },
+    subject: request.subject,
+    text: request.text,
+    html: delivery.receiptPixelUrl ? withPixel(request, delivery.receiptPixelUrl) : request.html,
+    priority: request.important ? 'high' : 'normal',
+    messageId: identity.messageId,
+    date: identity.date,
+    attachments: request.attachments.map((attachment) => ({
+      filename: attachment.filename,
+      contentType: attachment.contentType,
+      content: blobs.createReadStream(attachment.storageKey),
+    })),
+  };
+}
+
+/** The copy kept in the sender's Sent mailbox: every recipient, Bcc included, no pixel. */
+export function sentCopyOptions(blobs: BlobStore, sender: Sender, request: SendRequest, identity: MessageIdentity): Mail.Options {
+  return {
+    ...messageOptions(blobs, sender, request, identity, { recipients: [], headerTo: request.to, headerCc: request.cc }),
+    bcc: request.bcc.length > 0 ? request.bcc : undefined,
+    envelope: undefined,
+  };
+}
+
+function withPixel(request: SendRequest, pixelUrl: string): string {
+  const pixel = `<img src="${escapeHtml(pixelUrl)}" width="1" height="1" alt="" style="display:none">`;
+  const body = request.html ?? `<div style="white-space:pre-wrap">${escapeHtml(request.text ?? '')}</div>`;
+  return /<\/body>/i.test(body) ? body.replace(/<\/body>/i, `${pixel}</body>`) : body + pixel;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}

@@ -1,0 +1,119 @@
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import type { Transporter } from 'nodemailer';
+import type { Database } from '@letterbox/db';
+import type { SenderRateLimit } from '@letterbox/queue';
+import type { BlobStore } from '@letterbox/storage';
+import { messageOptions, type Delivery } from './compose-message';
+import type { RecordedRequest } from './record-send';
+import { recipientsOf, type Sender } from './send-request';
+import { describeSmtpFailure, isPermanentSmtpFailure } from './smtp-failure';
+
+export interface SendDeliveryOptions {
+  /** Base of the read API's public URL, for read-receipt images. */
+  readApiPublicUrl: string;
+}
+
+/** The key under which a whole-send message is recorded as delivered. */
+const ALL_RECIPIENTS = '*';
+
+/**
+ * Delivers one recorded send over SMTP. A send to several recipients separately, or with
+ * read receipts (each recipient's image differs), goes out as one message per recipient;
+ * each delivered one is recorded, so a retry or a restarted worker sends only the rest.
+ * A sender over its rate limit is delayed, not failed; a 5xx reply fails the send at once.
+ */
+export class SendDelivery {
+  constructor(
+    private readonly db: Database,
+    private readonly blobs: BlobStore,
+    private readonly smtp: Transporter,
+    private readonly rateLimit: SenderRateLimit,
+    private readonly options: SendDeliveryOptions,
+  ) {}
+
+  async deliver(sendId: number, job: Job, token: string, finalAttempt: boolean): Promise<void> {
+    const send = await this.db.prisma.outboundSend.findUnique({
+      where: { id: BigInt(sendId) },
+      include: { user: { select: { id: true, officeId: true, email: true, displayName: true } } },
+    });
+    if (!send || send.status === 'cancelled' || send.status === 'sent' || send.status === 'failed') return;
+    const request = send.request as unknown as RecordedRequest;
+    const sender: Sender = { userId: send.user.id, officeId: send.user.officeId, email: send.user.email, displayName: send.user.displayName };
+    const deliveries = await this.plan(send.sentMailId, sender, request);
+    let claimed = false;
+    for (const [key, delivery] of deliveries) {
+      if (send.deliveredTo.includes(key)) continue;
+      const wait = await this.rateLimit.take(sender.email);
+      if (wait > 0) {
+        await job.moveToDelayed(Date.now() + wait, token);
+        throw new DelayedError(`sender ${sender.email} is over its rate limit`);
+      }
+      if (!claimed) {
+        if (!(await this.claim(sendId))) return;
+        claimed = true;
+      }
+      await this.sendOne(sendId, sender, request, delivery, finalAttempt);
+      await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { deliveredTo: { push: key } } });
+    }
+    await this.db.prisma.outboundSend.update({
+      where: { id: BigInt(sendId) },
+      data: { status: 'sent', sentAt: new Date(), lastError: null },
+    });
+  }
+
+  /** Moves a queued send to sending; false if it was cancelled first. */
+  private async claim(sendId: number): Promise<boolean> {
+    const { count } = await this.db.prisma.outboundSend.updateMany({
+      where: { id: BigInt(sendId), status: { in: ['queued', 'sending'] } },
+      data: { status: 'sending', attempts: { increment: 1 } },
+    });
+    if (count === 0) return false;
+    await this.db.prisma.outboundSend.updateMany({ where: { id: BigInt(sendId), startedAt: null }, data: { startedAt: new Date() } });
+    return true;
+  }
+
+  private async sendOne(sendId: number, sender: Sender, request: RecordedRequest, delivery: Delivery, finalAttempt: boolean): Promise<void> {
+    const identity = { messageId: request.messageId, date: new Date(request.date) };
+    try {
+      await this.smtp.sendMail(messageOptions(this.blobs, sender, request, identity, delivery));
+    } catch (error) {
+      const permanent = isPermanentSmtpFailure(error);
+      const lastError = describeSmtpFailure(error);
+      await this.db.prisma.outboundSend.update({
+        where: { id: BigInt(sendId) },
+        data: permanent || finalAttempt ? { status: 'failed', lastError } : { lastError },
+      });
+      if (permanent) throw new UnrecoverableError(lastError);
+      throw error;
+    }
+  }
+
+  /** The messages a send is made of, each under the key its delivery is recorded by. */
+  private async plan(sentMailId: bigint | null, sender: Sender, request: RecordedRequest): Promise<Array<[string, Delivery]>> {
+    const recipients = recipientsOf(request);
+    if (!request.sendSeparately && !request.requestReadReceipt) {
+      return [[ALL_RECIPIENTS, { recipients, headerTo: request.to, headerCc: request.cc }]];
+    }
+    const certKeys = request.requestReadReceipt && sentMailId !== null ? await this.certKeys(sentMailId) : new Map<string, string>();
+    return recipients.map((recipient) => {
+      const certKey = certKeys.get(recipient);
+      const delivery: Delivery = {
+        recipients: [recipient],
+        headerTo: request.sendSeparately ? [recipient] : request.to,
+        headerCc: request.sendSeparately ? [] : request.cc,
+        receiptPixelUrl: certKey ? this.pixelUrl(sender.officeId, certKey, recipient) : undefined,
+      };
+      return [recipient, delivery];
+    });
+  }
+
+  private async certKeys(sentMailId: bigint): Promise<Map<string, string>> {
+    const receipts = await this.db.prisma.readReceipt.findMany({ where: { mailId: sentMailId }, select: { recipientEmail: true, certKey: true } });
+    return new Map(receipts.map((receipt) => [receipt.recipientEmail, receipt.certKey]));
+  }
+
+  private pixelUrl(officeId: number, certKey: string, email: string): string {
+    const base = this.options.readApiPublicUrl.replace(/\/$/, '');
+    return `${base}/v2/office/${officeId}/receipt-confirm/${certKey}/email/${encodeURIComponent(email)}`;
+  }
+}

@@ -1,0 +1,65 @@
+import type { Database } from '@letterbox/db';
+import type { JobQueues } from '@letterbox/queue';
+
+/** How long a freshly recorded send is left to its request to enqueue before the sweep does. */
+const RECORDED_GRACE = '2 seconds';
+/** How long a queued job must have been in Redis before its absence means Redis lost it. */
+const LOST_JOB_AGE = '1 minute';
+const SWEEP_BATCH = 500;
+
+/**
+ * The queue side of recorded sends. A send is recorded in PostgreSQL first; its job is
+ * added afterwards, and `enqueued_at` says that happened. Whatever was recorded but not
+ * queued (Redis unreachable at that moment, the process died in between), or queued but
+ * lost (Redis restarted without its data), the sweep queues again. Job ids make a second
+ * add of the same send a no-op, so sweeping never sends twice.
+ */
+export class SendOutbox {
+  constructor(
+    private readonly db: Database,
+    private readonly queues: JobQueues,
+  ) {}
+
+  /** True when queued; false when the queue could not be reached, leaving it to the sweep. */
+  async enqueue(send: { id: number; scheduledAt: string | null }): Promise<boolean> {
+    try {
+      const delayMs = send.scheduledAt ? new Date(send.scheduledAt).getTime() - Date.now() : 0;
+      await this.queues.enqueue('deliver-send', { sendId: send.id }, { delayMs });
+    } catch (error) {
+      console.error(`[outbox] send ${send.id} recorded but not queued: ${(error as Error).message}`);
+      return false;
+    }
+    await this.db.sql.query('UPDATE outbound_sends SET enqueued_at = now() WHERE id = $1', [send.id]);
+    return true;
+  }
+
+  /** Takes a cancelled send's job out of the queue; the worker skips it anyway if it runs. */
+  async withdraw(sendId: number): Promise<void> {
+    try {
+      await this.queues.remove('deliver-send', { sendId });
+    } catch (error) {
+      console.error(`[outbox] cancelled send ${sendId} left in the queue: ${(error as Error).message}`);
+    }
+  }
+
+  /** Queues what needs queueing; returns how many sends it queued. */
+  async sweep(): Promise<number> {
+    const { rows: unqueued } = await this.db.sql.query<{ id: string; scheduled_at: Date | null }>(
+      `SELECT id, scheduled_at FROM outbound_sends
+        WHERE status = 'queued' AND enqueued_at IS NULL AND requested_at < now() - interval '${RECORDED_GRACE}'
+        ORDER BY id LIMIT ${SWEEP_BATCH}`,
+    );
+    const { rows: old } = await this.db.sql.query<{ id: string; scheduled_at: Date | null }>(
+      `SELECT id, scheduled_at FROM outbound_sends
+        WHERE status IN ('queued', 'sending') AND enqueued_at < now() - interval '${LOST_JOB_AGE}'
+        ORDER BY id LIMIT ${SWEEP_BATCH}`,
+    );
+    const lost = [];
+    for (const row of old) if (!(await this.queues.has('deliver-send', { sendId: Number(row.id) }))) lost.push(row);
+    let queued = 0;
+    for (const row of [...unqueued, ...lost]) {
+      if (await this.enqueue({ id: Number(row.id), scheduledAt: row.scheduled_at?.toISOString() ?? null })) queued += 1;
+    }
+    return queued;
+  }
+}
