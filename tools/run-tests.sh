@@ -9,4 +9,5 @@ if [ ${#files[@]} -eq 0 ]; then
   echo "no tests in $1" >&2
   exit 1
 fi
-exec node --require @swc-node/register --test --test-reporter=spec "${files[@]}"
+# One file at a time: end-to-end tests start servers and workers that must not meet.
+exec node --require @swc-node/register --test --test-concurrency=1 --test-reporter=spec "${files[@]}"

@@ -15,7 +15,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-delivery-worker' });
   const blobs = new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS);
   const commands = workerConnection(config.REDIS_URL);
-  const queues = new JobQueues(producerConnection(config.REDIS_URL));
+  const queues = new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX);
   const smtp = nodemailer.createTransport({
     host: config.SMTP_HOST,
     port: config.SMTP_PORT,
@@ -29,7 +29,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
     greetingTimeout: 10_000,
     socketTimeout: 60_000,
   });
-  const delivery = new SendDelivery(db, blobs, smtp, new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, config.SENDER_BURST), {
+  const delivery = new SendDelivery(db, blobs, smtp, new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, config.SENDER_BURST, config.QUEUE_PREFIX), {
     readApiPublicUrl: config.READ_API_PUBLIC_URL,
   });
   const worker = startJobWorker(
@@ -37,8 +37,13 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
     {
       'deliver-send': (payload, job, token) => delivery.deliver(payload.sendId, job, token, isFinalAttempt(job)),
     },
-    workerConnection(config.REDIS_URL),
-    { concurrency: config.DELIVERY_CONCURRENCY, lockDuration: config.DELIVERY_LOCK_MS, stalledInterval: config.DELIVERY_LOCK_MS },
+    config.REDIS_URL,
+    {
+      prefix: config.QUEUE_PREFIX,
+      concurrency: config.DELIVERY_CONCURRENCY,
+      lockDuration: config.DELIVERY_LOCK_MS,
+      stalledInterval: config.DELIVERY_LOCK_MS,
+    },
   );
   worker.on('error', (error) => console.error(`[delivery] worker: ${error.message}`));
   const outbox = new SendOutbox(db, queues);

@@ -27,7 +27,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
       },
       { provide: BlobStore, useFactory: () => new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS) },
       { provide: AccessTokens, useFactory: () => new AccessTokens(config.AUTH_TOKEN_SECRET, config.AUTH_TOKEN_TTL_SECONDS) },
-      { provide: JobQueues, useFactory: () => new JobQueues(producerConnection(config.REDIS_URL)) },
+      { provide: JobQueues, useFactory: () => new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX) },
       { provide: SendOutbox, useFactory: (db: Database, queues: JobQueues) => new SendOutbox(db, queues), inject: [DATABASE, JobQueues] },
       { provide: UserSends, useFactory: (db: Database) => new UserSends(db), inject: [DATABASE] },
     ];

@@ -45,4 +45,6 @@ export const redisConfig = {
     .string()
     .refine((value) => /^rediss?:\/\//.test(value), 'must be a redis:// URL')
     .default('redis://127.0.0.1:6379'),
+  /** Namespace of the queues' keys in Redis. */
+  QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]{1,40}$/i, 'must be 1 to 40 letters, digits, - or _').default('bull'),
 };

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
+import { createTransport } from 'nodemailer';
 import { startMockSmtp, type MockSmtp } from './mock-smtp';
+import { DEFAULT_SMTP_BEHAVIOUR } from './smtp-behaviour';
 import { failureOf, sendTestMail } from './test-helpers';
 
-const noFailures = { tempFailRate: 0, permFailRate: 0, dropRate: 0, accepting: true };
 let mock: MockSmtp;
 
 before(async () => {
@@ -12,7 +13,7 @@ before(async () => {
 after(() => mock.close());
 beforeEach(() => {
   mock.reset();
-  mock.configure(noFailures);
+  mock.configure({ ...DEFAULT_SMTP_BEHAVIOUR, latencyMs: 0 });
 });
 
 test('tempFailRate 1 answers every mail 451, after the latency', async () => {
@@ -24,7 +25,6 @@ test('tempFailRate 1 answers every mail 451, after the latency', async () => {
   assert.match(failure.response ?? '', /^451 4\.3\.0 Temporary failure$/);
   assert.equal(mock.counts()['sender@letterbox.test'].tempFailed, 1);
   assert.deepEqual(mock.messages(), []);
-  mock.configure({ latencyMs: 0 });
 });
 
 test('permFailRate 1 answers every mail 550', async () => {
@@ -53,11 +53,22 @@ test('while not accepting, sessions are refused at once with 421, and come back 
   assert.equal(mock.messages().length, 1);
 });
 
+test('a connection opened before the outage is refused at its next mail', async () => {
+  const pool = createTransport({ pool: true, maxConnections: 1, host: '127.0.0.1', port: mock.port, secure: false, ignoreTLS: true });
+  const mail = { from: 'sender@letterbox.test', to: 'rcpt@example.test', text: 'pooled' };
+  try {
+    await pool.sendMail(mail);
+    mock.configure({ accepting: false });
+    assert.equal((await failureOf(pool.sendMail(mail))).responseCode, 421);
+  } finally {
+    pool.close();
+  }
+});
+
 test('a failed mail costs no rate limit token, so its retry can go through', async () => {
   mock.configure({ burst: 1, ratePerSecond: 0, tempFailRate: 1 });
   await failureOf(sendTestMail({ port: mock.port }));
   mock.configure({ tempFailRate: 0 });
   await sendTestMail({ port: mock.port });
   assert.deepEqual(mock.counts()['sender@letterbox.test'], { accepted: 1, rateLimited: 0, tempFailed: 1, permFailed: 0, dropped: 0 });
-  mock.configure({ burst: 5, ratePerSecond: 5 });
 });

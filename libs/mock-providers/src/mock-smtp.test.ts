@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { startMockSmtp, type MockSmtp } from './mock-smtp';
+import { DEFAULT_SMTP_BEHAVIOUR } from './smtp-behaviour';
 import { failureOf, sendTestMail } from './test-helpers';
 
 describe('mock SMTP provider', () => {
@@ -14,7 +15,7 @@ describe('mock SMTP provider', () => {
   after(() => mock.close());
   beforeEach(() => {
     mock.reset();
-    mock.configure({ latencyMs: 0 });
+    mock.configure({ ...DEFAULT_SMTP_BEHAVIOUR, latencyMs: 0 });
   });
 
   test('accepts a mail only after the latency, keeping its envelope and raw EML', async () => {
@@ -52,7 +53,6 @@ describe('mock SMTP provider', () => {
     for (const subject of ['one', 'two', 'three']) await sendTestMail({ port: mock.port, subject });
     assert.deepEqual(mock.messages().map((mail) => /^Subject: (\w+)/m.exec(mail.raw.toString())?.[1]), ['two', 'three']);
     assert.equal(mock.counts()['sender@letterbox.test'].accepted, 3);
-    mock.configure({ keepMessages: 10_000 });
   });
 
   test('a mail over maxMessageBytes is refused with 552 and not kept', async () => {
@@ -60,7 +60,6 @@ describe('mock SMTP provider', () => {
     const failure = await failureOf(sendTestMail({ port: mock.port, text: 'x'.repeat(5000) }));
     assert.equal(failure.responseCode, 552);
     assert.deepEqual(mock.messages(), []);
-    mock.configure({ maxMessageBytes: 30 * 1024 * 1024 });
   });
 
   test('reset forgets mails and counts but keeps the settings', async () => {

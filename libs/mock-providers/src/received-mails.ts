@@ -17,7 +17,7 @@ export interface MailFilter {
 
 /** The latest accepted mails, oldest first; older ones are forgotten so a long benchmark does not fill memory. */
 export class ReceivedMails {
-  private mails: ReceivedMail[] = [];
+  private readonly mails: ReceivedMail[] = [];
 
   add(mail: ReceivedMail, keep: number): void {
     this.mails.push(mail);
@@ -25,7 +25,7 @@ export class ReceivedMails {
   }
 
   keepLatest(keep: number): void {
-    if (this.mails.length > keep) this.mails = this.mails.slice(this.mails.length - keep);
+    if (this.mails.length > keep) this.mails.splice(0, this.mails.length - keep);
   }
 
   list(filter: MailFilter = {}): ReceivedMail[] {
@@ -39,6 +39,6 @@ export class ReceivedMails {
   }
 
   clear(): void {
-    this.mails = [];
+    this.mails.length = 0;
   }
 }

@@ -6,8 +6,12 @@ import { JOB_OPTIONS, jobIdOf, QUEUE_NAMES, QUEUE_OF, type JobName, type JobPayl
 export class JobQueues {
   private readonly queues: Map<QueueName, Queue>;
 
-  constructor(private readonly connection: Redis) {
-    this.queues = new Map(QUEUE_NAMES.map((name) => [name, new Queue(name, { connection })]));
+  /** `prefix` namespaces the queues' Redis keys, so separate deployments (or tests) share one Redis. */
+  constructor(
+    private readonly connection: Redis,
+    prefix = 'bull',
+  ) {
+    this.queues = new Map(QUEUE_NAMES.map((name) => [name, new Queue(name, { connection, prefix })]));
   }
 
   async enqueue<Name extends JobName>(name: Name, payload: JobPayloads[Name], options: { delayMs?: number } = {}): Promise<void> {

@@ -1,6 +1,6 @@
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { JOB_OPTIONS, QUEUE_OF, type JobName, type JobPayloads, type QueueName } from './jobs';
+import { workerConnection } from './redis-connections';
 
 /** `token` is the worker's lock on the job, needed to move it to delayed. */
 export type JobHandler<Name extends JobName> = (payload: JobPayloads[Name], job: Job<JobPayloads[Name]>, token: string) => Promise<void>;
@@ -11,19 +11,23 @@ export type QueueHandlers<Queue extends QueueName> = {
 };
 
 /**
- * Starts a worker for one queue. It refuses to start unless every job of the queue has a
- * handler and no handler names a job the queue does not carry, so a job can never sit
- * unconsumed and a typo cannot go unnoticed.
+ * Starts a worker for one queue, on a Redis connection of its own that closing the worker
+ * closes. It refuses to start unless every job of the queue has a handler and no handler
+ * names a job the queue does not carry, so a job can never sit unconsumed and a typo
+ * cannot go unnoticed.
  */
 export function startJobWorker<Queue extends QueueName>(
   queue: Queue,
   handlers: QueueHandlers<Queue>,
-  connection: Redis,
+  redisUrl: string,
   options: Omit<WorkerOptions, 'connection'> = {},
 ): Worker {
   assertOneHandlerPerJob(queue, Object.keys(handlers));
   const byName = handlers as unknown as Record<string, (payload: unknown, job: Job, token: string) => Promise<void>>;
-  return new Worker(queue, (job, token) => byName[job.name](job.data, job, token ?? ''), { ...options, connection });
+  const connection = workerConnection(redisUrl);
+  const worker = new Worker(queue, (job, token) => byName[job.name](job.data, job, token ?? ''), { ...options, connection });
+  worker.once('closed', () => connection.disconnect());
+  return worker;
 }
 
 export function assertOneHandlerPerJob(queue: QueueName, handled: string[]): void {

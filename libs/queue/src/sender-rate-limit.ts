@@ -30,11 +30,12 @@ export class SenderRateLimit {
     private readonly redis: Redis,
     private readonly ratePerSecond: number,
     private readonly burst: number,
+    private readonly prefix = 'letterbox',
   ) {}
 
   /** Takes one send's token for `sender`: 0 if taken, else the milliseconds to wait first. */
   async take(sender: string): Promise<number> {
-    const wait = await this.redis.eval(TAKE_TOKEN, 1, `letterbox:sender-rate:${sender.toLowerCase()}`, this.ratePerSecond, this.burst);
+    const wait = await this.redis.eval(TAKE_TOKEN, 1, `${this.prefix}:sender-rate:${sender.toLowerCase()}`, this.ratePerSecond, this.burst);
     return Number(wait);
   }
 }

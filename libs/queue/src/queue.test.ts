@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, describe, test } from 'node:test';
+import { loadConfig, redisConfig } from '@letterbox/config';
+import { JobQueues } from './job-queues';
+import { assertOneHandlerPerJob, startJobWorker } from './job-worker';
+import { JOB_OPTIONS } from './jobs';
+import { producerConnection, workerConnection } from './redis-connections';
+import { SenderRateLimit } from './sender-rate-limit';
+
+const { REDIS_URL } = loadConfig(redisConfig);
+
+describe('queues against the real Redis', () => {
+  const prefix = `test-${randomUUID().slice(0, 8)}`;
+  const queues = new JobQueues(producerConnection(REDIS_URL), prefix);
+  const redis = workerConnection(REDIS_URL);
+
+  after(async () => {
+    await queues.close();
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  test('a worker refuses to start without exactly one handler per job of its queue', () => {
+    assert.throws(() => assertOneHandlerPerJob('mail-delivery', []), /no handler for \[deliver-send\]/);
+    assert.throws(() => assertOneHandlerPerJob('mail-delivery', ['deliver-send', 'deliver-sned']), /unknown jobs \[deliver-sned\]/);
+    assert.doesNotThrow(() => assertOneHandlerPerJob('mail-delivery', ['deliver-send']));
+  });
+
+  test('the same job added twice is one job, with its retention, retries and backoff', async () => {
+    await queues.enqueue('deliver-send', { sendId: 41 });
+    await queues.enqueue('deliver-send', { sendId: 41 });
+    const [queue] = queues.all();
+    const job = await queue.getJob('send-41');
+    assert.ok(job);
+    assert.equal(await queue.getJobCountByTypes('wait', 'delayed'), 1);
+    assert.equal(job.opts.attempts, JOB_OPTIONS['deliver-send'].attempts);
+    assert.deepEqual(job.opts.backoff, JOB_OPTIONS['deliver-send'].backoff);
+    assert.deepEqual(job.opts.removeOnComplete, JOB_OPTIONS['deliver-send'].removeOnComplete);
+    await queues.remove('deliver-send', { sendId: 41 });
+    assert.equal(await queues.has('deliver-send', { sendId: 41 }), false);
+  });
+
+  test('a worker runs the handler with the typed payload', async () => {
+    const handled: number[] = [];
+    const worker = startJobWorker('mail-delivery', { 'deliver-send': async ({ sendId }) => void handled.push(sendId) }, REDIS_URL, { prefix });
+    await queues.enqueue('deliver-send', { sendId: 7 });
+    for (let tries = 0; tries < 100 && handled.length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await worker.close();
+    assert.deepEqual(handled, [7]);
+  });
+
+  test('a sender gets its burst at once, then waits; other senders are not affected', async () => {
+    const limit = new SenderRateLimit(redis, 5, 3, prefix);
+    const waits = [];
+    for (let index = 0; index < 4; index++) waits.push(await limit.take('busy@example.test'));
+    assert.deepEqual(waits.slice(0, 3), [0, 0, 0]);
+    assert.ok(waits[3] > 0 && waits[3] <= 200, `the fourth waits about a fifth of a second, got ${waits[3]} ms`);
+    assert.equal(await limit.take('quiet@example.test'), 0);
+  });
+});
