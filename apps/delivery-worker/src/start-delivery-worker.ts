@@ -43,9 +43,20 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
       concurrency: config.DELIVERY_CONCURRENCY,
       lockDuration: config.DELIVERY_LOCK_MS,
       stalledInterval: config.DELIVERY_LOCK_MS,
+      // A delivery survives this many worker crashes before it is given up (each crash may
+      // send the message in flight twice); BullMQ's default gives up after the first.
+      maxStalledCount: 5,
     },
   );
   worker.on('error', (error) => console.error(`[delivery] worker: ${error.message}`));
+  // Whatever ends a job for good (no attempts left, too many crashes), its send must not stay `sending`.
+  worker.on('failed', (job, error) => {
+    if (!job) return;
+    job
+      .isFailed()
+      .then((final) => (final ? delivery.giveUp(job.data.sendId, error.message) : undefined))
+      .catch((failure: unknown) => console.error(`[delivery] send ${job.data.sendId}: ${(failure as Error).message}`));
+  });
   const outbox = new SendOutbox(db, queues);
   const sweeping = setInterval(() => {
     outbox.sweep().catch((error: unknown) => console.error(`[outbox] sweep failed: ${(error as Error).message}`));

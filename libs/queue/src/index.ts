@@ -1,5 +1,5 @@
 export { JOB_OPTIONS, QUEUE_NAMES, QUEUE_OF, jobIdOf, type JobName, type JobPayloads, type QueueName } from './jobs';
-export { JobQueues } from './job-queues';
+export { JobQueues, QueueUnavailableError } from './job-queues';
 export { startJobWorker, assertOneHandlerPerJob, isFinalAttempt, type JobHandler, type QueueHandlers } from './job-worker';
 export { producerConnection, workerConnection } from './redis-connections';
 export { SenderRateLimit } from './sender-rate-limit';

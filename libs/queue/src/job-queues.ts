@@ -2,16 +2,32 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOB_OPTIONS, jobIdOf, QUEUE_NAMES, QUEUE_OF, type JobName, type JobPayloads, type QueueName } from './jobs';
 
-/** Adds jobs to the queue each belongs to, with that job's options. */
+export class QueueUnavailableError extends Error {}
+
+/** How often a queue's connection error is logged while Redis stays unreachable. */
+const ERROR_LOG_INTERVAL_MS = 30_000;
+
+/**
+ * Adds jobs to the queue each belongs to, with that job's options. While Redis is not
+ * connected every call fails at once with QueueUnavailableError: BullMQ would wait for
+ * the connection, and a request must not hang on it.
+ */
 export class JobQueues {
   private readonly queues: Map<QueueName, Queue>;
+  private lastErrorLogAt = 0;
 
   /** `prefix` namespaces the queues' Redis keys, so separate deployments (or tests) share one Redis. */
   constructor(
     private readonly connection: Redis,
-    prefix = 'bull',
+    readonly prefix = 'bull',
   ) {
-    this.queues = new Map(QUEUE_NAMES.map((name) => [name, new Queue(name, { connection, prefix })]));
+    this.queues = new Map(
+      QUEUE_NAMES.map((name) => {
+        const queue = new Queue(name, { connection, prefix });
+        queue.on('error', (error) => this.logError(name, error));
+        return [name, queue];
+      }),
+    );
   }
 
   async enqueue<Name extends JobName>(name: Name, payload: JobPayloads[Name], options: { delayMs?: number } = {}): Promise<void> {
@@ -44,6 +60,13 @@ export class JobQueues {
   }
 
   private queue(name: QueueName): Queue {
+    if (this.connection.status !== 'ready') throw new QueueUnavailableError(`Redis is not connected (${this.connection.status})`);
     return this.queues.get(name) as Queue;
+  }
+
+  private logError(queue: QueueName, error: Error): void {
+    if (Date.now() - this.lastErrorLogAt < ERROR_LOG_INTERVAL_MS) return;
+    this.lastErrorLogAt = Date.now();
+    console.error(`[queue] ${queue}: ${error.message}`);
   }
 }

@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { Prisma, type Database } from '@letterbox/db';
 import { mailRow, newCertKey, prepareMail, type PreparedMail } from '@letterbox/mail';
 import type { BlobStore } from '@letterbox/storage';
 import { sentCopyOptions, type MessageIdentity } from './compose-message';
+import { IdempotencyKeyReusedError } from './send-errors';
 import { recipientsOf, type Sender, type SendRequest } from './send-request';
 import { sendView, type SendView } from './send-view';
 
@@ -11,6 +12,8 @@ import { sendView, type SendView } from './send-view';
 export interface RecordedRequest extends SendRequest {
   messageId: string;
   date: string;
+  /** Tells a retried request (same key, same content) from a reused key. */
+  fingerprint: string;
 }
 
 /**
@@ -19,15 +22,22 @@ export interface RecordedRequest extends SendRequest {
  * nothing in it needs a second connection, so a pool of one cannot deadlock. The same
  * idempotency key gives back the first send instead of a second.
  */
+export interface RecordOptions {
+  idempotencyKey?: string;
+  /** The queue namespace whose outbox sweep looks after this send. */
+  queuePrefix: string;
+}
+
 export async function recordSend(
   db: Database,
   blobs: BlobStore,
   sender: Sender,
   request: SendRequest,
-  idempotencyKey?: string,
+  { idempotencyKey, queuePrefix }: RecordOptions,
 ): Promise<{ send: SendView; created: boolean }> {
+  const fingerprint = createHash('sha256').update(JSON.stringify(request)).digest('base64url');
   if (idempotencyKey) {
-    const existing = await findByIdempotencyKey(db, sender.userId, idempotencyKey);
+    const existing = await findByIdempotencyKey(db, sender.userId, idempotencyKey, fingerprint);
     if (existing) return { send: existing, created: false };
   }
   const identity: MessageIdentity = { messageId: `<${randomUUID()}@${sender.email.split('@')[1]}>`, date: new Date() };
@@ -35,7 +45,7 @@ export async function recordSend(
   const sentMailbox = sentCopy
     ? await db.prisma.mailbox.findFirstOrThrow({ where: { userId: sender.userId, role: 'sent' }, select: { id: true } })
     : undefined;
-  const recorded: RecordedRequest = { ...request, messageId: identity.messageId, date: identity.date.toISOString() };
+  const recorded: RecordedRequest = { ...request, messageId: identity.messageId, date: identity.date.toISOString(), fingerprint };
   try {
     const send = await db.prisma.$transaction(async (tx) => {
       const mail =
@@ -54,6 +64,7 @@ export async function recordSend(
         data: {
           userId: sender.userId,
           idempotencyKey: idempotencyKey ?? null,
+          queuePrefix,
           request: recorded as object,
           scheduledAt: request.sendAt ? new Date(request.sendAt) : null,
           sentMailId: mail?.id ?? null,
@@ -65,7 +76,7 @@ export async function recordSend(
     const duplicate = error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002' && idempotencyKey;
     if (!duplicate) throw error;
     // The same key raced in from a concurrent request; its send is the answer.
-    return { send: (await findByIdempotencyKey(db, sender.userId, idempotencyKey)) as SendView, created: false };
+    return { send: (await findByIdempotencyKey(db, sender.userId, idempotencyKey, fingerprint)) as SendView, created: false };
   }
 }
 
@@ -77,7 +88,9 @@ async function composeSentCopy(blobs: BlobStore, sender: Sender, request: SendRe
   return prepareMail(blobs, request.attachments.length === 0 ? await message.build() : message.createReadStream());
 }
 
-async function findByIdempotencyKey(db: Database, userId: number, idempotencyKey: string): Promise<SendView | undefined> {
+async function findByIdempotencyKey(db: Database, userId: number, idempotencyKey: string, fingerprint: string): Promise<SendView | undefined> {
   const send = await db.prisma.outboundSend.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } } });
-  return send ? sendView(send) : undefined;
+  if (!send) return undefined;
+  if ((send.request as unknown as RecordedRequest).fingerprint !== fingerprint) throw new IdempotencyKeyReusedError(idempotencyKey);
+  return sendView(send);
 }

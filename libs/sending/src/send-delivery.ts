@@ -61,6 +61,14 @@ export class SendDelivery {
     });
   }
 
+  /** Records a send's delivery as given up, unless it went out or was cancelled meanwhile. */
+  async giveUp(sendId: number, reason: string): Promise<void> {
+    await this.db.prisma.outboundSend.updateMany({
+      where: { id: BigInt(sendId), status: { in: ['queued', 'sending'] } },
+      data: { status: 'failed', lastError: reason.slice(0, 1000) },
+    });
+  }
+
   /** Moves a queued send to sending; false if it was cancelled first. */
   private async claim(sendId: number): Promise<boolean> {
     const { count } = await this.db.prisma.outboundSend.updateMany({

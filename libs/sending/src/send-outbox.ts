@@ -46,13 +46,15 @@ export class SendOutbox {
   async sweep(): Promise<number> {
     const { rows: unqueued } = await this.db.sql.query<{ id: string; scheduled_at: Date | null }>(
       `SELECT id, scheduled_at FROM outbound_sends
-        WHERE status = 'queued' AND enqueued_at IS NULL AND requested_at < now() - interval '${RECORDED_GRACE}'
+        WHERE queue_prefix = $1 AND status = 'queued' AND enqueued_at IS NULL AND requested_at < now() - interval '${RECORDED_GRACE}'
         ORDER BY id LIMIT ${SWEEP_BATCH}`,
+      [this.queues.prefix],
     );
     const { rows: old } = await this.db.sql.query<{ id: string; scheduled_at: Date | null }>(
       `SELECT id, scheduled_at FROM outbound_sends
-        WHERE status IN ('queued', 'sending') AND enqueued_at < now() - interval '${LOST_JOB_AGE}'
+        WHERE queue_prefix = $1 AND status IN ('queued', 'sending') AND enqueued_at < now() - interval '${LOST_JOB_AGE}'
         ORDER BY id LIMIT ${SWEEP_BATCH}`,
+      [this.queues.prefix],
     );
     const lost = [];
     for (const row of old) if (!(await this.queues.has('deliver-send', { sendId: Number(row.id) }))) lost.push(row);

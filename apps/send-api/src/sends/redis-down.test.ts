@@ -57,13 +57,13 @@ describe('sends recorded while the send API’s Redis is down', () => {
   });
 
   /** POST /v2/mails/send, giving up after ANSWER_WITHIN_MS: the status, or 'no answer'. */
-  async function postWithin(body: object, headers: Record<string, string> = {}): Promise<number | 'no answer'> {
+  async function postWithin(body: object, headers: Record<string, string> = {}, withinMs = ANSWER_WITHIN_MS): Promise<number | 'no answer'> {
     try {
       const response = await fetch(`${api.url}/v2/mails/send`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
+        signal: AbortSignal.timeout(withinMs),
       });
       await response.arrayBuffer();
       return response.status;
@@ -83,15 +83,10 @@ describe('sends recorded while the send API’s Redis is down', () => {
 
   test(
     'POST answers (202, or a 5xx problem) while Redis is down',
-    {
-      todo:
-        'BUG: POST /v2/mails/send never answers while Redis is unreachable: SendOutbox.enqueue → JobQueues.enqueue → BullMQ Queue.add ' +
-        'waits for the connection to become ready, and ioredis retries forever, so the request hangs after the send is committed',
-    },
     async () => {
       const status = await postWithin({ to: [recorded.to], subject: 'Redis is down', text: 'still recorded' }, { 'idempotency-key': recorded.key });
       console.log(`POST with Redis down: ${status === 'no answer' ? `no answer within ${ANSWER_WITHIN_MS} ms` : status}`);
-      assert.notEqual(status, 'no answer', `no answer within ${ANSWER_WITHIN_MS} ms`);
+      assert.ok(status !== 'no answer', `no answer within ${ANSWER_WITHIN_MS} ms`);
       assert.ok(status === 202 || status >= 500, `answered ${status}`);
     },
   );
@@ -124,13 +119,9 @@ describe('sends recorded while the send API’s Redis is down', () => {
 
   test(
     'cancel answers while Redis is down',
-    {
-      todo:
-        'BUG: POST /v2/mails/send/:id/cancel never answers while Redis is unreachable: SendOutbox.withdraw → JobQueues.remove → Queue.getJob ' +
-        'waits for the connection like Queue.add; its try/catch never sees an error. The send is cancelled in PostgreSQL all the same',
-    },
     async () => {
-      await postWithin({ to: [undone.to], text: 'undo me' });
+      // Known to hang (above): only the recording matters here.
+      await postWithin({ to: [undone.to], text: 'undo me' }, {}, 1000);
       const [row] = await waitFor(async () => {
         const found = await rowsTo(undone.to);
         return found.length > 0 && found;

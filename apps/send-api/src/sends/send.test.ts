@@ -13,7 +13,6 @@ import {
   sleep,
   startSendApiServer,
   testQueuePrefix,
-  waitFor,
   type Problem,
   type RunningSendApi,
 } from '../testing/send-api-server';
@@ -197,6 +196,15 @@ describe('send API, end to end', () => {
       assert.equal(await sendsTo(to), 1);
       assert.equal(await sentCopiesFor(first.body.id, 'Once'), 1);
       idempotent.sequential = { id: first.body.id, to };
+    });
+
+    test('an Idempotency-Key reused for a different send is a 422 naming the header', async () => {
+      const key = `reused-${randomUUID()}`;
+      const first = await client.send({ to: [recipient('reuse')], subject: 'First', text: 'first' }, { 'idempotency-key': key });
+      assert.equal(first.status, 202);
+      const other = await client.send({ to: [recipient('reuse')], subject: 'Something else', text: 'other' }, { 'idempotency-key': key });
+      assert.equal(other.status, 422);
+      assert.match((other.body as unknown as { detail: string }).detail, /^header\.idempotency-key: /);
     });
 
     test('the same Idempotency-Key in concurrent requests gives one send with the same id', async () => {

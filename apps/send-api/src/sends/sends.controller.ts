@@ -49,7 +49,10 @@ export class SendsController {
     const idempotencyKey = this.validateHeaders.transform({ 'idempotency-key': rawIdempotencyKey })['idempotency-key'];
     const form = await readSendForm(request, this.blobs, this.config.SEND_MAX_ATTACHMENT_BYTES);
     const body = this.validateBody.transform(form.fields) as z.infer<typeof sendRequestBody>;
-    const { send, created } = await recordSend(this.db, this.blobs, await this.sender(user), { ...body, attachments: form.attachments }, idempotencyKey);
+    const { send, created } = await recordSend(this.db, this.blobs, await this.sender(user), { ...body, attachments: form.attachments }, {
+      idempotencyKey,
+      queuePrefix: this.config.QUEUE_PREFIX,
+    });
     if (created) await this.outbox.enqueue(send);
     reply.header('location', statusUrl(send.id));
     return { ...send, statusUrl: statusUrl(send.id) };

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { loadConfig, redisConfig } from '@letterbox/config';
+import type { Database } from '@letterbox/db';
+import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
+import { JobQueues, producerConnection } from '@letterbox/queue';
+import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  SendClient,
+  startSendApiServer,
+  testQueuePrefix,
+  waitFor,
+  type RunningSendApi,
+  type SendStatus,
+} from '../../send-api/src/testing/send-api-server';
+import { startWorkerProcess, testWorkerEnv, type WorkerProcess } from './testing/delivery-workers';
+
+const RATE_PER_SECOND = 5;
+const BURST = 5;
+const A_SENDS = 30;
+const B_SENDS = 5;
+
+/** The most acceptances in any window of `windowMs`: [count, start of that window]. */
+function busiestWindow(times: number[], windowMs: number): [number, number] {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best: [number, number] = [0, 0];
+  let start = 0;
+  for (let end = 0; end < sorted.length; end++) {
+    while (sorted[end] - sorted[start] >= windowMs) start++;
+    if (end - start + 1 > best[0]) best = [end - start + 1, sorted[start]];
+  }
+  return best;
+}
+
+describe('per-sender rate limit shared by two worker processes', () => {
+  const queuePrefix = testQueuePrefix();
+  let db: Database;
+  let mock: MockSmtp;
+  let api: RunningSendApi;
+  let workers: WorkerProcess[] = [];
+  let senderA: TestUser;
+  let senderB: TestUser;
+  let queues: JobQueues;
+
+  before(async () => {
+    db = testDatabase();
+    // The provider imposes no limit and answers at once: whatever pacing shows is the workers'.
+    mock = await startMockSmtp({ port: 0, latencyMs: 0, ratePerSecond: 1_000_000, burst: 1_000_000 });
+    api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
+    const env = testWorkerEnv(queuePrefix, mock.port, { SENDER_RATE_PER_SECOND: String(RATE_PER_SECOND), SENDER_BURST: String(BURST) });
+    workers = await Promise.all([startWorkerProcess(env), startWorkerProcess(env)]);
+    senderA = await createTestUser(db, 'busy');
+    senderB = await createTestUser(db, 'quiet');
+    queues = new JobQueues(producerConnection(loadConfig(redisConfig).REDIS_URL), queuePrefix);
+  });
+
+  after(async () => {
+    const exits = await Promise.all(workers.map((worker) => worker.stop('SIGTERM')));
+    await queues?.close();
+    await api?.close();
+    await mock?.close();
+    await db?.close();
+    assert.deepEqual(exits, workers.map(() => 0), workers.map((worker) => worker.output()).join('\n---\n'));
+  });
+
+  /**
+   * Fresh processes compile code and open SMTP connections on their first deliveries, which
+   * would delay those acceptances and squeeze the first window: sends from other senders
+   * (each within its own burst) warm both processes first.
+   */
+  async function warmUp(): Promise<void> {
+    const ids: Array<[SendClient, number]> = [];
+    for (let index = 0; index < 4; index++) {
+      const user = await createTestUser(db, `warm${index}`);
+      const client = new SendClient(api.url, accessTokenFor(user));
+      for (let one = 0; one < 3; one++) ids.push([client, (await client.send({ to: [`warm${index}.${one}.${randomUUID().slice(0, 8)}@warm.test`], text: 'warm' })).body.id]);
+    }
+    for (const [client, id] of ids) assert.equal((await client.until(id, ['sent', 'failed'])).status, 'sent');
+  }
+
+  test(`sender A's ${A_SENDS} sends are paced at ${RATE_PER_SECOND}/s (burst ${BURST}) across both processes; sender B is not held up`, async () => {
+    assert.equal(await queues.all()[0].getWorkersCount(), 2, 'two worker processes consume the queue');
+    await warmUp();
+    const clientA = new SendClient(api.url, accessTokenFor(senderA));
+    const clientB = new SendClient(api.url, accessTokenFor(senderB));
+    const run = randomUUID().slice(0, 8);
+    const answersA = await Promise.all(
+      Array.from({ length: A_SENDS }, (_, index) => clientA.send({ to: [`a${index}.${run}@paced.test`], subject: `A ${index}`, text: 'a' })),
+    );
+    const answersB = await Promise.all(
+      Array.from({ length: B_SENDS }, (_, index) => clientB.send({ to: [`b${index}.${run}@paced.test`], subject: `B ${index}`, text: 'b' })),
+    );
+    for (const answer of [...answersA, ...answersB]) assert.equal(answer.status, 202, JSON.stringify(answer.body));
+
+    const settled = async (client: SendClient, ids: number[]) => {
+      const all = await Promise.all(ids.map((id) => client.current(id)));
+      return all.every((one) => one.status === 'sent' || one.status === 'failed') && all;
+    };
+    const statusesB = await waitFor(() => settled(clientB, answersB.map((answer) => answer.body.id)), { timeoutMs: 15_000, what: 'B’s sends' });
+    const statusesA: SendStatus[] = await waitFor(() => settled(clientA, answersA.map((answer) => answer.body.id)), {
+      timeoutMs: 30_000,
+      what: 'A’s sends',
+    });
+    assert.deepEqual(statusesA.map((one) => one.status), answersA.map(() => 'sent'));
+    assert.deepEqual(statusesB.map((one) => one.status), answersB.map(() => 'sent'));
+    assert.ok(statusesA.every((one) => one.attempts === 1), `waiting for the limit costs no attempt: ${statusesA.map((one) => one.attempts).join(',')}`);
+
+    const acceptedA = mock.messages({ account: senderA.email }).map((mail) => mail.acceptedAt).sort((a, b) => a - b);
+    const acceptedB = mock.messages({ account: senderB.email }).map((mail) => mail.acceptedAt).sort((a, b) => a - b);
+    assert.equal(acceptedA.length, A_SENDS, 'each of A’s sends delivered once');
+    assert.equal(acceptedB.length, B_SENDS, 'each of B’s sends delivered once');
+    assert.deepEqual(mock.counts()[senderA.email], { accepted: A_SENDS, rateLimited: 0, tempFailed: 0, permFailed: 0, dropped: 0 });
+
+    // A token bucket lets through at most burst + rate × T in any window of T.
+    const [most, at] = busiestWindow(acceptedA, 1000);
+    const spanMs = acceptedA[A_SENDS - 1] - acceptedA[0];
+    console.log(`sender A: busiest 1 s window held ${most} (at +${at - acceptedA[0]} ms); ${A_SENDS} sends over ${spanMs} ms`);
+    // One over the bucket's bound is allowed for the jitter between taking a token and the provider's acceptance.
+    assert.ok(most <= BURST + RATE_PER_SECOND + 1, `${most} of A's mails were accepted within one second`);
+    // The tokens after the burst alone take (30 − 5) / 5 = 5 s.
+    assert.ok(spanMs >= ((A_SENDS - BURST) / RATE_PER_SECOND) * 1000 - 300, `A's sends went out over only ${spanMs} ms`);
+    const [mostIn3s] = busiestWindow(acceptedA, 3000);
+    assert.ok(mostIn3s <= BURST + 3 * RATE_PER_SECOND, `${mostIn3s} of A's mails within three seconds`);
+    // B has a bucket of its own: all its mails went before A's 15th.
+    assert.ok(acceptedB[B_SENDS - 1] < acceptedA[14], `B's last at +${acceptedB[B_SENDS - 1] - acceptedA[0]} ms, A's 15th at +${acceptedA[14] - acceptedA[0]} ms`);
+  });
+});

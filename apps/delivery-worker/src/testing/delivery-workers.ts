@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import path from 'node:path';
+import { loadDeliveryWorkerConfig } from '../delivery-worker.config';
+import { startDeliveryWorker, type RunningDeliveryWorker } from '../start-delivery-worker';
+
+/** Shared by the end-to-end tests of sending; not part of the worker. */
+
+const ROOT = path.resolve(__dirname, '../../../..');
+
+/** Settings every test worker shares: quick stalled-job takeover and outbox sweeps, no sender limit to speak of. */
+export function testWorkerEnv(queuePrefix: string, smtpPort: number, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    QUEUE_PREFIX: queuePrefix,
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtpPort),
+    DELIVERY_LOCK_MS: '1500',
+    OUTBOX_SWEEP_MS: '500',
+    SENDER_RATE_PER_SECOND: '1000',
+    SENDER_BURST: '1000',
+    ...extra,
+  };
+}
+
+export interface TestWorker extends RunningDeliveryWorker {
+  /** Redis connections the worker opened and still held after close() (unreferenced then, so the test can end). */
+  leakedRedisSockets: number;
+}
+
+/**
+ * The delivery worker in this process; `env` overrides process.env. close() returns once
+ * the worker's close() has; any Redis connection the worker left open after that is
+ * counted in `leakedRedisSockets` and unreferenced, so it cannot keep the test process alive.
+ */
+export async function startTestWorker(env: Record<string, string>): Promise<TestWorker> {
+  const config = loadDeliveryWorkerConfig({ ...process.env, ...env });
+  const redisPort = Number(new URL(config.REDIS_URL).port || 6379);
+  const before = new Set(openSockets());
+  const running = await startDeliveryWorker(config);
+  const worker: TestWorker = {
+    leakedRedisSockets: 0,
+    async close() {
+      await running.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const leaked = openSockets().filter((socket) => !before.has(socket) && socket.remotePort === redisPort && !socket.destroyed);
+      for (const socket of leaked) socket.unref();
+      worker.leakedRedisSockets = leaked.length;
+    },
+  };
+  return worker;
+}
+
+function openSockets(): Socket[] {
+  const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+  return handles.filter((handle): handle is Socket => (handle as { constructor?: { name?: string } }).constructor?.name === 'Socket');
+}
+
+export interface WorkerProcess {
+  pid: number;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Sends the signal and resolves with the exit code (or the signal's name) once it has exited. */
+  stop(signal: NodeJS.Signals, timeoutMs?: number): Promise<number | NodeJS.Signals>;
+  readonly exited: Promise<number | NodeJS.Signals>;
+}
+
+/** The worker as its own process, as it runs in production (apps/delivery-worker/src/main.ts). */
+export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--require', '@swc-node/register', 'apps/delivery-worker/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | NodeJS.Signals>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? (signal as NodeJS.Signals)));
+  });
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('delivery worker consuming')) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`delivery worker exited at start: ${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`delivery worker did not start: ${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    pid: child.pid as number,
+    output: () => output,
+    exited,
+    async stop(signal, timeoutMs = 20_000) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
