@@ -18,5 +18,3 @@ export type ReadApiConfig = ReturnType<typeof loadReadApiConfig>;
 export function loadReadApiConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(readApiSettings, env);
 }
-
-export const READ_API_CONFIG = Symbol('READ_API_CONFIG');

@@ -1,9 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { BearerAuthGuard } from '@letterbox/auth';
+import { InfrastructureModule } from '@letterbox/nest-infrastructure';
 import { AuthController } from './auth/auth.controller';
-import { HealthController } from './health/health.controller';
-import { InfrastructureModule } from './infrastructure.module';
+import { MailServicesModule } from './mail-services.module';
 import { MailboxesController } from './mailboxes/mailboxes.controller';
 import { MailDownloadsController } from './mails/mail-downloads.controller';
 import { MailsController } from './mails/mails.controller';
@@ -15,14 +15,13 @@ export class ReadApiModule {
   static forConfig(config: ReadApiConfig): DynamicModule {
     return {
       module: ReadApiModule,
-      imports: [InfrastructureModule.forConfig(config)],
+      imports: [InfrastructureModule.forApp('read-api', config), MailServicesModule.forConfig(config)],
       controllers: [
         AuthController,
         MailboxesController,
         MailsController,
         MailDownloadsController,
         ReceiptConfirmController,
-        HealthController,
       ],
       providers: [{ provide: APP_GUARD, useClass: BearerAuthGuard }],
     };

@@ -1,9 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { BearerAuthGuard } from '@letterbox/auth';
-import { HealthController } from './health/health.controller';
-import { InfrastructureModule } from './infrastructure.module';
+import { InfrastructureModule } from '@letterbox/nest-infrastructure';
 import type { SendApiConfig } from './send-api.config';
+import { SendServicesModule } from './send-services.module';
 import { SendsController } from './sends/sends.controller';
 
 @Module({})
@@ -11,8 +11,8 @@ export class SendApiModule {
   static forConfig(config: SendApiConfig): DynamicModule {
     return {
       module: SendApiModule,
-      imports: [InfrastructureModule.forConfig(config)],
-      controllers: [SendsController, HealthController],
+      imports: [InfrastructureModule.forApp('send-api', config), SendServicesModule.forConfig(config)],
+      controllers: [SendsController],
       providers: [{ provide: APP_GUARD, useClass: BearerAuthGuard }],
     };
   }

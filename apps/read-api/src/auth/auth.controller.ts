@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AccessTokens, CurrentUser, hashPassword, Public, verifyPassword, type AuthenticatedUser } from '@letterbox/auth';
 import type { Database } from '@letterbox/db';
 import { ApiZodBody, ZodValidationPipe } from '@letterbox/http';
-import { DATABASE } from '../infrastructure.module';
+import { DATABASE } from '@letterbox/nest-infrastructure';
 
 const loginBody = z.object({
   email: z.email().max(320),

@@ -7,7 +7,7 @@ import type { Database } from '@letterbox/db';
 import { integerParam, ZodValidationPipe } from '@letterbox/http';
 import { recordSend, SendOutbox, UserSends, type Sender } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
-import { DATABASE } from '../infrastructure.module';
+import { DATABASE } from '@letterbox/nest-infrastructure';
 import { SEND_API_CONFIG, type SendApiConfig } from '../send-api.config';
 import { readSendForm } from './read-send-form';
 import { idempotencyKeyHeader, sendRequestBody } from './send-request.schema';

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/co
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from '@letterbox/auth';
 import type { Database } from '@letterbox/db';
-import { DATABASE } from '../infrastructure.module';
+import { DATABASE } from './database-token';
 
 @ApiTags('health')
 @Controller('health')

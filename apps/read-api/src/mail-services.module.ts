@@ -1,31 +1,17 @@
-import { Global, Inject, Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
-import { AccessTokens } from '@letterbox/auth';
-import { createDatabase, createSqlPool, type Database } from '@letterbox/db';
+import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { createSqlPool, type Database } from '@letterbox/db';
 import { MailboxQueries, MailContentReader, MailListQuery, MailQueries, MailUpdates, ReadReceipts, RenderedContentCache } from '@letterbox/mail';
+import { DATABASE } from '@letterbox/nest-infrastructure';
 import { BlobStore } from '@letterbox/storage';
-import { READ_API_CONFIG, type ReadApiConfig } from './read-api.config';
+import type { ReadApiConfig } from './read-api.config';
 
-export const DATABASE = Symbol('DATABASE');
-
-/** Connections and domain services, built once from the validated configuration. */
-@Global()
+/** The mail domain's services the read API's controllers use. */
 @Module({})
-export class InfrastructureModule implements OnApplicationShutdown {
-  constructor(
-    @Inject(DATABASE) private readonly database: Database,
-    private readonly receipts: ReadReceipts,
-  ) {}
+export class MailServicesModule implements OnApplicationShutdown {
+  constructor(private readonly receipts: ReadReceipts) {}
 
   static forConfig(config: ReadApiConfig): DynamicModule {
     const providers = [
-      { provide: READ_API_CONFIG, useValue: config },
-      {
-        provide: DATABASE,
-        useFactory: () =>
-          createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-read-api' }),
-      },
-      { provide: BlobStore, useFactory: () => new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS) },
-      { provide: AccessTokens, useFactory: () => new AccessTokens(config.AUTH_TOKEN_SECRET, config.AUTH_TOKEN_TTL_SECONDS) },
       { provide: MailboxQueries, useFactory: (db: Database) => new MailboxQueries(db.sql), inject: [DATABASE] },
       { provide: MailQueries, useFactory: (db: Database) => new MailQueries(db.sql), inject: [DATABASE] },
       {
@@ -49,10 +35,10 @@ export class InfrastructureModule implements OnApplicationShutdown {
           ),
       },
     ];
-    return { module: InfrastructureModule, providers, exports: providers.map((provider) => provider.provide) };
+    return { module: MailServicesModule, providers, exports: providers.map((provider) => provider.provide) };
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.database.close(), this.receipts.close()]);
+    await this.receipts.close();
   }
 }

@@ -1,0 +1,2 @@
+export { InfrastructureModule, type InfrastructureSettings } from './infrastructure.module';
+export { DATABASE } from './database-token';
