@@ -4,6 +4,7 @@ import { seedDemoOffice } from '@letterbox/demo-data';
 import { BlobStore } from '@letterbox/storage';
 import { ensureBenchReceipts } from './data/bench-receipts';
 import { ensureBulkUser } from './data/bulk-user';
+import { ensureSenderUsers } from './data/sender-users';
 
 /** Makes the data every scenario reads; each step checks first, so running it again is cheap. */
 async function prepare(): Promise<void> {
@@ -15,6 +16,7 @@ async function prepare(): Promise<void> {
     console.log(seeded ? 'demo office seeded' : 'demo office already there');
     await ensureBulkUser(db, blobs);
     await ensureBenchReceipts(db);
+    await ensureSenderUsers(db);
   } finally {
     await db.close();
   }

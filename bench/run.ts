@@ -4,11 +4,13 @@ import { databaseConfig, loadConfig } from '@letterbox/config';
 import { parseBenchArgs, USAGE, UsageError } from './cli-args';
 import { ApiClient, ApiNotRunningError } from './harness/api-client';
 import { BenchFixtures } from './harness/bench-fixtures';
-import { runScenario, type ScenarioOutcome } from './harness/run-scenario';
+import type { ProcedureOutcome } from './harness/procedure-outcome';
+import { runLoadScenario, type ScenarioOutcome } from './harness/run-scenario';
 import { megabytes } from './report/format';
-import { outcomeLines } from './report/print-outcome';
+import { outcomeLines, procedureLines } from './report/print-outcome';
 import { writeResultFile } from './report/results-file';
 import { resultsTables } from './report/results-table';
+import type { Scenario } from './scenarios/scenario';
 
 /** Lets work a scenario leaves behind (a stopped naive server's queries, sockets closing) end before the next one. */
 const SETTLE_MS = 2000;
@@ -18,25 +20,37 @@ async function main(): Promise<number> {
   const api = new ApiClient(args.base);
   const health = await api.health();
   console.log(`read API at ${args.base.origin}: pid ${health.pid}, RSS ${megabytes(health.rssBytes)} MB`);
+  const sendApi = new ApiClient(
+    args.sendBase,
+    `SEND_API_PORT=${args.sendBase.port || 80} node dist/apps/send-api/src/main.js   (after node -r @swc-node/register scripts/build.ts)`,
+    'send API',
+  );
 
   const { DATABASE_URL } = loadConfig(databaseConfig);
-  // Only fixtures that the API does not show (the bench receipts' keys, the list check) are read from SQL.
+  // Only fixtures that the API does not show (the bench receipts' keys, the list check, send times) are read from SQL.
   const sql = new Pool({ connectionString: DATABASE_URL, max: 2, application_name: 'letterbox-bench' });
-  const fixtures = new BenchFixtures(api, sql);
+  const fixtures = new BenchFixtures(api, sql, sendApi);
   const outcomes: ScenarioOutcome[] = [];
+  const procedures: ProcedureOutcome[] = [];
   const failures: string[] = [];
   try {
     for (const [index, scenario] of args.scenarios.entries()) {
       if (index > 0) await sleep(SETTLE_MS);
-      const seconds = args.durationSeconds ?? scenario.defaultDurationSeconds;
-      console.log(`\n== ${scenario.name}: ${scenario.title}\n   ${scenario.connections} connections, ${seconds} s, ${scenario.tool}`);
+      const run = scenario.kind === 'load' && args.connections ? { ...scenario, connections: args.connections } : scenario;
+      console.log(`\n== ${run.name}: ${run.title}\n   ${header(run, args.durationSeconds)}`);
       try {
-        const outcome = await runScenario(scenario, fixtures, args.durationSeconds);
-        console.log(outcomeLines(outcome, await writeResultFile(outcome)).join('\n'));
-        outcomes.push(outcome);
+        if (run.kind === 'load') {
+          const outcome = await runLoadScenario(run, fixtures, args.durationSeconds);
+          console.log(outcomeLines(outcome, await writeResultFile(outcome)).join('\n'));
+          outcomes.push(outcome);
+        } else {
+          const outcome = await run.run(fixtures, { workerEnv: args.workerEnv });
+          console.log(procedureLines(outcome, await writeResultFile(outcome)).join('\n'));
+          procedures.push(outcome);
+        }
       } catch (error) {
-        // Without the API nothing else can run; any other failure belongs to this scenario alone.
-        if (error instanceof ApiNotRunningError) throw error;
+        // Without the read API nothing else can run; any other failure belongs to this scenario alone.
+        if (error instanceof ApiNotRunningError && error.api === api.name) throw error;
         console.error(`  FAILED: ${(error as Error).message}`);
         failures.push(scenario.name);
       }
@@ -44,13 +58,19 @@ async function main(): Promise<number> {
   } finally {
     await sql.end();
   }
-  if (outcomes.length > 0) console.log(`\n${resultsTables(outcomes)}`);
+  if (outcomes.length + procedures.length > 0) console.log(`\n${resultsTables(outcomes, procedures)}`);
   if (failures.length > 0) console.error(`\nfailed: ${failures.join(', ')}`);
   return failures.length > 0 ? 1 : 0;
 }
 
+function header(scenario: Scenario, durationSeconds: number | undefined): string {
+  if (scenario.kind === 'procedure') return scenario.summary;
+  const server = scenario.server === 'send' ? 'send API, ' : '';
+  return `${server}${scenario.connections} connections, ${durationSeconds ?? scenario.defaultDurationSeconds} s, ${scenario.tool}`;
+}
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  // process.exit runs the exit hooks, which kill a naive server that is still running.
+  // process.exit runs the exit hooks, which kill the servers and workers the harness started.
   process.once(signal, () => {
     console.error(`\n${signal}: stopping`);
     process.exit(130);

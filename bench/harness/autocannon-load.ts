@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { percentile, type HttpLoad, type LoadResult } from './load-result';
+import { percentile, requestsOf, type HttpLoad, type LoadResult } from './load-result';
 
 /** Long enough that slow naive responses are measured rather than cut off as errors. */
 const RESPONSE_TIMEOUT_SECONDS = 30;
@@ -13,15 +13,16 @@ const RESPONSE_TIMEOUT_SECONDS = 30;
  * when the connection's previous answer came, or at the start.
  */
 export async function runAutocannon(load: HttpLoad): Promise<LoadResult> {
+  const requests = requestsOf(load).map((request) => ({ ...request, headers: { ...load.headers, ...request.headers } }));
   let next = 0;
-  const nextPath = () => load.paths[next++ % load.paths.length];
+  const nextRequest = () => requests[next++ % requests.length];
   const instance = autocannon({
     url: load.base.origin,
     connections: load.connections,
     duration: load.durationSeconds,
     timeout: RESPONSE_TIMEOUT_SECONDS,
     headers: load.headers,
-    requests: [load.paths.length === 1 ? { path: load.paths[0] } : { setupRequest: (request) => ({ ...request, path: nextPath() }) }],
+    requests: [requests.length === 1 ? requests[0] : { setupRequest: (request) => ({ ...request, ...nextRequest() }) }],
   });
   const startedAt = performance.now();
   const latencies: number[] = [];

@@ -1,7 +1,25 @@
-/** What a load sends: the paths, requested in turn, and the headers of every request. */
+/** One request of a load that is not a plain GET: sent as it is, its headers over the target's. */
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * What a load sends: the paths, requested in turn, and the headers of every request; or,
+ * for autocannon, `requests` in turn instead of the paths (other methods, bodies, headers
+ * that differ per request, such as one sender's token after another's).
+ */
 export interface LoadTarget {
   paths: string[];
   headers: Record<string, string>;
+  requests?: LoadRequest[];
+}
+
+/** The requests a target sends in turn: its own, or a GET of each path. */
+export function requestsOf(target: LoadTarget): LoadRequest[] {
+  return target.requests ?? target.paths.map((path) => ({ method: 'GET', path }));
 }
 
 /** A load on one server: its target, how many connections and for how long. */

@@ -1,13 +1,26 @@
-import type { Scenario } from '../scenarios/scenario';
+import { cpus } from 'node:os';
+import type { LoadScenario } from '../scenarios/scenario';
 import { runAutocannon } from './autocannon-load';
 import type { LoadResult, LoadTarget } from './load-result';
 import { expectSuccess } from './preflight';
+import { machineCpuTicks, mainThreadCpuSeconds, mainThreadSchedSeconds, treeCpuSeconds } from './process-tree';
 import { sampleTreeRss } from './rss-sampler';
 import { runWrk } from './wrk-load';
 
 export interface Measurement extends LoadResult {
   /** Highest RSS of the server's process tree during the measured load. */
   peakRssBytes: number;
+  /** CPU time of the server's process tree over the measured load ÷ its length: 1 is one core busy throughout. */
+  cpuCores?: number;
+  /**
+   * The same for the main thread of the process that answered /health, where its
+   * JavaScript runs: near 1, that process can do no more.
+   */
+  mainThreadCpuCores?: number;
+  /** Share of the load the main thread was runnable but waiting for a core, taken by other processes on this machine. */
+  mainThreadWaitingShare?: number;
+  /** Busy cores of the whole machine (server, database, Redis, load generator, ...) over the measured load. */
+  machineBusyCores?: number;
 }
 
 /**
@@ -19,8 +32,8 @@ const WARM_UP = { durationSeconds: 2, maxConnections: 8 };
 
 /** Loads one server with a scenario's tool and connections while sampling its memory. */
 export async function measure(
-  scenario: Scenario,
-  server: { base: URL; pid: number },
+  scenario: LoadScenario,
+  server: { base: URL; pid: number; mainPid?: number },
   target: LoadTarget,
   durationSeconds: number,
 ): Promise<Measurement> {
@@ -32,8 +45,21 @@ export async function measure(
   await expectSuccess(server.base, target);
   const sampler = sampleTreeRss(server.pid);
   try {
+    const mainPid = server.mainPid ?? server.pid;
+    const before = { tree: treeCpuSeconds(server.pid), main: mainThreadCpuSeconds(mainPid), sched: mainThreadSchedSeconds(mainPid), machine: machineCpuTicks() };
+    const startedAt = performance.now();
     const result = await run(load);
-    return { ...result, peakRssBytes: sampler.stop() };
+    const seconds = (performance.now() - startedAt) / 1000;
+    const machine = machineCpuTicks();
+    return {
+      ...result,
+      peakRssBytes: sampler.stop(),
+      cpuCores: (treeCpuSeconds(server.pid) - before.tree) / seconds,
+      mainThreadCpuCores: (mainThreadCpuSeconds(mainPid) - before.main) / seconds,
+      mainThreadWaitingShare: (mainThreadSchedSeconds(mainPid).waiting - before.sched.waiting) / seconds,
+      // /proc/stat counts every core's ticks: busy share × cores is busy cores.
+      machineBusyCores: ((machine.busy - before.machine.busy) / (machine.total - before.machine.total)) * cpus().length,
+    };
   } finally {
     sampler.stop();
   }

@@ -1,14 +1,20 @@
-import type { LoadTarget } from './load-result';
+import { requestsOf, type LoadTarget } from './load-result';
 
 /**
  * Sends one request before the load, so a route that fails stops the scenario with its
  * answer instead of being measured as thousands of fast errors.
  */
 export async function expectSuccess(base: URL, target: LoadTarget): Promise<void> {
-  const path = target.paths[0];
-  const response = await fetch(new URL(path, base), { headers: target.headers, signal: AbortSignal.timeout(30_000) });
+  const [request] = requestsOf(target);
+  const url = new URL(request.path, base);
+  const response = await fetch(url, {
+    method: request.method,
+    headers: { ...target.headers, ...request.headers },
+    body: request.body,
+    signal: AbortSignal.timeout(30_000),
+  });
   const body = await response.arrayBuffer();
   if (!response.ok) {
-    throw new Error(`GET ${new URL(path, base)} answered ${response.status}: ${Buffer.from(body).toString('utf8', 0, 300)}`);
+    throw new Error(`${request.method} ${url} answered ${response.status}: ${Buffer.from(body).toString('utf8', 0, 300)}`);
   }
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
@@ -49,11 +50,60 @@ export function nodeFlagsOf(pid: number): string {
   return `${commandLine} ${nodeOptions?.slice('NODE_OPTIONS='.length) ?? ''}`;
 }
 
+/** The environment a process was started with (what it read its settings from), or {} once it has exited. */
+export function processEnvironment(pid: number): Record<string, string> {
+  const entries = (readProcFile(pid, 'environ') ?? '').split('\0').filter(Boolean);
+  return Object.fromEntries(entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+}
+
+let clockTicks: number | undefined;
+
+/** CPU time (user + system) used so far by a process and its live descendants, in seconds. */
+export function treeCpuSeconds(rootPid: number): number {
+  clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  const ticks = processTree(rootPid).reduce((sum, pid) => {
+    const fields = afterCommandName(pid);
+    // utime and stime are the 14th and 15th fields of stat, the 12th and 13th after the name.
+    return fields ? sum + Number(fields[11]) + Number(fields[12]) : sum;
+  }, 0);
+  return ticks / clockTicks;
+}
+
+/** CPU time of a process's main thread alone (JavaScript runs there), in seconds. */
+export function mainThreadCpuSeconds(pid: number): number {
+  clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  const fields = afterCommandName(pid, `task/${pid}/stat`);
+  return fields ? (Number(fields[11]) + Number(fields[12])) / clockTicks : 0;
+}
+
+/**
+ * The main thread's time on a core and time runnable but waiting for one, in seconds
+ * (/proc/<pid>/task/<pid>/schedstat); both together near the wall time: it never waited for work.
+ */
+export function mainThreadSchedSeconds(pid: number): { running: number; waiting: number } {
+  const [running, waiting] = (readProcFile(pid, `task/${pid}/schedstat`) ?? '0 0').split(' ').map(Number);
+  return { running: running / 1e9, waiting: waiting / 1e9 };
+}
+
+/** Busy and total CPU time of the whole machine so far (all cores), from /proc/stat, in clock ticks. */
+export function machineCpuTicks(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+  // cpu user nice system idle iowait irq softirq steal ...
+  const values = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = values.reduce((sum, value) => sum + value, 0);
+  return { busy: total - values[3] - values[4], total };
+}
+
 function parentPid(pid: number): number | undefined {
-  const stat = readProcFile(pid, 'stat');
+  const fields = afterCommandName(pid);
+  return fields ? Number(fields[1]) : undefined;
+}
+
+/** The fields of /proc/<pid>/stat after the command name, the state first. */
+function afterCommandName(pid: number, file = 'stat'): string[] | undefined {
+  const stat = readProcFile(pid, file);
   // The command name in parentheses may hold spaces, so fields are counted after its end.
-  const afterName = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return afterName ? Number(afterName[1]) : undefined;
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 /** A /proc file, or undefined when the process has exited meanwhile. */

@@ -1,69 +1,87 @@
-import type { Scenario } from '../scenarios/scenario';
+import { SERVER_NAMES, type LoadGoal, type LoadScenario } from '../scenarios/scenario';
 import type { BenchFixtures } from './bench-fixtures';
 import { heapLimitNote } from './heap-limit-note';
 import type { LoadTarget } from './load-result';
 import { measure, type Measurement } from './measure';
-import { startNaiveServer } from './naive-server';
+import { startNaiveReadServer } from './naive-server';
 import { serverRootPid } from './process-tree';
 
 export interface ScenarioOutcome {
   scenario: string;
   title: string;
-  tool: Scenario['tool'];
+  tool: LoadScenario['tool'];
   connections: number;
   startedAt: string;
+  /** The server measured: "read API" or "send API". */
+  server: string;
   base: string;
   notes: string[];
   ours: Measurement;
   naive?: Measurement;
-  /** Read API ÷ naive server: above 1 for req/s and below 1 for p99 favour the read API. */
+  /** Our server ÷ naive server: above 1 for req/s and below 1 for p99 favour ours. */
   ratios?: { requestsPerSecond: number; p99: number };
+  goal?: LoadGoal & { met: boolean };
 }
 
-/** Runs one scenario against the read API and, if it has one, its naive variant right after. */
-export async function runScenario(scenario: Scenario, fixtures: BenchFixtures, durationSeconds?: number): Promise<ScenarioOutcome> {
+/** Runs one load scenario against its API and, if it has one, its naive variant right after. */
+export async function runLoadScenario(scenario: LoadScenario, fixtures: BenchFixtures, durationSeconds?: number): Promise<ScenarioOutcome> {
   const startedAt = new Date().toISOString();
   const seconds = durationSeconds ?? scenario.defaultDurationSeconds;
-  const health = await fixtures.api.health();
+  const api = fixtures.apiFor(scenario.server ?? 'read');
+  const health = await api.health();
   const serverPid = serverRootPid(health.pid);
   const notes: string[] = [];
   if (scenario.expectedHeapLimitMb) notes.push(heapLimitNote(serverPid, scenario.expectedHeapLimitMb));
   if (scenario.check) notes.push(await scenario.check(fixtures));
-  const ours = await measure(scenario, { base: fixtures.api.base, pid: serverPid }, await scenario.target(fixtures), seconds);
-  notes.push(...unansweredNote('read API', ours, scenario.connections));
-  const outcome: ScenarioOutcome = {
-    scenario: scenario.name,
-    title: scenario.title,
-    tool: scenario.tool,
-    connections: scenario.connections,
-    startedAt,
-    base: fixtures.api.base.href,
-    notes,
-    ours,
-  };
-  if (!scenario.naiveTarget) return outcome;
-
-  // The read API's figures stand on their own, so a naive side that cannot be measured is a note, not a failure.
+  const session = await scenario.session?.(fixtures);
+  notes.push(...(session?.notes ?? []));
   try {
-    const naive = await measureNaive(scenario, await scenario.naiveTarget(fixtures), seconds, notes);
-    return {
-      ...outcome,
-      naive,
-      ratios: { requestsPerSecond: ours.requestsPerSecond / naive.requestsPerSecond, p99: ours.latencyMs.p99 / naive.latencyMs.p99 },
+    const ours = await measure(scenario, { base: api.base, pid: serverPid, mainPid: health.pid }, await scenario.target(fixtures), seconds);
+    notes.push(...unansweredNote(SERVER_NAMES[scenario.server ?? 'read'], ours, scenario.connections));
+    const outcome: ScenarioOutcome = {
+      scenario: scenario.name,
+      title: scenario.title,
+      tool: scenario.tool,
+      connections: scenario.connections,
+      startedAt,
+      server: SERVER_NAMES[scenario.server ?? 'read'],
+      base: api.base.href,
+      notes,
+      ours,
+      ...(scenario.goal ? { goal: { ...scenario.goal, met: meets(ours, scenario.goal) } } : {}),
     };
-  } catch (error) {
-    notes.push(`the naive variant was not measured: ${(error as Error).message}`);
-    return outcome;
+    if (!scenario.naiveTarget) return outcome;
+
+    // Our figures stand on their own, so a naive side that cannot be measured is a note, not a failure.
+    try {
+      const naive = await measureNaive(scenario, fixtures, await scenario.naiveTarget(fixtures), seconds, notes);
+      return {
+        ...outcome,
+        naive,
+        ratios: { requestsPerSecond: ours.requestsPerSecond / naive.requestsPerSecond, p99: ours.latencyMs.p99 / naive.latencyMs.p99 },
+      };
+    } catch (error) {
+      notes.push(`the naive variant was not measured: ${(error as Error).message}`);
+      return outcome;
+    }
+  } finally {
+    // Its notes land in the outcome's list, which is the same array.
+    if (session) notes.push(...(await session.finish().catch((error: Error) => [`WARNING: clean-up failed: ${error.message}`])));
   }
 }
 
-async function measureNaive(scenario: Scenario, target: LoadTarget, seconds: number, notes: string[]): Promise<Measurement> {
-  const naiveServer = await startNaiveServer();
+function meets(measurement: Measurement, goal: LoadGoal): boolean {
+  return measurement.requestsPerSecond >= goal.minRequestsPerSecond && measurement.latencyMs.p99 < goal.maxP99Ms && measurement.responses >= measurement.connections;
+}
+
+async function measureNaive(scenario: LoadScenario, fixtures: BenchFixtures, target: LoadTarget, seconds: number, notes: string[]): Promise<Measurement> {
+  const naiveServer = await (scenario.startNaive ? scenario.startNaive(fixtures) : startNaiveReadServer());
   try {
     const naive = await measure(scenario, naiveServer, target, seconds);
     notes.push(...unansweredNote('naive', naive, scenario.connections));
     const exit = naiveServer.unexpectedExit();
     if (exit) notes.push(`the naive server ${exit}`);
+    notes.push(...((await naiveServer.notes?.()) ?? []));
     return naive;
   } finally {
     await naiveServer.stop();

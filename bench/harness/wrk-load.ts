@@ -14,6 +14,7 @@ const REPORT_SCRIPT = path.join(__dirname, '../wrk/report.lua');
  * the figures that wrk/report.lua prints when the run is done.
  */
 export async function runWrk(load: HttpLoad): Promise<LoadResult> {
+  if (load.requests) throw new Error('wrk loads GET one path; a target with its own requests needs autocannon');
   const headerArgs = Object.entries(load.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
   const { stdout } = await run(
     'wrk',

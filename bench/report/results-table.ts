@@ -1,13 +1,22 @@
 import type { Measurement } from '../harness/measure';
+import type { ProcedureOutcome } from '../harness/procedure-outcome';
 import type { ScenarioOutcome } from '../harness/run-scenario';
 import { count, latency, megabytes, ratio } from './format';
 
-/** The compact tables printed at the end of a run: every scenario, then the naive comparisons. */
-export function resultsTables(outcomes: ScenarioOutcome[]): string {
+/** The compact tables printed at the end of a run: every load scenario, the naive comparisons, then each procedure's table. */
+export function resultsTables(outcomes: ScenarioOutcome[], procedures: ProcedureOutcome[] = []): string {
+  const sections: string[] = [];
+  if (outcomes.length > 0) sections.push(loadTables(outcomes));
+  for (const procedure of procedures) sections.push(`${procedure.scenario}: ${procedure.title}\n${table(procedure.table.header, procedure.table.rows)}`);
+  return sections.join('\n\n');
+}
+
+function loadTables(outcomes: ScenarioOutcome[]): string {
   const main = table(
-    ['scenario', 'tool', 'conns', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'peak RSS MB', 'MB/s'],
-    outcomes.map(({ scenario, tool, connections, ours }) => [
+    ['scenario', 'server', 'tool', 'conns', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'peak RSS MB', 'MB/s', 'CPU cores'],
+    outcomes.map(({ scenario, server, tool, connections, ours }) => [
       scenario,
+      server,
       tool,
       count(connections),
       count(ours.requestsPerSecond),
@@ -17,6 +26,7 @@ export function resultsTables(outcomes: ScenarioOutcome[]): string {
       count(ours.non2xx + ours.socketErrors),
       megabytes(ours.peakRssBytes),
       megabytes(ours.bytesPerSecond),
+      ours.cpuCores === undefined ? '' : ours.cpuCores.toFixed(2),
     ]),
   );
   const compared = outcomes.filter((outcome): outcome is ScenarioOutcome & { naive: Measurement } => outcome.naive !== undefined);
@@ -37,10 +47,10 @@ export function resultsTables(outcomes: ScenarioOutcome[]): string {
       count(naive.non2xx + naive.socketErrors),
     ]),
   );
-  return `${main}\n\nread API vs naive (ratio = read API / naive)\n${comparison}`;
+  return `${main}\n\nours vs naive (ratio = ours / naive)\n${comparison}`;
 }
 
-function table(header: string[], rows: string[][]): string {
+export function table(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');

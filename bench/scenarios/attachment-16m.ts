@@ -1,8 +1,9 @@
 import type { AttachmentView } from '@letterbox/mail';
 import { ALICE_EMAIL } from '../data/bench-accounts';
-import type { Scenario } from './scenario';
+import type { LoadScenario } from './scenario';
 
-export const attachment16mScenario: Scenario = {
+export const attachment16mScenario: LoadScenario = {
+  kind: 'load',
   name: 'attachment-16m',
   title: 'GET /v2/mails/:id/attachments/:partId of the 16 MB attachment, base64-decoded as it streams (wrk)',
   tool: 'wrk',

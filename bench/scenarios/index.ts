@@ -1,4 +1,5 @@
 import { attachment16mScenario } from './attachment-16m';
+import { deliveryE2eScenario } from './delivery-e2e';
 import { detail22mScenario } from './detail-22m';
 import { detail4kScenario } from './detail-4k';
 import { detail712kScenario } from './detail-712k';
@@ -7,9 +8,10 @@ import { mailboxesScenario } from './mailboxes';
 import { raw22mScenario } from './raw-22m';
 import { receiptConfirmScenario } from './receipt-confirm';
 import type { Scenario } from './scenario';
+import { sendScenario } from './send';
 
-/** Every scenario, in the order `all` runs them. */
-export const SCENARIOS: readonly Scenario[] = [
+/** The read API's scenarios, in the order `read` (and `all`) runs them. */
+export const READ_SCENARIOS: readonly Scenario[] = [
   mailboxesScenario,
   listScenario,
   detail4kScenario,
@@ -19,3 +21,12 @@ export const SCENARIOS: readonly Scenario[] = [
   raw22mScenario,
   attachment16mScenario,
 ];
+
+/** The send pipeline's scenarios, in the order `sending` (and `all`) runs them: the load first, as it empties the queue after itself. */
+export const SENDING_SCENARIOS: readonly Scenario[] = [sendScenario, deliveryE2eScenario];
+
+/** Every scenario, in the order `all` runs them. */
+export const SCENARIOS: readonly Scenario[] = [...READ_SCENARIOS, ...SENDING_SCENARIOS];
+
+/** Names that run several scenarios. */
+export const SCENARIO_GROUPS: Record<string, readonly Scenario[]> = { all: SCENARIOS, read: READ_SCENARIOS, sending: SENDING_SCENARIOS };

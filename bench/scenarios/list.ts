@@ -1,11 +1,12 @@
 import type { MailListPage } from '@letterbox/mail';
 import { BULK_USER_EMAIL } from '../data/bench-accounts';
 import { count } from '../report/format';
-import { AUTOCANNON_SECONDS, type Scenario } from './scenario';
+import { AUTOCANNON_SECONDS, type LoadScenario } from './scenario';
 
 const PAGE = '/v2/mails?limit=20';
 
-export const listScenario: Scenario = {
+export const listScenario: LoadScenario = {
+  kind: 'load',
   name: 'list',
   title: 'GET /v2/mails?limit=20 as the bulk user (1,000,000 mails, 1% in a locked mailbox)',
   tool: 'autocannon',

@@ -1,7 +1,8 @@
 import { ALICE_EMAIL } from '../data/bench-accounts';
-import { AUTOCANNON_SECONDS, type Scenario } from './scenario';
+import { AUTOCANNON_SECONDS, type LoadScenario } from './scenario';
 
-export const mailboxesScenario: Scenario = {
+export const mailboxesScenario: LoadScenario = {
+  kind: 'load',
   name: 'mailboxes',
   title: 'GET /v2/mailboxes as alice: the counters every screen shows',
   tool: 'autocannon',

@@ -1,7 +1,8 @@
 import { ALICE_EMAIL } from '../data/bench-accounts';
-import type { Scenario } from './scenario';
+import type { LoadScenario } from './scenario';
 
-export const raw22mScenario: Scenario = {
+export const raw22mScenario: LoadScenario = {
+  kind: 'load',
   name: 'raw-22m',
   title: "GET /v2/mails/:id/raw of alice's 22 MB reference mail (wrk)",
   tool: 'wrk',

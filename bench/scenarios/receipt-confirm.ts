@@ -1,6 +1,7 @@
-import { AUTOCANNON_SECONDS, type Scenario } from './scenario';
+import { AUTOCANNON_SECONDS, type LoadScenario } from './scenario';
 
-export const receiptConfirmScenario: Scenario = {
+export const receiptConfirmScenario: LoadScenario = {
+  kind: 'load',
   name: 'receipt-confirm',
   title: 'GET /v2/office/:officeNo/receipt-confirm/:certKey/email/:email (public pixel), a different receipt each request',
   tool: 'autocannon',

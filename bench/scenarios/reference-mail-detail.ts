@@ -1,15 +1,16 @@
 import { ALICE_EMAIL } from '../data/bench-accounts';
 import type { ReferenceSize } from '../harness/bench-fixtures';
-import { AUTOCANNON_SECONDS, type Scenario } from './scenario';
+import { AUTOCANNON_SECONDS, type LoadScenario } from './scenario';
 
 /** GET /v2/mails/:id of one of alice's reference mails; the detail scenarios differ only in size and load. */
 export function referenceMailDetail(
   name: string,
   size: ReferenceSize,
   connections: number,
-  options: Pick<Scenario, 'naiveTarget' | 'expectedHeapLimitMb'> = {},
-): Scenario {
+  options: Pick<LoadScenario, 'naiveTarget' | 'expectedHeapLimitMb'> = {},
+): LoadScenario {
   return {
+    kind: 'load',
     name,
     title: `GET /v2/mails/:id of alice's ${size} reference mail`,
     tool: 'autocannon',

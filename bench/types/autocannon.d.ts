@@ -7,6 +7,7 @@ declare module 'autocannon' {
       method?: string;
       path?: string;
       headers?: Record<string, string>;
+      body?: string;
       /** Called before every request; what it returns is sent. */
       setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
     }

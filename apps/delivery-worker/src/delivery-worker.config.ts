@@ -15,9 +15,12 @@ export function loadDeliveryWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       SMTP_USER: z.string().optional(),
       SMTP_PASSWORD: z.string().optional(),
       /** Pooled SMTP connections; with a provider that takes seconds per mail, throughput is connections / latency. */
-      SMTP_MAX_CONNECTIONS: count(100, 2000),
-      /** Deliveries in flight per worker process: I/O-bound, so far more than CPU cores. */
-      DELIVERY_CONCURRENCY: count(100, 5000),
+      SMTP_MAX_CONNECTIONS: count(500, 5000),
+      /**
+       * Deliveries in flight per worker process: I/O-bound, so far more than CPU cores. To
+       * use what the provider allows, in flight ≈ allowed rate × its latency (100/s × 4 s).
+       */
+      DELIVERY_CONCURRENCY: count(500, 5000),
       SENDER_RATE_PER_SECOND: z.coerce.number().positive().max(10_000).default(5),
       SENDER_BURST: count(5, 10_000),
       /** How long a crashed worker's deliveries stay locked before another worker takes them over. */

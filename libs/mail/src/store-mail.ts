@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { Database, Prisma } from '@letterbox/db';
+import type { Database } from '@letterbox/db';
 import {
   createTransferDecoder,
   makeSnippet,
@@ -12,6 +12,7 @@ import {
   type MailLayout,
 } from '@letterbox/mime';
 import type { BlobStore, ByteRange, StoredBlob } from '@letterbox/storage';
+import { mailInsertCtes } from './mail-insert';
 
 export interface MailPlacement {
   userId: number;
@@ -72,48 +73,12 @@ export async function prepareMail(blobs: BlobStore, eml: Buffer | Readable): Pro
   };
 }
 
-/** The mail row, with its attachment rows, of a prepared message placed in a mailbox. */
-export function mailRow(prepared: PreparedMail, placement: MailPlacement): Prisma.MailUncheckedCreateInput {
-  const { summary } = prepared;
-  return {
-    userId: placement.userId,
-    mailboxId: placement.mailboxId,
-    messageId: prepared.messageId,
-    fromAddress: summary.from?.address ?? '',
-    fromName: summary.from?.name ?? '',
-    toAddresses: summary.to.map(({ name, address }) => ({ name, address })),
-    ccAddresses: summary.cc.map(({ name, address }) => ({ name, address })),
-    subject: summary.subject,
-    snippet: prepared.snippet,
-    receivedAt: placement.receivedAt ?? summary.date ?? new Date(),
-    size: prepared.blob.size,
-    seen: placement.seen ?? false,
-    flagged: placement.flagged ?? false,
-    important: placement.important ?? false,
-    hasAttachments: prepared.attachments.some((part) => part.disposition === 'attachment'),
-    storageKey: prepared.blob.key,
-    layout: prepared.layout as object,
-    attachments: {
-      create: prepared.attachments.map((part) => ({
-        partId: part.partId,
-        filename: part.filename,
-        contentType: part.contentType,
-        disposition: part.disposition,
-        contentId: part.contentId ?? null,
-        size: part.size,
-        encoding: part.encoding,
-        bodyStart: part.start,
-        bodyEnd: part.end,
-      })),
-    },
-  };
-}
-
 /** Stores a message: storage first, then its rows in one short transaction. */
 export async function storeMail(db: Database, blobs: BlobStore, mail: MailToStore): Promise<StoredMail> {
   const prepared = await prepareMail(blobs, mail.eml);
-  const row = await db.prisma.mail.create({ data: mailRow(prepared, mail), select: { id: true } });
-  return { id: Number(row.id), storageKey: prepared.blob.key, messageId: prepared.messageId };
+  const values: unknown[] = [];
+  const { rows } = await db.sql.query<{ id: string }>(`WITH ${mailInsertCtes(prepared, mail, values)} SELECT id FROM new_mail`, values);
+  return { id: Number(rows[0].id), storageKey: prepared.blob.key, messageId: prepared.messageId };
 }
 
 interface StoredBytes {

@@ -1,12 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { Prisma, type Database } from '@letterbox/db';
-import { mailRow, newCertKey, prepareMail, type PreparedMail } from '@letterbox/mail';
+import type { Database } from '@letterbox/db';
+import { mailInsertCtes, newCertKey, prepareMail, type PreparedMail } from '@letterbox/mail';
 import type { BlobStore } from '@letterbox/storage';
 import { sentCopyOptions, type MessageIdentity } from './compose-message';
 import { IdempotencyKeyReusedError } from './send-errors';
 import { recipientsOf, type Sender, type SendRequest } from './send-request';
-import { sendView, type SendView } from './send-view';
+import { SEND_RECORD_COLUMNS, sendView, sendViewOfRecord, type SendRecordRow, type SendView } from './send-view';
 
 /** What the worker reads back: the request and the identity every copy of it shares. */
 export interface RecordedRequest extends SendRequest {
@@ -42,42 +42,51 @@ export async function recordSend(
   }
   const identity: MessageIdentity = { messageId: `<${randomUUID()}@${sender.email.split('@')[1]}>`, date: new Date() };
   const sentCopy = request.saveCopy ? await composeSentCopy(blobs, sender, request, identity) : undefined;
-  const sentMailbox = sentCopy
-    ? await db.prisma.mailbox.findFirstOrThrow({ where: { userId: sender.userId, role: 'sent' }, select: { id: true } })
-    : undefined;
   const recorded: RecordedRequest = { ...request, messageId: identity.messageId, date: identity.date.toISOString(), fingerprint };
+  const receipts = request.requestReadReceipt ? recipientsOf(request).map((email) => ({ email, cert_key: newCertKey() })) : [];
+  const values: unknown[] = [];
+  const value = (item: unknown) => {
+    values.push(item);
+    return `$${values.length}`;
+  };
+  const sentCopyCtes = sentCopy
+    ? `${mailInsertCtes(sentCopy, { userId: sender.userId, mailboxId: await sentMailboxOf(db, sender.userId), receivedAt: identity.date, seen: true, important: request.important }, values)},
+       receipts AS (
+         INSERT INTO read_receipts (office_id, mail_id, recipient_email, cert_key)
+         SELECT ${value(sender.officeId)}::int, new_mail.id, r.email, r.cert_key
+           FROM new_mail, jsonb_to_recordset(${value(JSON.stringify(receipts))}::jsonb) AS r(email text, cert_key text)
+       ),`
+    : '';
   try {
-    const send = await db.prisma.$transaction(async (tx) => {
-      const mail =
-        sentCopy && sentMailbox
-          ? await tx.mail.create({
-              data: mailRow(sentCopy, { userId: sender.userId, mailboxId: sentMailbox.id, receivedAt: identity.date, seen: true, important: request.important }),
-              select: { id: true },
-            })
-          : undefined;
-      if (mail && request.requestReadReceipt) {
-        await tx.readReceipt.createMany({
-          data: recipientsOf(request).map((email) => ({ officeId: sender.officeId, mailId: mail.id, recipientEmail: email, certKey: newCertKey() })),
-        });
-      }
-      return tx.outboundSend.create({
-        data: {
-          userId: sender.userId,
-          idempotencyKey: idempotencyKey ?? null,
-          queuePrefix,
-          request: recorded as object,
-          scheduledAt: request.sendAt ? new Date(request.sendAt) : null,
-          sentMailId: mail?.id ?? null,
-        },
-      });
-    });
-    return { send: sendView(send), created: true };
+    // One statement: the Sent copy, its attachments, the receipt keys and the send commit together.
+    const { rows } = await db.sql.query<SendRecordRow>(
+      `WITH ${sentCopyCtes} sent_mail AS (SELECT ${sentCopy ? '(SELECT id FROM new_mail)' : 'NULL::int8'} AS id)
+       INSERT INTO outbound_sends (user_id, idempotency_key, queue_prefix, request, scheduled_at, sent_mail_id)
+       SELECT ${value(sender.userId)}::int, ${value(idempotencyKey ?? null)}, ${value(queuePrefix)}, ${value(JSON.stringify(recorded))}::jsonb,
+              ${value(request.sendAt ? new Date(request.sendAt) : null)}::timestamptz, sent_mail.id
+         FROM sent_mail
+       RETURNING ${SEND_RECORD_COLUMNS}`,
+      values,
+    );
+    return { send: sendViewOfRecord(rows[0]), created: true };
   } catch (error) {
-    const duplicate = error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002' && idempotencyKey;
+    const duplicate = (error as { code?: string }).code === UNIQUE_VIOLATION && idempotencyKey;
     if (!duplicate) throw error;
     // The same key raced in from a concurrent request; its send is the answer.
     return { send: (await findByIdempotencyKey(db, sender.userId, idempotencyKey, fingerprint)) as SendView, created: false };
   }
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+async function sentMailboxOf(db: Database, userId: number): Promise<number> {
+  const { rows } = await db.sql.query<{ id: number }>({
+    name: 'sent-mailbox-of',
+    text: `SELECT id FROM mailboxes WHERE user_id = $1 AND role = 'sent'`,
+    values: [userId],
+  });
+  if (!rows[0]) throw new Error(`user ${userId} has no Sent mailbox`);
+  return rows[0].id;
 }
 
 /** Small messages are composed in memory and stored in one write; with attachments, streamed. */

@@ -38,3 +38,32 @@ export function sendView(row: SendRow): SendView {
     sentMailId: row.sentMailId === null ? null : Number(row.sentMailId),
   };
 }
+
+/** The columns a raw statement returns for sendViewOfRecord. */
+export const SEND_RECORD_COLUMNS = 'id, status, attempts, last_error, requested_at, scheduled_at, started_at, sent_at, sent_mail_id';
+
+export interface SendRecordRow {
+  id: string;
+  status: SendStatus;
+  attempts: number;
+  last_error: string | null;
+  requested_at: Date;
+  scheduled_at: Date | null;
+  started_at: Date | null;
+  sent_at: Date | null;
+  sent_mail_id: string | null;
+}
+
+export function sendViewOfRecord(row: SendRecordRow): SendView {
+  return sendView({
+    id: BigInt(row.id),
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    requestedAt: row.requested_at,
+    scheduledAt: row.scheduled_at,
+    startedAt: row.started_at,
+    sentAt: row.sent_at,
+    sentMailId: row.sent_mail_id === null ? null : BigInt(row.sent_mail_id),
+  });
+}

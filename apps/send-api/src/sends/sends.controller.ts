@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -73,7 +73,12 @@ export class SendsController {
   }
 
   private async sender(user: AuthenticatedUser): Promise<Sender> {
-    const row = await this.db.prisma.user.findUniqueOrThrow({ where: { id: user.userId }, select: { email: true, displayName: true } });
-    return { userId: user.userId, officeId: user.officeId, email: row.email, displayName: row.displayName };
+    const { rows } = await this.db.sql.query<{ email: string; display_name: string }>({
+      name: 'sender-of',
+      text: 'SELECT email, display_name FROM users WHERE id = $1',
+      values: [user.userId],
+    });
+    if (!rows[0]) throw new UnauthorizedException('the signed-in user no longer exists');
+    return { userId: user.userId, officeId: user.officeId, email: rows[0].email, displayName: rows[0].display_name };
   }
 }

@@ -1,0 +1,133 @@
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import type { Pool } from 'pg';
+import { loadConfig, redisConfig } from '@letterbox/config';
+import { jobIdOf, QUEUE_OF } from '@letterbox/queue';
+import { processEnvironment } from './process-tree';
+
+/** The settings a delivery worker must share with the send API to deliver what it queued. */
+const SHARED_SETTINGS = ['DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'STORAGE_DIR', 'STORAGE_COMPRESS'] as const;
+
+const REMOVE_CHUNK = 1000;
+
+export interface QueueState {
+  waiting: number;
+  active: number;
+  delayed: number;
+  /** Consumers connected to the queue: running delivery workers. */
+  workers: number;
+}
+
+/**
+ * The delivery queue the running send API adds to, found from the environment it was
+ * started with (/proc/<pid>/environ: the harness only measures servers on this machine),
+ * so the harness watches and empties the same queue whatever QUEUE_PREFIX it was given.
+ */
+export class SendQueue {
+  private readonly queue: Queue;
+  private readonly redis: IORedis;
+
+  private constructor(
+    readonly prefix: string,
+    /** The send API's values of the settings a worker must share with it; unset ones take the same defaults. */
+    readonly sharedEnv: Record<string, string | undefined>,
+    redisUrl: string,
+  ) {
+    this.redis = new IORedis(redisUrl, { maxRetriesPerRequest: null });
+    this.queue = new Queue(QUEUE_OF['deliver-send'], { connection: this.redis, prefix });
+  }
+
+  static ofProcess(sendApiPid: number): SendQueue {
+    const environment = processEnvironment(sendApiPid);
+    const sharedEnv = Object.fromEntries(SHARED_SETTINGS.map((name) => [name, environment[name]]));
+    const { REDIS_URL, QUEUE_PREFIX } = loadConfig(redisConfig, sharedEnv);
+    return new SendQueue(QUEUE_PREFIX, sharedEnv, REDIS_URL);
+  }
+
+  get name(): string {
+    return `${this.prefix}:${this.queue.name}`;
+  }
+
+  async state(): Promise<QueueState> {
+    const counts = await this.queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed');
+    return {
+      waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      workers: await this.queue.getWorkersCount(),
+    };
+  }
+
+  /** Stops every worker from taking jobs (those already taken go on) until resumed; jobs can still be added. */
+  async pause(): Promise<void> {
+    await this.queue.pause();
+  }
+
+  async resume(): Promise<void> {
+    await this.queue.resume();
+  }
+
+  isPaused(): Promise<boolean> {
+    return this.queue.isPaused();
+  }
+
+  /** Removes the jobs of these sends that no worker holds; returns how many it removed. */
+  async removeJobs(sendIds: number[]): Promise<number> {
+    let removed = 0;
+    for (let start = 0; start < sendIds.length; start += REMOVE_CHUNK) {
+      const chunk = sendIds.slice(start, start + REMOVE_CHUNK);
+      const results = await Promise.all(chunk.map((sendId) => this.queue.remove(jobIdOf('deliver-send', { sendId }))));
+      removed += results.filter((result) => result === 1).length;
+    }
+    return removed;
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+    this.redis.disconnect();
+  }
+}
+
+export function describeQueueState(state: QueueState): string {
+  return `${state.waiting} waiting, ${state.delayed} delayed, ${state.active} active`;
+}
+
+/**
+ * Takes sends out of delivery: those still queued become cancelled (the worker skips a
+ * cancelled send, and the outbox sweep only requeues queued ones) and their jobs leave
+ * the queue. Sends a worker has started are left to finish.
+ */
+export async function discardSends(sql: Pool, queue: SendQueue, where: SendFilter, reason: string): Promise<{ cancelled: number; removedJobs: number }> {
+  const { rows } = await sql.query<{ id: string }>(
+    `UPDATE outbound_sends SET status = 'cancelled', last_error = $3
+      WHERE ${where.ids ? 'id = ANY($1::bigint[])' : 'id > $1'} AND user_id = ANY($2) AND status = 'queued' RETURNING id`,
+    [where.ids ?? where.afterId ?? 0, where.userIds, reason],
+  );
+  const ids = rows.map((row) => Number(row.id));
+  return { cancelled: ids.length, removedJobs: await queue.removeJobs(ids) };
+}
+
+/** Sends of these users: listed by id, or every one after an id. */
+export interface SendFilter {
+  userIds: number[];
+  ids?: number[];
+  afterId?: number;
+}
+
+/** How many of these sends are in each status. */
+export async function sendStatusCounts(sql: Pool, where: SendFilter): Promise<Record<string, number>> {
+  const { rows } = await sql.query<{ status: string; count: string }>(
+    `SELECT status, count(*) FROM outbound_sends
+      WHERE ${where.ids ? 'id = ANY($1::bigint[])' : 'id > $1'} AND user_id = ANY($2) GROUP BY status`,
+    [where.ids ?? where.afterId ?? 0, where.userIds],
+  );
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+}
+
+/** Sends that are still to be delivered (queued or being delivered). */
+export const undelivered = (counts: Record<string, number>) => (counts.queued ?? 0) + (counts.sending ?? 0);
+
+export async function lastSendId(sql: Pool): Promise<number> {
+  const { rows } = await sql.query<{ id: string | null }>('SELECT max(id) AS id FROM outbound_sends');
+  return Number(rows[0].id ?? 0);
+}

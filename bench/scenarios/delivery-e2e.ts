@@ -1,0 +1,222 @@
+import { senderEmails } from '../data/bench-accounts';
+import { PROVIDER_DEFAULTS, startMockProviders } from '../harness/bench-apps';
+import type { BenchFixtures } from '../harness/bench-fixtures';
+import { runDeliveryCase, type DeliveryCaseResult, type DeliveryMode } from '../harness/delivery-run';
+import type { ProcedureOutcome } from '../harness/procedure-outcome';
+import { describeQueueState, SendQueue } from '../harness/send-queue';
+import { count } from '../report/format';
+import type { ProcedureOptions, ProcedureScenario } from './scenario';
+
+/**
+ * In flight needed to use everything the provider allows: 20 senders × 5 mails/s × 4 s
+ * latency = 400; the pool and the concurrency leave room above that.
+ */
+const TUNED_WORKER = { DELIVERY_CONCURRENCY: '500', SMTP_MAX_CONNECTIONS: '500' };
+/** The delivery worker's own defaults, written out so the results say what ran. */
+const DEFAULT_WORKER = { DELIVERY_CONCURRENCY: '100', SMTP_MAX_CONNECTIONS: '100' };
+const SENDER_LIMIT = { SENDER_RATE_PER_SECOND: '5', SENDER_BURST: '5' };
+
+/**
+ * backlog measures delivery alone (every send queued before the worker may take any); live
+ * is production's way, the worker delivering while the API queues, so on a small machine
+ * the API's queueing rate can bound it too.
+ */
+const CASES: Array<{ label: string; mode: DeliveryMode; senders: number; sendsPerSender: number; worker: Record<string, string>; tuned: boolean }> = [
+  { label: '20 senders × 50, tuned, backlog', mode: 'backlog', senders: 20, sendsPerSender: 50, worker: TUNED_WORKER, tuned: true },
+  { label: '20 senders × 50, tuned, live', mode: 'live', senders: 20, sendsPerSender: 50, worker: TUNED_WORKER, tuned: true },
+  { label: '1 sender × 100, tuned, live', mode: 'live', senders: 1, sendsPerSender: 100, worker: TUNED_WORKER, tuned: true },
+  { label: '20 senders × 50, defaults, live', mode: 'live', senders: 20, sendsPerSender: 50, worker: DEFAULT_WORKER, tuned: false },
+];
+
+/** A case may take this many times what the provider allows at best, and at least two minutes. */
+const TIMEOUT_FACTOR = 4;
+const MIN_TIMEOUT_SECONDS = 120;
+const MAX_TIMEOUT_SECONDS = 600;
+/** The share of what the provider allows that the steady delivery rate should reach. */
+const TARGET_RATIO = 0.9;
+
+export const deliveryE2eScenario: ProcedureScenario = {
+  kind: 'procedure',
+  name: 'delivery-e2e',
+  title: 'Sends queued through the send API until the mock provider (4 s latency, 5 mails/s per sender) accepted them all',
+  summary:
+    'starts its own mock providers (127.0.0.1:2525, control :3925) and one delivery worker per case on the send API queue; ' +
+    `cases: ${CASES.map((deliveryCase) => deliveryCase.label).join('; ')}; about 3 minutes`,
+  run: runDeliveryE2e,
+};
+
+async function runDeliveryE2e(fixtures: BenchFixtures, options: ProcedureOptions): Promise<ProcedureOutcome> {
+  const startedAt = new Date().toISOString();
+  const queue = SendQueue.ofProcess((await fixtures.sendApi.health()).pid);
+  try {
+    const notes: string[] = [];
+    if (await queue.isPaused()) {
+      // Only a run of this scenario that was killed while it queued a backlog leaves it so.
+      await queue.resume();
+      notes.push(`${queue.name} was paused (a run stopped half-way?); resumed`);
+    }
+    const state = await queue.state();
+    if (state.workers > 0) {
+      throw new Error(
+        `${state.workers} delivery worker(s) already consume ${queue.name}; stop them: this scenario starts its own, ` +
+          'with the settings of each case, sending to its own mock provider',
+      );
+    }
+    if (state.waiting + state.delayed + state.active > 0) {
+      throw new Error(`${queue.name} holds ${describeQueueState(state)} jobs; let a worker deliver them or remove them first, so that only this run's sends are measured`);
+    }
+    const emails = senderEmails(Math.max(...CASES.map((deliveryCase) => deliveryCase.senders)));
+    const [tokens, userIds] = await Promise.all([fixtures.tokensOf(emails), fixtures.userIdsOf(emails)]);
+    const senders = emails.map((email, index) => ({ email, token: tokens[index], userId: userIds[index] }));
+    const leftovers = await leftoverNote(fixtures, queue.prefix);
+    if (leftovers) notes.push(leftovers);
+
+    const mock = await startMockProviders();
+    const results: DeliveryCaseResult[] = [];
+    try {
+      const provider = await mock.config();
+      notes.push(
+        `provider: mock SMTP at ${provider.latencyMs} ms latency, ${provider.ratePerSecond} mails/s per sender (burst ${provider.burst}); ` +
+          `worker: ${queue.name}, ${envText({ ...SENDER_LIMIT, ...options.workerEnv })}${options.workerEnv.DATABASE_POOL_SIZE ? '' : ', DATABASE_POOL_SIZE default'}; each case's DELIVERY_CONCURRENCY/SMTP_MAX_CONNECTIONS is in its row. ` +
+          'live: the worker runs while the sends are queued; backlog: the queue is paused until all are queued, and times count from its release. ' +
+          `allowed/s = senders × the provider rate; over a short window the burst lets a sender go above it by up to ${provider.burst} mails`,
+      );
+      for (const deliveryCase of CASES) {
+        const ideal = provider.latencyMs / 1000 + Math.max(0, deliveryCase.sendsPerSender - provider.burst) / provider.ratePerSecond;
+        const timeoutSeconds = Math.min(MAX_TIMEOUT_SECONDS, Math.max(MIN_TIMEOUT_SECONDS, TIMEOUT_FACTOR * ideal));
+        // --worker-env may change the tuned cases' concurrency and connections; the defaults case keeps the worker's defaults.
+        const concurrency = deliveryCase.tuned ? { ...deliveryCase.worker, ...only(options.workerEnv, CONCURRENCY_SETTINGS) } : deliveryCase.worker;
+        const workerEnv = { ...SENDER_LIMIT, ...without(options.workerEnv, CONCURRENCY_SETTINGS), ...concurrency };
+        console.log(`   ${deliveryCase.label}: ${deliveryCase.senders * deliveryCase.sendsPerSender} sends, ${envText(workerEnv)} ...`);
+        const result = await runDeliveryCase(
+          { sendApi: fixtures.sendApi, sql: fixtures.sql, queue, mock },
+          {
+            label: deliveryCase.label,
+            mode: deliveryCase.mode,
+            senders: senders.slice(0, deliveryCase.senders),
+            sendsPerSender: deliveryCase.sendsPerSender,
+            workerEnv: { ...workerEnv, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mock.smtpPort) },
+          },
+          timeoutSeconds,
+        );
+        results.push(result);
+        notes.push(...caseNotes(result, timeoutSeconds));
+      }
+    } finally {
+      await mock.stop();
+    }
+    return {
+      scenario: deliveryE2eScenario.name,
+      title: deliveryE2eScenario.title,
+      startedAt,
+      notes,
+      table: resultTable(results),
+      data: { provider: PROVIDER_DEFAULTS, targetRatio: TARGET_RATIO, workerEnvOverrides: options.workerEnv, cases: results },
+    };
+  } finally {
+    await queue.close();
+  }
+}
+
+/** Queued sends of other runs in this queue's namespace: the worker's outbox sweep requeues them, and they would share the provider. */
+async function leftoverNote(fixtures: BenchFixtures, queuePrefix: string): Promise<string | undefined> {
+  const { rows } = await fixtures.sql.query<{ count: string }>(
+    `SELECT count(*) FROM outbound_sends WHERE queue_prefix = $1 AND status IN ('queued', 'sending')`,
+    [queuePrefix],
+  );
+  const leftovers = Number(rows[0].count);
+  if (leftovers === 0) return undefined;
+  return `WARNING: ${leftovers} sends of earlier runs are still queued or sending in the database; the worker's outbox sweep may deliver them during this run`;
+}
+
+function caseNotes(result: DeliveryCaseResult, timeoutSeconds: number): string[] {
+  const notes: string[] = [];
+  const verdict = result.ratio >= TARGET_RATIO ? 'met' : 'MISSED';
+  notes.push(
+    `${result.label}: steady ${result.steadyDeliveriesPerSecond.toFixed(1)} deliveries/s of ${result.allowedPerSecond} allowed (${percent(result.ratio)}; ` +
+      `target ≥ ${percent(TARGET_RATIO)}: ${verdict}); all delivered ${result.allDeliveredSeconds.toFixed(1)} s after the first request (at best ${result.idealSeconds.toFixed(1)} s)`,
+  );
+  notes.push(
+    `${result.label}: beyond the provider's latency, worker took the send → provider decided p50 ${Math.round(result.claimToProviderMs.p50)} ms, ` +
+      `p99 ${Math.round(result.claimToProviderMs.p99)} ms; provider replied → sent_at written p50 ${Math.round(result.providerReplyToRecordedMs.p50)} ms, ` +
+      `p99 ${Math.round(result.providerReplyToRecordedMs.p99)} ms (sends delivered at the first attempt)`,
+  );
+  if (result.timedOut) notes.push(`${result.label}: NOT all delivered within ${timeoutSeconds} s (${statusText(result.statuses)}); ${result.discarded} still queued were cancelled`);
+  const queueingRate = result.sends / result.queueingSeconds;
+  if (result.mode === 'live' && queueingRate < 1.5 * Math.min(result.allowedPerSecond, result.steadyDeliveriesPerSecond)) {
+    notes.push(
+      `${result.label}: the send API queued ${queueingRate.toFixed(0)} sends/s, not well above the ${result.steadyDeliveriesPerSecond.toFixed(0)}/s delivered, ` +
+        'so the senders\' backlogs barely grow and the queueing may bound this case as much as the delivery (the backlog case measures delivery alone)',
+    );
+  }
+  if (result.queueingErrors > 0) notes.push(`${result.label}: the send API refused ${result.queueingErrors} of the sends`);
+  if (result.provider.rateLimited + result.provider.tempFailed + result.provider.dropped > 0) {
+    notes.push(
+      `${result.label}: the provider refused ${result.provider.rateLimited} over its rate limit (451), ${result.provider.tempFailed} temporarily, ` +
+        `dropped ${result.provider.dropped}; each is retried by the worker after its backoff`,
+    );
+  }
+  return notes;
+}
+
+function resultTable(results: DeliveryCaseResult[]): ProcedureOutcome['table'] {
+  const seconds = (ms: number) => (ms / 1000).toFixed(1);
+  return {
+    header: [
+      'case',
+      'worker',
+      'sends',
+      'delivered',
+      'queued in s',
+      'p50 s',
+      'p95 s',
+      'p99 s',
+      'steady/s',
+      'allowed/s',
+      'ratio',
+      'all in s',
+      'best s',
+      '451s',
+      'worker CPU',
+      'main thread',
+      'mock CPU',
+      'machine',
+    ],
+    rows: results.map((result) => [
+      result.label,
+      `${result.workerEnv.DELIVERY_CONCURRENCY}/${result.workerEnv.SMTP_MAX_CONNECTIONS}`,
+      count(result.sends),
+      count(result.statuses.sent ?? 0),
+      result.queueingSeconds.toFixed(1),
+      seconds(result.requestToDeliveryMs.p50),
+      seconds(result.requestToDeliveryMs.p95),
+      seconds(result.requestToDeliveryMs.p99),
+      result.steadyDeliveriesPerSecond.toFixed(1),
+      count(result.allowedPerSecond),
+      percent(result.ratio),
+      result.allDeliveredSeconds.toFixed(1),
+      result.idealSeconds.toFixed(1),
+      count(result.provider.rateLimited),
+      result.workerCpuCores.toFixed(2),
+      result.workerMainThreadCores.toFixed(2),
+      result.mockCpuCores.toFixed(2),
+      result.machineBusyCores.toFixed(2),
+    ]),
+  };
+}
+
+const CONCURRENCY_SETTINGS = Object.keys(TUNED_WORKER);
+const only = (env: Record<string, string>, names: string[]) => Object.fromEntries(Object.entries(env).filter(([name]) => names.includes(name)));
+const without = (env: Record<string, string>, names: string[]) => Object.fromEntries(Object.entries(env).filter(([name]) => !names.includes(name)));
+
+const envText = (env: Record<string, string>) =>
+  Object.entries(env)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ');
+
+const percent = (value: number) => `${Math.round(value * 100)}%`;
+
+const statusText = (statuses: Record<string, number>) =>
+  Object.entries(statuses)
+    .map(([status, value]) => `${value} ${status}`)
+    .join(', ');
