@@ -6,11 +6,13 @@ export class QueueUnavailableError extends Error {}
 
 /** How often a queue's connection error is logged while Redis stays unreachable. */
 const ERROR_LOG_INTERVAL_MS = 30_000;
+/** How long a call waits for Redis to (re)connect before giving up. */
+const CONNECT_WAIT_MS = 1000;
 
 /**
- * Adds jobs to the queue each belongs to, with that job's options. While Redis is not
- * connected every call fails at once with QueueUnavailableError: BullMQ would wait for
- * the connection, and a request must not hang on it.
+ * Adds jobs to the queue each belongs to, with that job's options. A call waits at most
+ * a second for Redis to be connected, then fails with QueueUnavailableError: BullMQ
+ * would wait for the connection for ever, and a request must not hang on it.
  */
 export class JobQueues {
   private readonly queues: Map<QueueName, Queue>;
@@ -31,7 +33,7 @@ export class JobQueues {
   }
 
   async enqueue<Name extends JobName>(name: Name, payload: JobPayloads[Name], options: { delayMs?: number } = {}): Promise<void> {
-    await this.queue(QUEUE_OF[name]).add(name, payload, {
+    await (await this.queue(QUEUE_OF[name])).add(name, payload, {
       ...JOB_OPTIONS[name],
       jobId: jobIdOf(name, payload),
       delay: options.delayMs && options.delayMs > 0 ? options.delayMs : undefined,
@@ -40,12 +42,12 @@ export class JobQueues {
 
   /** Whether the job is in its queue in any state (waiting, delayed, active, done). */
   async has<Name extends JobName>(name: Name, payload: JobPayloads[Name]): Promise<boolean> {
-    return (await this.queue(QUEUE_OF[name]).getJob(jobIdOf(name, payload))) !== undefined;
+    return (await (await this.queue(QUEUE_OF[name])).getJob(jobIdOf(name, payload))) !== undefined;
   }
 
   /** Removes a job that has not started; an active or finished job stays. */
   async remove<Name extends JobName>(name: Name, payload: JobPayloads[Name]): Promise<void> {
-    const job = await this.queue(QUEUE_OF[name]).getJob(jobIdOf(name, payload));
+    const job = await (await this.queue(QUEUE_OF[name])).getJob(jobIdOf(name, payload));
     if (job && ((await job.isWaiting()) || (await job.isDelayed()))) await job.remove();
   }
 
@@ -59,9 +61,23 @@ export class JobQueues {
     this.connection.disconnect();
   }
 
-  private queue(name: QueueName): Queue {
-    if (this.connection.status !== 'ready') throw new QueueUnavailableError(`Redis is not connected (${this.connection.status})`);
+  private async queue(name: QueueName): Promise<Queue> {
+    if (this.connection.status !== 'ready') await this.connected();
     return this.queues.get(name) as Queue;
+  }
+
+  private connected(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.connection.off('ready', onReady);
+        reject(new QueueUnavailableError(`Redis is not connected (${this.connection.status})`));
+      }, CONNECT_WAIT_MS);
+      this.connection.once('ready', onReady);
+    });
   }
 
   private logError(queue: QueueName, error: Error): void {
