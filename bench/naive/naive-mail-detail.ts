@@ -3,7 +3,7 @@ import { simpleParser } from 'mailparser';
 import type { Pool } from 'pg';
 import { sanitizeMailHtml } from '@letterbox/mime';
 import type { BlobStore } from '@letterbox/storage';
-import { summaryOf, SUMMARY_COLUMNS, type SummaryRow } from './summary-row';
+import { mapSummaryRow, SUMMARY_COLUMNS, type SummaryRow } from '@letterbox/mail';
 
 export class NaiveHttpError extends Error {
   constructor(
@@ -34,7 +34,7 @@ export async function naiveMailDetail(sql: Pool, blobs: BlobStore, userId: numbe
   const parsed = await simpleParser(blobs.createReadStream(row.storage_key), { keepCidLinks: true });
   const contentUrls = new Map(parsed.attachments.filter((part) => part.cid).map((part) => [part.cid, attachmentUrl(mailId, part.partId ?? '')]));
   return {
-    ...summaryOf(row),
+    ...mapSummaryRow(row),
     headers: parsed.headerLines.map(({ line }) => {
       const colon = line.indexOf(':');
       return { name: line.slice(0, colon), value: libmime.decodeWords(line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim()) };

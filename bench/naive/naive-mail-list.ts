@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { summaryOf, SUMMARY_COLUMNS, type SummaryRow } from './summary-row';
+import { mapSummaryRow, SUMMARY_COLUMNS, type SummaryRow } from '@letterbox/mail';
 
 /** Live mail outside locked mailboxes, found by joining every mail to its mailbox. */
 const VISIBLE_MAIL = `FROM mails m LEFT JOIN mailboxes mb ON mb.id = m.mailbox_id
@@ -14,5 +14,5 @@ export async function naiveMailPage(sql: Pool, userId: number, limit: number) {
     sql.query<SummaryRow>(`SELECT ${SUMMARY_COLUMNS} ${VISIBLE_MAIL} ORDER BY m.received_at DESC, m.id DESC LIMIT $2`, [userId, limit]),
     sql.query<{ total: string }>(`SELECT count(*) AS total ${VISIBLE_MAIL}`, [userId]),
   ]);
-  return { items: page.rows.map(summaryOf), total: Number(count.rows[0].total), nextCursor: null };
+  return { items: page.rows.map(mapSummaryRow), total: Number(count.rows[0].total), nextCursor: null };
 }

@@ -9,4 +9,4 @@ export { MailUpdates, type MailChanges, type MailState } from './mail-updates';
 export { ReadReceipts, newCertKey } from './read-receipts';
 export { encodeCursor, decodeCursor, type ListCursor } from './list-cursor';
 export { MailboxNotFoundError, MailboxLockedError, MailNotFoundError, AttachmentNotFoundError } from './mail-errors';
-export type { MailSummary, MailboxView, AttachmentView, ReceiptView, MailRecord } from './mail-views';
+export { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type MailboxView, type AttachmentView, type ReceiptView, type MailRecord, type SummaryRow } from './mail-views';
