@@ -1,31 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
-import { storeMail } from '@letterbox/mail';
+import { storeMail, type MailboxView, type MailState } from '@letterbox/mail';
 import { randomMail, referenceMail } from '@letterbox/mail-generator';
 import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
 import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
-
-interface MailboxItem {
-  id: number;
-  name: string;
-  role: string;
-  locked: boolean;
-  totalCount: number | null;
-  unreadCount: number | null;
-}
-
-interface MailState {
-  id: number;
-  mailboxId: number;
-  seen: boolean;
-  flagged: boolean;
-  important: boolean;
-  deleted: boolean;
-}
-
 type Counts = Record<number, { total: number | null; unread: number | null }>;
 
 describe('changing, moving and deleting mail', () => {
@@ -92,10 +73,10 @@ describe('changing, moving and deleting mail', () => {
     return (await response.json()) as MailState;
   }
 
-  async function mailboxes(): Promise<MailboxItem[]> {
+  async function mailboxes(): Promise<MailboxView[]> {
     const response = await call('GET', '/v2/mailboxes');
     assert.equal(response.status, 200);
-    return ((await response.json()) as { items: MailboxItem[] }).items;
+    return ((await response.json()) as { items: MailboxView[] }).items;
   }
 
   async function counts(): Promise<Counts> {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { AccessTokens } from '@letterbox/auth';
+import type { SendView } from '@letterbox/sending';
 import { authConfig, loadConfig } from '@letterbox/config';
 import { createSendApi } from '../create-send-api';
 import { loadSendApiConfig, type SendApiConfig } from '../send-api.config';
@@ -14,18 +15,7 @@ export interface RunningSendApi {
 }
 
 /** What the send API answers about a send. */
-export interface SendStatus {
-  id: number;
-  status: 'queued' | 'sending' | 'sent' | 'failed' | 'cancelled';
-  attempts: number;
-  lastError: string | null;
-  requestedAt: string;
-  scheduledAt: string | null;
-  startedAt: string | null;
-  sentAt: string | null;
-  sentMailId: number | null;
-  statusUrl?: string;
-}
+export type SendStatus = SendView & { statusUrl?: string };
 
 export interface Problem {
   type: string;
