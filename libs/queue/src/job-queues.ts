@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOB_OPTIONS, jobIdOf, QUEUE_NAMES, QUEUE_OF, type JobName, type JobPayloads, type QueueName } from './jobs';
 
@@ -38,6 +38,15 @@ export class JobQueues {
       jobId: jobIdOf(name, payload),
       delay: options.delayMs && options.delayMs > 0 ? options.delayMs : undefined,
     });
+  }
+
+  /** Adds many jobs of one kind in one round trip. */
+  async enqueueAll<Name extends JobName>(name: Name, payloads: Array<JobPayloads[Name]>): Promise<void> {
+    if (payloads.length === 0) return;
+    const options: JobsOptions = JOB_OPTIONS[name];
+    await (await this.queue(QUEUE_OF[name])).addBulk(
+      payloads.map((payload) => ({ name, data: payload, opts: { ...options, jobId: jobIdOf(name, payload) } })),
+    );
   }
 
   /** Whether the job is in its queue in any state (waiting, delayed, active, done). */

@@ -8,12 +8,33 @@ import type { JobsOptions } from 'bullmq';
 export interface JobPayloads {
   /** Deliver one recorded outbound send through SMTP. */
   'deliver-send': { sendId: number };
+  /** Store one accepted incoming message (already in blob storage) in its recipients' inboxes. */
+  'ingest-mail': {
+    /** Unique per acceptance; a message accepted twice is two ingests, deduplicated by Message-ID. */
+    inboundId: string;
+    storageKey: string;
+    /** Letterbox user ids the envelope named, already checked to exist. */
+    recipientIds: number[];
+    /** When intake acknowledged it (ISO 8601). */
+    receivedAt: string;
+  };
+  /** Announce one stored mail on its owner's registered devices. */
+  'notify-new-mail': {
+    userId: number;
+    mailId: number;
+    from: string;
+    subject: string;
+    /** Set when a transient FCM failure is retried: only these tokens are sent to again. */
+    retryTokens?: string[];
+  };
 }
 
 export type JobName = keyof JobPayloads;
 
 export const QUEUE_OF = {
   'deliver-send': 'mail-delivery',
+  'ingest-mail': 'mail-ingest',
+  'notify-new-mail': 'push-notify',
 } as const satisfies Record<JobName, string>;
 
 export type QueueName = (typeof QUEUE_OF)[JobName];
@@ -31,11 +52,29 @@ export const JOB_OPTIONS = {
     removeOnComplete: { age: 24 * HOUR_SECONDS, count: 10_000 },
     removeOnFail: { age: 7 * 24 * HOUR_SECONDS },
   },
+  'ingest-mail': {
+    // Accepted mail must not be lost: about an hour of retries, then kept 30 days in the
+    // failed set (its EML stays in storage) to be retried from the dashboard.
+    attempts: 20,
+    backoff: { type: 'exponential', delay: 500, jitter: 0.5 },
+    removeOnComplete: { age: 24 * HOUR_SECONDS, count: 100_000 },
+    removeOnFail: { age: 30 * 24 * HOUR_SECONDS },
+  },
+  'notify-new-mail': {
+    // A push is worth little once the mail is old: a few minutes of retries at most.
+    attempts: 6,
+    backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
+    removeOnComplete: { age: HOUR_SECONDS, count: 100_000 },
+    removeOnFail: { age: 7 * 24 * HOUR_SECONDS },
+  },
 } as const satisfies Record<JobName, JobsOptions>;
 
 /** A job's id from its payload: adding the same job twice (a retried enqueue, the sweeper) is a no-op. */
 const JOB_IDS: { [Name in JobName]: (payload: JobPayloads[Name]) => string } = {
   'deliver-send': ({ sendId }) => `send-${sendId}`,
+  'ingest-mail': ({ inboundId }) => `inbound-${inboundId}`,
+  // Keyed by mail: a retried ingest re-announcing a mail it already stored adds nothing.
+  'notify-new-mail': ({ mailId }) => `notify-${mailId}`,
 };
 
 export function jobIdOf<Name extends JobName>(name: Name, payload: JobPayloads[Name]): string {
