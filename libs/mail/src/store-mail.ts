@@ -55,7 +55,15 @@ const SNIPPET_SOURCE_BYTES = 16 * 1024;
  */
 export async function prepareMail(blobs: BlobStore, eml: Buffer | Readable): Promise<PreparedMail> {
   const blob = await blobs.put(eml);
-  const stored = Buffer.isBuffer(eml) ? inMemory(eml) : inStorage(blobs, blob.key);
+  return describeMail(blob, Buffer.isBuffer(eml) ? inMemory(eml) : inStorage(blobs, blob.key));
+}
+
+/** The same for a message already in storage, such as incoming mail written there before it was acknowledged. */
+export function prepareStoredMail(blobs: BlobStore, blob: StoredBlob): Promise<PreparedMail> {
+  return describeMail(blob, inStorage(blobs, blob.key));
+}
+
+async function describeMail(blob: StoredBlob, stored: StoredBytes): Promise<PreparedMail> {
   const layout = await scanLayout(stored.stream());
   const attachments = await Promise.all(layout.attachments.map(async (part) => ({ ...part, size: await decodedSize(stored.stream(part), part) })));
   const [headerBlock, ...bodyParts] = await stored.readRanges([
@@ -68,7 +76,7 @@ export async function prepareMail(blobs: BlobStore, eml: Buffer | Readable): Pro
     layout: { headerEnd: layout.headerEnd, bodies: layout.bodies },
     attachments,
     summary,
-    messageId: summary.messageId ?? `<${blob.key}@letterbox.invalid>`,
+    messageId: messageIdOf(summary, blob),
     snippet: makeSnippet(renderBodies(layout.bodies, bodyParts).text),
   };
 }
@@ -79,6 +87,11 @@ export async function storeMail(db: Database, blobs: BlobStore, mail: MailToStor
   const values: unknown[] = [];
   const { rows } = await db.sql.query<{ id: string }>(`WITH ${mailInsertCtes(prepared, mail, values)} SELECT id FROM new_mail`, values);
   return { id: Number(rows[0].id), storageKey: prepared.blob.key, messageId: prepared.messageId };
+}
+
+/** The message's Message-ID, or one made from its content hash: the same bytes always get the same id. */
+export function messageIdOf(summary: HeaderSummary, blob: StoredBlob): string {
+  return summary.messageId ?? `<${blob.key}@letterbox.invalid>`;
 }
 
 interface StoredBytes {

@@ -3,3 +3,4 @@ export { JobQueues, QueueUnavailableError } from './job-queues';
 export { startJobWorker, assertOneHandlerPerJob, isFinalAttempt, type JobHandler, type QueueHandlers } from './job-worker';
 export { producerConnection, workerConnection } from './redis-connections';
 export { SenderRateLimit } from './sender-rate-limit';
+export { BatchCollector, type BatchLimits } from './batch-collector';

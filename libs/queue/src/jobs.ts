@@ -13,6 +13,10 @@ export interface JobPayloads {
     /** Unique per acceptance; a message accepted twice is two ingests, deduplicated by Message-ID. */
     inboundId: string;
     storageKey: string;
+    /** Bytes of the stored message. */
+    size: number;
+    /** Its Message-ID (or one made from its content): with each recipient, the key that stores it once. */
+    messageId: string;
     /** Letterbox user ids the envelope named, already checked to exist. */
     recipientIds: number[];
     /** When intake acknowledged it (ISO 8601). */

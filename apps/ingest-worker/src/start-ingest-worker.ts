@@ -1,0 +1,57 @@
+import { createDatabase } from '@letterbox/db';
+import { InboundBatchStore, IngestedMessages, type AnnounceStoredMail, type IngestOutcome, type IngestPayload } from '@letterbox/ingest';
+import { BatchCollector, JobQueues, producerConnection, startJobWorker, workerConnection } from '@letterbox/queue';
+import { BlobStore } from '@letterbox/storage';
+import type { IngestWorkerConfig } from './ingest-worker.config';
+
+export interface RunningIngestWorker {
+  /** Finishes the batches in flight (their jobs complete or go back to the queue), then closes every connection. */
+  close(): Promise<void>;
+}
+
+/** Consumes accepted incoming mail in batches until closed. */
+export async function startIngestWorker(config: IngestWorkerConfig): Promise<RunningIngestWorker> {
+  const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-ingest-worker' });
+  const blobs = new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS);
+  const commands = workerConnection(config.REDIS_URL);
+  const queues = new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX);
+  const announce: AnnounceStoredMail = async (mails) => {
+    await queues.enqueueAll(
+      'notify-new-mail',
+      mails.map(({ userId, mailId, from, subject }) => ({ userId, mailId, from, subject })),
+    );
+  };
+  const store = new InboundBatchStore(db.sql, blobs, new IngestedMessages(commands, config.QUEUE_PREFIX), announce);
+  const batches = new BatchCollector<IngestPayload, IngestOutcome>((payloads) => store.store(payloads), {
+    maxSize: config.INGEST_BATCH_SIZE,
+    maxWaitMs: config.INGEST_BATCH_WAIT_MS,
+  });
+  const worker = startJobWorker(
+    'mail-ingest',
+    {
+      'ingest-mail': async (payload) => {
+        await batches.add(payload);
+      },
+    },
+    config.REDIS_URL,
+    {
+      prefix: config.QUEUE_PREFIX,
+      concurrency: config.INGEST_CONCURRENCY ?? 2 * config.INGEST_BATCH_SIZE,
+      lockDuration: config.INGEST_LOCK_MS,
+      stalledInterval: config.INGEST_LOCK_MS,
+      // A crash returns its batch to the queue; accepted mail must survive several in a row.
+      maxStalledCount: 10,
+    },
+  );
+  worker.on('error', (error) => console.error(`[ingest] worker: ${error.message}`));
+  worker.on('failed', (job, error) => console.error(`[ingest] ${job?.id ?? 'job'} attempt ${job?.attemptsMade ?? '?'}: ${error.message}`));
+  await worker.waitUntilReady();
+  return {
+    async close() {
+      await worker.close();
+      await queues.close();
+      commands.disconnect();
+      await db.close();
+    },
+  };
+}

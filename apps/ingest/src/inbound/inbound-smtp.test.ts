@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Database } from '@letterbox/db';
+import { referenceMail } from '@letterbox/mail-generator';
+import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
+import { testQueuePrefix, waitFor } from '../../../send-api/src/testing/send-api-server';
+import type { RunningIngestWorker } from '../../../ingest-worker/src/start-ingest-worker';
+import { inboxOf, startTestIngestWorker } from '../testing/ingest-pipeline';
+import { startIngestServer, type RunningIngestServer } from '../testing/ingest-server';
+
+const MAX_MESSAGE_BYTES = 900 * 1024;
+
+describe('the SMTP listener, used by a standard SMTP client (nodemailer)', () => {
+  const queuePrefix = testQueuePrefix();
+  let db: Database;
+  let ingest: RunningIngestServer;
+  let worker: RunningIngestWorker;
+  let alice: TestUser;
+  let smtp: Transporter;
+
+  before(async () => {
+    db = testDatabase();
+    ingest = await startIngestServer({ QUEUE_PREFIX: queuePrefix, INGEST_MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES) });
+    worker = await startTestIngestWorker(queuePrefix);
+    alice = await createTestUser(db, 'alice');
+    smtp = nodemailer.createTransport({ host: '127.0.0.1', port: ingest.smtpPort, secure: false, ignoreTLS: true });
+  });
+
+  after(async () => {
+    smtp?.close();
+    await worker?.close();
+    await ingest?.close();
+    await db?.close();
+  });
+
+  test('a message sent over SMTP lands in the inbox, attachments and all', async () => {
+    const messageId = `<smtp-${randomUUID()}@example.org>`;
+    const raw = await referenceMail('medium', { from: { name: 'Sender', address: 'sender@example.org' }, to: [{ name: 'Alice', address: alice.email }], messageId });
+    const info = await smtp.sendMail({ envelope: { from: 'sender@example.org', to: [alice.email] }, raw });
+    assert.deepEqual(info.accepted, [alice.email]);
+    assert.match(String(info.response), /^250 2\.0\.0 queued as [0-9a-f-]{36}/);
+    await waitFor(async () => (await inboxOf(db, alice.id)).messageIds.get(messageId) === 1, { what: 'the SMTP message in the inbox' });
+    const { rows } = await db.sql.query<{ attachments: number }>(
+      'SELECT count(*)::int AS attachments FROM attachments a JOIN mails m ON m.id = a.mail_id WHERE m.user_id = $1 AND m.message_id = $2',
+      [alice.id, messageId],
+    );
+    assert.ok(rows[0].attachments > 0);
+  });
+
+  test('the same message over HTTP and then SMTP is stored once', async () => {
+    const messageId = `twice-${randomUUID()}`;
+    const raw = `From: a@example.org\r\nTo: ${alice.email}\r\nSubject: twice\r\nMessage-ID: <${messageId}@example.org>\r\n\r\nhello\r\n`;
+    assert.equal((await ingest.post(raw, { to: [alice.email] })).status, 202);
+    await waitFor(async () => (await inboxOf(db, alice.id)).messageIds.get(`<${messageId}@example.org>`) === 1, { what: 'the first copy' });
+    await smtp.sendMail({ envelope: { from: 'a@example.org', to: [alice.email] }, raw });
+    const user = await inboxOf(db, alice.id);
+    await waitFor(async () => (await db.sql.query('SELECT 1 FROM inbound_messages WHERE user_id = $1', [alice.id])).rowCount === user.total, {
+      what: 'the redelivery to be processed',
+    });
+    assert.equal((await inboxOf(db, alice.id)).messageIds.get(`<${messageId}@example.org>`), 1);
+  });
+
+  test('a recipient who is not a Letterbox user is refused at RCPT: the listener never relays', async () => {
+    await assert.rejects(
+      smtp.sendMail({ envelope: { from: 'a@example.org', to: ['someone@elsewhere.example'] }, raw: 'From: a@example.org\r\nSubject: relay?\r\n\r\nno\r\n' }),
+      (error: { responseCode?: number; response?: string; rejected?: string[] }) => {
+        assert.equal(error.responseCode, 550);
+        assert.match(error.response ?? '', /5\.1\.1 <someone@elsewhere\.example>: no such user here/);
+        return true;
+      },
+    );
+  });
+
+  test('with one known and one unknown recipient, only the known one is accepted and receives it', async () => {
+    const messageId = `<mixed-${randomUUID()}@example.org>`;
+    const info = await smtp.sendMail({
+      envelope: { from: 'a@example.org', to: [alice.email, 'ghost@elsewhere.example'] },
+      raw: `From: a@example.org\r\nTo: ${alice.email}\r\nMessage-ID: ${messageId}\r\nSubject: mixed\r\n\r\nhello\r\n`,
+    });
+    assert.deepEqual(info.accepted, [alice.email]);
+    assert.deepEqual(info.rejected, ['ghost@elsewhere.example']);
+    await waitFor(async () => (await inboxOf(db, alice.id)).messageIds.get(messageId) === 1, { what: 'the accepted copy' });
+  });
+
+  test('a message over the size limit is refused with 552 and not stored', async () => {
+    const before = await inboxOf(db, alice.id);
+    const raw = `From: a@example.org\r\nTo: ${alice.email}\r\nSubject: big\r\n\r\n${'z'.repeat(MAX_MESSAGE_BYTES + 1024)}\r\n`;
+    await assert.rejects(smtp.sendMail({ envelope: { from: 'a@example.org', to: [alice.email] }, raw }), (error: { responseCode?: number }) => {
+      assert.equal(error.responseCode, 552);
+      return true;
+    });
+    assert.equal((await inboxOf(db, alice.id)).total, before.total);
+  });
+
+  test('a body that is not a message is refused with 554', async () => {
+    await assert.rejects(
+      smtp.sendMail({ envelope: { from: 'a@example.org', to: [alice.email] }, raw: 'just some words, no headers at all\r\n' }),
+      (error: { responseCode?: number; response?: string }) => {
+        assert.equal(error.responseCode, 554);
+        assert.match(error.response ?? '', /not an RFC 5322 message/);
+        return true;
+      },
+    );
+  });
+});

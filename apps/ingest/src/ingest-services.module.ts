@@ -1,0 +1,47 @@
+import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import type { SMTPServer } from 'smtp-server';
+import type { Database } from '@letterbox/db';
+import { createSmtpIntake, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
+import { DATABASE } from '@letterbox/nest-infrastructure';
+import { JobQueues, producerConnection } from '@letterbox/queue';
+import { BlobStore } from '@letterbox/storage';
+import type { IngestConfig } from './ingest.config';
+
+export const SMTP_INTAKE = Symbol('SMTP_INTAKE');
+
+/** The intake both listeners share, the SMTP listener, and the queue accepted mail goes to; all closed on shutdown. */
+@Module({})
+export class IngestServicesModule implements OnApplicationShutdown {
+  constructor(
+    private readonly queues: JobQueues,
+    @Inject(SMTP_INTAKE) private readonly smtp: SMTPServer,
+  ) {}
+
+  static forConfig(config: IngestConfig): DynamicModule {
+    const providers = [
+      { provide: JobQueues, useFactory: () => new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX) },
+      {
+        provide: InboundIntake,
+        useFactory: (db: Database, blobs: BlobStore, queues: JobQueues) =>
+          new InboundIntake(blobs, new RecipientDirectory(db.sql), queues, config.INGEST_MAX_MESSAGE_BYTES),
+        inject: [DATABASE, BlobStore, JobQueues],
+      },
+      {
+        provide: SMTP_INTAKE,
+        useFactory: (intake: InboundIntake) => {
+          const smtp = createSmtpIntake(intake, { hostname: config.INGEST_SMTP_HOSTNAME });
+          smtp.on('error', (error) => console.error(`[smtp-intake] ${error.message}`));
+          return smtp;
+        },
+        inject: [InboundIntake],
+      },
+    ];
+    return { module: IngestServicesModule, providers, exports: providers.map((provider) => provider.provide) };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    // Sessions in DATA finish first: what they acknowledge must still reach the queue.
+    await new Promise<void>((resolve) => this.smtp.close(() => resolve()));
+    await this.queues.close();
+  }
+}

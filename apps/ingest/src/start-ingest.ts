@@ -1,0 +1,41 @@
+import type { Readable } from 'node:stream';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { SMTPServer } from 'smtp-server';
+import { createHttpApp } from '@letterbox/http';
+import { classifyIngestError } from './domain-errors';
+import type { IngestConfig } from './ingest.config';
+import { IngestModule } from './ingest.module';
+import { SMTP_INTAKE } from './ingest-services.module';
+
+export interface RunningIngest {
+  /** Closing it stops both listeners. */
+  http: NestFastifyApplication;
+  httpPort: number;
+  smtpPort: number;
+}
+
+/** The HTTP intake for mail gateways and the SMTP listener for mail servers, in one process. */
+export async function startIngest(config: IngestConfig, logger?: false): Promise<RunningIngest> {
+  const http = await createHttpApp(IngestModule.forConfig(config), {
+    title: 'Letterbox ingest',
+    description: 'Incoming mail from trusted gateways (HTTP) and mail servers (SMTP): acknowledged once stored and queued.',
+    bodyLimit: config.INGEST_MAX_MESSAGE_BYTES,
+    classifyError: classifyIngestError,
+    logger,
+  });
+  // The message streams into storage as it arrives; nothing buffers it whole.
+  http.getHttpAdapter().getInstance().addContentTypeParser('message/rfc822', (_request: unknown, payload: Readable, done: (error: null, body: Readable) => void) =>
+    done(null, payload),
+  );
+  await http.listen(config.INGEST_HTTP_PORT, config.INGEST_HOST);
+  const smtp = http.get<symbol, SMTPServer>(SMTP_INTAKE);
+  await new Promise<void>((resolve, reject) => {
+    smtp.server.once('error', reject);
+    smtp.listen(config.INGEST_SMTP_PORT, config.INGEST_HOST, () => resolve());
+  });
+  return {
+    http,
+    httpPort: (http.getHttpServer().address() as { port: number }).port,
+    smtpPort: (smtp.server.address() as { port: number }).port,
+  };
+}

@@ -1,0 +1,120 @@
+import type { Pool } from 'pg';
+import type { PreparedMail } from '@letterbox/mail';
+
+export interface InboundMailRow {
+  inboundId: string;
+  userId: number;
+  messageId: string;
+  receivedAt: Date;
+  prepared: PreparedMail;
+}
+
+export interface StoredInboundMail {
+  inboundId: string;
+  userId: number;
+  mailId: number;
+  mailboxId: number;
+  /** The sender's name, else address: what a notification shows. */
+  from: string;
+  subject: string;
+  /** False when an earlier attempt of the same acceptance stored it (a retried batch). */
+  storedNow: boolean;
+}
+
+/**
+ * Inserts a batch of incoming mail into its recipients' inboxes in one statement (so one
+ * transaction and one round trip; the mailbox counters' triggers run once per statement).
+ * `inbound_messages` claims each (recipient, Message-ID) first: a pair stored before is
+ * skipped, whichever worker stored it and however long ago. Rows must be unique per pair.
+ * Returns every mail the batch's acceptances have stored, now or in an earlier attempt,
+ * so a retry after a crash can still announce them.
+ */
+export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Promise<StoredInboundMail[]> {
+  if (rows.length === 0) return [];
+  const input = rows.map(({ inboundId, userId, messageId, receivedAt, prepared }) => ({
+    inbound_id: inboundId,
+    user_id: userId,
+    message_id: messageId,
+    from_address: prepared.summary.from?.address ?? '',
+    from_name: prepared.summary.from?.name ?? '',
+    to_addresses: prepared.summary.to.map(({ name, address }) => ({ name, address })),
+    cc_addresses: prepared.summary.cc.map(({ name, address }) => ({ name, address })),
+    subject: prepared.summary.subject,
+    snippet: prepared.snippet,
+    received_at: receivedAt.toISOString(),
+    size: prepared.blob.size,
+    has_attachments: prepared.attachments.some((part) => part.disposition === 'attachment'),
+    storage_key: prepared.blob.key,
+    layout: prepared.layout,
+    attachments: prepared.attachments.map((part) => ({
+      part_id: part.partId,
+      filename: part.filename,
+      content_type: part.contentType,
+      disposition: part.disposition,
+      content_id: part.contentId ?? null,
+      size: part.size,
+      encoding: part.encoding,
+      body_start: part.start,
+      body_end: part.end,
+    })),
+  }));
+  const { rows: stored } = await sql.query<{
+    inbound_id: string;
+    user_id: number;
+    mail_id: string;
+    mailbox_id: number;
+    sender: string;
+    subject: string;
+    stored_now: boolean;
+  }>({
+    name: 'insert-inbound-batch',
+    text: INSERT_INBOUND_BATCH,
+    values: [JSON.stringify(input)],
+  });
+  return stored.map((row) => ({
+    inboundId: row.inbound_id,
+    userId: row.user_id,
+    mailId: Number(row.mail_id),
+    mailboxId: row.mailbox_id,
+    from: row.sender,
+    subject: row.subject,
+    storedNow: row.stored_now,
+  }));
+}
+
+// Mail ids are drawn while claiming, so the claim records the mail it stands for; the
+// mails and attachments inserted by sibling statements satisfy the foreign keys, which
+// are checked when the whole statement ends.
+const INSERT_INBOUND_BATCH = `
+WITH input AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
+    inbound_id uuid, user_id int, message_id text, from_address text, from_name text, to_addresses jsonb, cc_addresses jsonb,
+    subject text, snippet text, received_at timestamptz, size int, has_attachments boolean, storage_key text, layout jsonb, attachments jsonb)
+), inboxes AS (
+  SELECT user_id, id AS mailbox_id FROM mailboxes WHERE role = 'inbox' AND user_id IN (SELECT user_id FROM input)
+), claimed AS (
+  INSERT INTO inbound_messages (user_id, message_id, inbound_id, mail_id)
+  SELECT i.user_id, i.message_id, i.inbound_id, nextval(pg_get_serial_sequence('mails', 'id'))
+    FROM input i JOIN inboxes USING (user_id)
+  ON CONFLICT (user_id, message_id) DO NOTHING
+  RETURNING user_id, message_id, inbound_id, mail_id
+), new_mails AS (
+  INSERT INTO mails (id, user_id, mailbox_id, message_id, from_address, from_name, to_addresses, cc_addresses, subject, snippet,
+                     received_at, size, has_attachments, storage_key, layout)
+  SELECT c.mail_id, i.user_id, b.mailbox_id, i.message_id, i.from_address, i.from_name, i.to_addresses, i.cc_addresses, i.subject,
+         i.snippet, i.received_at, i.size, i.has_attachments, i.storage_key, i.layout
+    FROM claimed c JOIN input i USING (user_id, message_id) JOIN inboxes b USING (user_id)
+  RETURNING id, mailbox_id, COALESCE(NULLIF(from_name, ''), from_address) AS sender, subject
+), new_attachments AS (
+  INSERT INTO attachments (mail_id, part_id, filename, content_type, disposition, content_id, size, encoding, body_start, body_end)
+  SELECT c.mail_id, a.part_id, a.filename, a.content_type, a.disposition, a.content_id, a.size, a.encoding, a.body_start, a.body_end
+    FROM claimed c JOIN input i USING (user_id, message_id),
+         jsonb_to_recordset(i.attachments) AS a(part_id text, filename text, content_type text, disposition text, content_id text,
+                                                size int, encoding text, body_start int, body_end int)
+)
+SELECT c.inbound_id, c.user_id, n.id AS mail_id, n.mailbox_id, n.sender, n.subject, true AS stored_now
+  FROM claimed c JOIN new_mails n ON n.id = c.mail_id
+UNION ALL
+SELECT im.inbound_id, im.user_id, im.mail_id, m.mailbox_id, COALESCE(NULLIF(m.from_name, ''), m.from_address), m.subject, false
+  FROM inbound_messages im JOIN mails m ON m.id = im.mail_id
+ WHERE im.inbound_id IN (SELECT inbound_id FROM input)`;

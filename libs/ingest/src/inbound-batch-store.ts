@@ -1,0 +1,74 @@
+import type { Pool } from 'pg';
+import { prepareStoredMail, type PreparedMail } from '@letterbox/mail';
+import type { JobPayloads } from '@letterbox/queue';
+import type { BlobStore } from '@letterbox/storage';
+import { insertInboundBatch, type InboundMailRow, type StoredInboundMail } from './inbound-batch-insert';
+import type { IngestedMessages } from './ingested-messages';
+
+export type IngestPayload = JobPayloads['ingest-mail'];
+
+export interface IngestOutcome {
+  /** Recipients whose inbox got the message now. */
+  stored: number;
+  /** Recipients who had it already (a redelivery, or an earlier attempt of this one). */
+  duplicates: number;
+}
+
+/** Tells the world about stored mail (push notifications, live events); must be safe to repeat. */
+export type AnnounceStoredMail = (mails: StoredInboundMail[]) => Promise<void>;
+
+/**
+ * Stores a batch of accepted incoming messages as mail, each once per recipient: Redis
+ * skips known duplicates, the message files are read (outside any transaction), one
+ * statement inserts the rest, and only then is the batch announced and its jobs complete.
+ * A crash anywhere before that leaves the jobs to be retried, and the retry stores nothing
+ * twice. A message that cannot be read fails alone; the rest of its batch goes on.
+ */
+export class InboundBatchStore {
+  constructor(
+    private readonly sql: Pool,
+    private readonly blobs: BlobStore,
+    private readonly ingested: IngestedMessages,
+    private readonly announce: AnnounceStoredMail,
+  ) {}
+
+  async store(payloads: IngestPayload[]): Promise<Array<IngestOutcome | Error>> {
+    const pairs = payloads.flatMap((payload, index) => payload.recipientIds.map((userId) => ({ index, userId, messageId: payload.messageId })));
+    const storedBy = await this.ingested.storedBy(pairs);
+    const claimed = new Set<string>();
+    const fresh = pairs.filter((pair, position) => {
+      const key = `${pair.userId} ${pair.messageId}`;
+      const elsewhere = storedBy[position] !== null && storedBy[position] !== payloads[pair.index].inboundId;
+      if (elsewhere || claimed.has(key)) return false;
+      claimed.add(key);
+      return true;
+    });
+    const prepared = await this.prepare(payloads, new Set(fresh.map((pair) => pair.index)));
+    const rows: InboundMailRow[] = fresh.flatMap(({ index, userId, messageId }) => {
+      const mail = prepared.get(index);
+      if (!mail || mail instanceof Error) return [];
+      return [{ inboundId: payloads[index].inboundId, userId, messageId, receivedAt: new Date(payloads[index].receivedAt), prepared: mail }];
+    });
+    const stored = await insertInboundBatch(this.sql, rows);
+    await this.ingested.remember(rows);
+    await this.announce(stored);
+    return payloads.map((payload, index) => {
+      const failure = prepared.get(index);
+      if (failure instanceof Error) return failure;
+      const storedNow = stored.filter((mail) => mail.inboundId === payload.inboundId && mail.storedNow).length;
+      return { stored: storedNow, duplicates: payload.recipientIds.length - storedNow };
+    });
+  }
+
+  /** Reads each message once, however many recipients it has. */
+  private async prepare(payloads: IngestPayload[], indexes: Set<number>): Promise<Map<number, PreparedMail | Error>> {
+    const entries = await Promise.all(
+      [...indexes].map(async (index) => {
+        const { storageKey, size } = payloads[index];
+        const mail = await prepareStoredMail(this.blobs, { key: storageKey, size }).catch((error: unknown) => error as Error);
+        return [index, mail] as const;
+      }),
+    );
+    return new Map(entries);
+  }
+}

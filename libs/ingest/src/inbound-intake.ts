@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { messageIdOf } from '@letterbox/mail';
+import type { JobQueues } from '@letterbox/queue';
+import type { BlobStore } from '@letterbox/storage';
+import { NoRecipientsError, UnknownRecipientsError } from './inbound-errors';
+import { readMessageHead } from './message-head';
+import type { RecipientDirectory } from './recipient-directory';
+import { limitSize } from './size-limit';
+
+export interface InboundMessage {
+  content: Readable;
+  /**
+   * The envelope's recipients. Each must be a Letterbox user. Without them, the Letterbox
+   * users among the message's To, Cc and Bcc are its recipients.
+   */
+  envelopeRecipients?: string[];
+}
+
+export interface AcceptedInbound {
+  inboundId: string;
+  messageId: string;
+  recipients: string[];
+}
+
+/**
+ * Accepts incoming mail from any intake (HTTP, SMTP): checks the recipients, writes the
+ * message to storage and queues it, so it is durable before the sender hears "accepted".
+ * Storing it as mail is the ingest worker's part, in batches.
+ */
+export class InboundIntake {
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly directory: RecipientDirectory,
+    private readonly queues: JobQueues,
+    readonly maxMessageBytes: number,
+  ) {}
+
+  /** Whether an envelope recipient may be accepted: SMTP asks at RCPT, before the data. */
+  async knows(address: string): Promise<boolean> {
+    return (await this.directory.resolve([address])).unknown.length === 0;
+  }
+
+  async accept(message: InboundMessage): Promise<AcceptedInbound> {
+    const envelope = message.envelopeRecipients?.length ? await this.directory.resolve(message.envelopeRecipients) : undefined;
+    if (envelope && envelope.unknown.length > 0) {
+      message.content.resume();
+      throw new UnknownRecipientsError(envelope.unknown);
+    }
+    const blob = await this.blobs.put(limitSize(message.content, this.maxMessageBytes));
+    const head = await readMessageHead(this.blobs, blob);
+    const recipients = envelope?.known ?? (await this.directory.resolve([...head.to, ...head.cc, ...head.bcc].map(({ address }) => address))).known;
+    if (recipients.size === 0) throw new NoRecipientsError();
+    const inboundId = randomUUID();
+    const messageId = messageIdOf(head, blob);
+    await this.queues.enqueue('ingest-mail', {
+      inboundId,
+      storageKey: blob.key,
+      size: blob.size,
+      messageId,
+      recipientIds: [...new Set(recipients.values())],
+      receivedAt: new Date().toISOString(),
+    });
+    return { inboundId, messageId, recipients: [...recipients.keys()] };
+  }
+}

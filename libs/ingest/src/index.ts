@@ -1,0 +1,14 @@
+export { InboundIntake, type InboundMessage, type AcceptedInbound } from './inbound-intake';
+export { RecipientDirectory, type ResolvedRecipients } from './recipient-directory';
+export { InboundBatchStore, type IngestPayload, type IngestOutcome, type AnnounceStoredMail } from './inbound-batch-store';
+export { IngestedMessages } from './ingested-messages';
+export type { StoredInboundMail } from './inbound-batch-insert';
+export {
+  InboundRejectedError,
+  EmptyMessageError,
+  NotAMessageError,
+  MessageTooLargeError,
+  UnknownRecipientsError,
+  NoRecipientsError,
+} from './inbound-errors';
+export { createSmtpIntake, type SmtpIntakeOptions } from './smtp-intake';
