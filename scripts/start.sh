@@ -27,12 +27,18 @@ run mock-providers dist/apps/mock-providers/src/main.js
 run read-api dist/apps/read-api/src/main.js
 run send-api dist/apps/send-api/src/main.js
 run delivery-worker dist/apps/delivery-worker/src/main.js
+run ingest dist/apps/ingest/src/main.js
+run ingest-worker dist/apps/ingest-worker/src/main.js
+run notify-worker dist/apps/notify-worker/src/main.js
+run webmail dist/apps/webmail/src/main.js
 
 cat <<INFO
 Letterbox is starting:
+  webmail         http://127.0.0.1:${WEBMAIL_PORT:-8080}
   read API        http://127.0.0.1:${READ_API_PORT:-3000}   (OpenAPI at /docs)
   send API        http://127.0.0.1:${SEND_API_PORT:-3001}   (OpenAPI at /docs; queue dashboard at /admin/queues, admin / letterbox-admin)
-  mock SMTP       127.0.0.1:${MOCK_SMTP_PORT:-1025}, control API http://127.0.0.1:${MOCK_PROVIDERS_HTTP_PORT:-3005}
+  ingest          http://127.0.0.1:${INGEST_HTTP_PORT:-3002}/v2/inbound (Bearer ${INGEST_TOKEN:-letterbox-ingest-demo}), SMTP 127.0.0.1:${INGEST_SMTP_PORT:-2525}
+  mock SMTP       127.0.0.1:${MOCK_SMTP_PORT:-1025}, mock FCM and control API http://127.0.0.1:${MOCK_PROVIDERS_HTTP_PORT:-3005}
 Sign in as alice@letterbox.test or bob@letterbox.test with password letterbox-demo.
 INFO
 wait -n

@@ -1,4 +1,5 @@
 import { createDatabase } from '@letterbox/db';
+import { UserEvents } from '@letterbox/events';
 import { InboundBatchStore, IngestedMessages, type AnnounceStoredMail, type IngestOutcome, type IngestPayload } from '@letterbox/ingest';
 import { BatchCollector, JobQueues, producerConnection, startJobWorker, workerConnection } from '@letterbox/queue';
 import { BlobStore } from '@letterbox/storage';
@@ -15,11 +16,16 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
   const blobs = new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS);
   const commands = workerConnection(config.REDIS_URL);
   const queues = new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX);
+  const events = new UserEvents(commands, config.QUEUE_PREFIX);
+  // Both repeat safely: notification jobs are keyed by mail, and a repeated live event only makes the webmail refetch.
   const announce: AnnounceStoredMail = async (mails) => {
-    await queues.enqueueAll(
-      'notify-new-mail',
-      mails.map(({ userId, mailId, from, subject }) => ({ userId, mailId, from, subject })),
-    );
+    await Promise.all([
+      queues.enqueueAll(
+        'notify-new-mail',
+        mails.map(({ userId, mailId, from, subject }) => ({ userId, mailId, from, subject })),
+      ),
+      events.publishAll(mails.map(({ userId, mailId, mailboxId }) => ({ userId, event: { type: 'mail.created', mailId, mailboxId } }))),
+    ]);
   };
   const store = new InboundBatchStore(db.sql, blobs, new IngestedMessages(commands, config.QUEUE_PREFIX), announce);
   const batches = new BatchCollector<IngestPayload, IngestOutcome>((payloads) => store.store(payloads), {
