@@ -1,5 +1,5 @@
 import { ConfigError } from '@letterbox/config';
-import { startMockProvidersHttp, startMockSmtp } from '@letterbox/mock-providers';
+import { createMockFcm, startMockProvidersHttp, startMockSmtp } from '@letterbox/mock-providers';
 import { loadMockProvidersConfig } from './mock-providers.config';
 
 async function start(): Promise<void> {
@@ -16,8 +16,15 @@ async function start(): Promise<void> {
     dropRate: config.MOCK_SMTP_DROP_RATE,
     maxMessageBytes: config.MOCK_SMTP_MAX_MESSAGE_BYTES,
   });
-  const http = await startMockProvidersHttp(smtp, { port: config.MOCK_PROVIDERS_HTTP_PORT, host });
-  console.warn(`mock providers: SMTP on ${host}:${smtp.port}, control API on http://${host}:${config.MOCK_PROVIDERS_HTTP_PORT}`);
+  const mockFcm = createMockFcm({
+    latencyMs: config.MOCK_FCM_LATENCY_MS,
+    unavailableRate: config.MOCK_FCM_UNAVAILABLE_RATE,
+    quotaExceededRate: config.MOCK_FCM_QUOTA_EXCEEDED_RATE,
+    internalRate: config.MOCK_FCM_INTERNAL_RATE,
+  });
+  const http = await startMockProvidersHttp(smtp, { port: config.MOCK_PROVIDERS_HTTP_PORT, host, mockFcm });
+  const base = `http://${host}:${config.MOCK_PROVIDERS_HTTP_PORT}`;
+  console.warn(`mock providers: SMTP on ${host}:${smtp.port}, FCM and the control API on ${base}`);
   const stop = () => void Promise.all([http.close(), smtp.close()]);
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { loadConfig, portFrom } from '@letterbox/config';
-import { DEFAULT_SMTP_BEHAVIOUR, smtpBehaviourSchema } from '@letterbox/mock-providers';
+import { DEFAULT_FCM_BEHAVIOUR, DEFAULT_SMTP_BEHAVIOUR, fcmBehaviourSchema, smtpBehaviourSchema } from '@letterbox/mock-providers';
 
 const behaviour = smtpBehaviourSchema.shape;
+const fcm = fcmBehaviourSchema.shape;
 
 /** A number from the environment, held to the same bounds as when set through the control API. */
 const setting = (schema: z.ZodNumber, fallback: number) => z.coerce.number().pipe(schema).default(fallback);
@@ -18,6 +19,10 @@ export const mockProvidersSettings = {
   MOCK_SMTP_PERM_FAIL_RATE: setting(behaviour.permFailRate, DEFAULT_SMTP_BEHAVIOUR.permFailRate),
   MOCK_SMTP_DROP_RATE: setting(behaviour.dropRate, DEFAULT_SMTP_BEHAVIOUR.dropRate),
   MOCK_SMTP_MAX_MESSAGE_BYTES: setting(behaviour.maxMessageBytes, DEFAULT_SMTP_BEHAVIOUR.maxMessageBytes),
+  MOCK_FCM_LATENCY_MS: setting(fcm.latencyMs, DEFAULT_FCM_BEHAVIOUR.latencyMs),
+  MOCK_FCM_UNAVAILABLE_RATE: setting(fcm.unavailableRate, DEFAULT_FCM_BEHAVIOUR.unavailableRate),
+  MOCK_FCM_QUOTA_EXCEEDED_RATE: setting(fcm.quotaExceededRate, DEFAULT_FCM_BEHAVIOUR.quotaExceededRate),
+  MOCK_FCM_INTERNAL_RATE: setting(fcm.internalRate, DEFAULT_FCM_BEHAVIOUR.internalRate),
 };
 
 export type MockProvidersConfig = ReturnType<typeof loadMockProvidersConfig>;

@@ -20,7 +20,8 @@ export interface HttpAppOptions {
  * error as problem+json and OpenAPI served at /docs.
  */
 export async function createHttpApp(module: Type<unknown> | DynamicModule, options: HttpAppOptions): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: options.bodyLimit, trustProxy: true });
+  // Path parameters such as FCM registration tokens run to a few hundred characters; the router's default limit is 100.
+  const adapter = new FastifyAdapter({ bodyLimit: options.bodyLimit, trustProxy: true, maxParamLength: 1024 });
   useJsonBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: options.logger ?? ['log', 'error', 'warn'],

@@ -1,5 +1,8 @@
 import type { ProblemDetails } from '@letterbox/http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { fcmApiRoutes } from './fcm-api-routes';
+import { fcmRoutes } from './fcm-routes';
+import { createMockFcm, type MockFcm } from './mock-fcm';
 import type { MockSmtp } from './mock-smtp';
 import { InvalidRequest, problem } from './problem';
 import { smtpRoutes } from './smtp-routes';
@@ -8,11 +11,14 @@ export interface MockProvidersHttpOptions {
   /** 3005 unless given; 0 picks a free port. */
   port?: number;
   host?: string;
+  /** The mock FCM to serve; one with the default behaviour unless given. */
+  mockFcm?: MockFcm;
 }
 
 /**
  * The control API of the mock providers, on plain Fastify: a test tool needs none of the
- * platform's Nest machinery. Each provider's routes live in their own plugin under their own prefix.
+ * platform's Nest machinery. Each provider's routes live in their own plugin under their own
+ * prefix; the mock FCM's send API is served here too.
  */
 export async function startMockProvidersHttp(mockSmtp: MockSmtp, options: MockProvidersHttpOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
@@ -25,6 +31,10 @@ export async function startMockProvidersHttp(mockSmtp: MockSmtp, options: MockPr
   );
   app.get('/health', async () => ({ status: 'ok' }));
   await app.register(smtpRoutes, { prefix: '/smtp', mockSmtp });
+  const mockFcm = options.mockFcm ?? createMockFcm();
+  await app.register(fcmRoutes, { prefix: '/fcm', mockFcm });
+  // FCM's own API, at FCM's own paths, so firebase-admin can be pointed at this server as it is.
+  await app.register(fcmApiRoutes, { mockFcm });
   await app.listen({ port: options.port ?? 3005, host: options.host ?? '127.0.0.1' });
   return app;
 }

@@ -1,0 +1,93 @@
+import type { Pool } from 'pg';
+
+export const DEVICE_PLATFORMS = ['web', 'android', 'ios'] as const;
+
+export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
+
+export interface DeviceView {
+  token: string;
+  platform: DevicePlatform;
+  createdAt: string;
+  lastSeenAt: string;
+}
+
+export interface Registration {
+  device: DeviceView;
+  /** False when the token was already this user's device: registering it again only refreshed it. */
+  isNew: boolean;
+}
+
+interface DeviceRow {
+  token: string;
+  platform: DevicePlatform;
+  created_at: Date;
+  last_seen_at: Date;
+}
+
+const viewOf = (row: DeviceRow): DeviceView => ({
+  token: row.token,
+  platform: row.platform,
+  createdAt: row.created_at.toISOString(),
+  lastSeenAt: row.last_seen_at.toISOString(),
+});
+
+/**
+ * The push tokens of users' devices. A token names one app install, so it belongs to whoever
+ * signed in on it last: registering it moves it from any other user, who must no longer get
+ * that device's notifications.
+ */
+export class DeviceRegistry {
+  constructor(private readonly sql: Pool) {}
+
+  /** Adds the token to the user's devices, or refreshes it; a platform not given keeps the one known (web for a new token). */
+  async register(userId: number, token: string, platform?: DevicePlatform): Promise<Registration> {
+    // `previous` reads the row as it was before this statement: whose the token was, if anyone's.
+    const { rows } = await this.sql.query<DeviceRow & { previous_user_id: number | null }>({
+      name: 'devices-register',
+      text: `WITH previous AS (SELECT user_id FROM devices WHERE token = $2)
+             INSERT INTO devices AS device (user_id, token, platform) VALUES ($1, $2, COALESCE($3, 'web'))
+             ON CONFLICT (token) DO UPDATE SET
+               user_id = EXCLUDED.user_id,
+               platform = COALESCE($3, device.platform),
+               last_seen_at = now(),
+               created_at = CASE WHEN device.user_id = EXCLUDED.user_id THEN device.created_at ELSE now() END
+             RETURNING device.token, device.platform, device.created_at, device.last_seen_at, (SELECT user_id FROM previous) AS previous_user_id`,
+      values: [userId, token, platform ?? null],
+    });
+    const [row] = rows;
+    return { device: viewOf(row), isNew: row.previous_user_id !== userId };
+  }
+
+  /** Removes one of the user's devices; false when the token is not theirs (or not known at all). */
+  async remove(userId: number, token: string): Promise<boolean> {
+    const { rowCount } = await this.sql.query({ name: 'devices-remove', text: 'DELETE FROM devices WHERE user_id = $1 AND token = $2', values: [userId, token] });
+    return rowCount === 1;
+  }
+
+  /** The user's devices, the latest registered first. */
+  async list(userId: number): Promise<DeviceView[]> {
+    const { rows } = await this.sql.query<DeviceRow>({
+      name: 'devices-list',
+      text: 'SELECT token, platform, created_at, last_seen_at FROM devices WHERE user_id = $1 ORDER BY created_at DESC, id DESC',
+      values: [userId],
+    });
+    return rows.map(viewOf);
+  }
+
+  /** The user's tokens; with `among`, only those of them still the user's, so a retry skips devices removed since. */
+  async tokensOf(userId: number, among?: string[]): Promise<string[]> {
+    const { rows } = await this.sql.query<{ token: string }>(
+      among === undefined
+        ? { name: 'devices-tokens', text: 'SELECT token FROM devices WHERE user_id = $1 ORDER BY id', values: [userId] }
+        : { name: 'devices-tokens-among', text: 'SELECT token FROM devices WHERE user_id = $1 AND token = ANY($2::text[]) ORDER BY id', values: [userId, among] },
+    );
+    return rows.map((row) => row.token);
+  }
+
+  /** Forgets tokens FCM no longer delivers to, whoever's they are now; answers how many were removed. */
+  async prune(tokens: string[]): Promise<number> {
+    if (tokens.length === 0) return 0;
+    const { rowCount } = await this.sql.query({ name: 'devices-prune', text: 'DELETE FROM devices WHERE token = ANY($1::text[])', values: [tokens] });
+    return rowCount ?? 0;
+  }
+}

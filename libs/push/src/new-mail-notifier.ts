@@ -1,0 +1,44 @@
+import type { Job } from 'bullmq';
+import { isFinalAttempt, type JobPayloads } from '@letterbox/queue';
+import type { DeviceRegistry } from './device-registry';
+import { newMailNotification } from './new-mail-notification';
+import type { PushReport, PushSender, RefusedToken } from './push-sender';
+
+type NotifyNewMail = JobPayloads['notify-new-mail'];
+
+/** Thrown so that BullMQ tries the job again after its backoff, with only the tokens that failed for now. */
+class PushRetryError extends Error {}
+
+/**
+ * The `notify-new-mail` job: announces a mail on each of its owner's devices. Dead tokens
+ * are removed at once; tokens that failed for now are kept in the job for its next attempt,
+ * so a retry never notifies a device twice; a permanent refusal is logged, never retried.
+ */
+export class NewMailNotifier {
+  constructor(
+    private readonly devices: DeviceRegistry,
+    private readonly sender: PushSender,
+  ) {}
+
+  async notify(payload: NotifyNewMail, job: Job<NotifyNewMail>): Promise<PushReport> {
+    const tokens = await this.devices.tokensOf(payload.userId, payload.retryTokens);
+    if (tokens.length === 0) return { delivered: 0, dead: [], transient: [], permanent: [] };
+    const report = await this.sender.send(tokens, newMailNotification(payload));
+    await this.devices.prune(report.dead);
+    if (report.permanent.length > 0) console.error(`[push] mail ${payload.mailId}: FCM refused ${report.permanent.length} device(s) for good: ${summary(report.permanent)}`);
+    if (report.transient.length === 0) return report;
+    if (isFinalAttempt(job)) {
+      console.error(`[push] mail ${payload.mailId}: giving up on ${report.transient.length} device(s) after ${job.attemptsMade + 1} attempts: ${summary(report.transient)}`);
+      return report;
+    }
+    await job.updateData({ ...payload, retryTokens: report.transient.map((failed) => failed.token) });
+    throw new PushRetryError(`${report.transient.length} of ${tokens.length} device(s) failed for now (${summary(report.transient)}); retrying only those`);
+  }
+}
+
+/** How many tokens failed with each code, e.g. `messaging/server-unavailable × 3`. */
+function summary(failures: RefusedToken[]): string {
+  const byCode = new Map<string, number>();
+  for (const failure of failures) byCode.set(failure.code, (byCode.get(failure.code) ?? 0) + 1);
+  return [...byCode].map(([code, count]) => `${code} × ${count}`).join(', ');
+}
