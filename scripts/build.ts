@@ -1,12 +1,15 @@
+import { execFile } from 'node:child_process';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { transformFile, type Options } from '@swc/core';
 import tsconfig from '../tsconfig.base.json';
 
 /**
  * Compiles apps/ and libs/ to dist/ with SWC, one file for one file, so the apps run as
  * plain JavaScript: compiling on load would keep SWC's native compiler (about 90 MB of
- * memory) resident in every process.
+ * memory) resident in every process. Then builds the webmail's SPA with Vite into
+ * dist/apps/webmail/public, which its server (dist/apps/webmail/src/main.js) serves.
  */
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'dist');
@@ -45,6 +48,20 @@ async function main(): Promise<void> {
     }),
   );
   console.log(`compiled ${files.length} files to dist/`);
+  await buildWebmail();
+}
+
+/** The SPA: Vite (ESM only) runs in its own process, with apps/webmail/vite.config.mts. */
+async function buildWebmail(): Promise<void> {
+  const vite = path.join(ROOT, 'node_modules/vite/bin/vite.js');
+  const outDir = path.join(OUT, 'apps/webmail/public');
+  await promisify(execFile)(process.execPath, [vite, 'build', '--config', 'apps/webmail/vite.config.mts', '--outDir', outDir, '--logLevel', 'warn'], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  }).catch((error: Error & { stderr?: string; stdout?: string }) => {
+    throw new Error(`the webmail's vite build failed: ${error.stderr || error.stdout || error.message}`);
+  });
+  console.log(`built the webmail to ${path.relative(ROOT, outDir)}/`);
 }
 
 main().catch((error: unknown) => {

@@ -23,6 +23,9 @@ run() {
   pids+=($!)
 }
 
+# Without Google credentials, push notifications go to the mock providers' FCM endpoint.
+[ -n "${GOOGLE_APPLICATION_CREDENTIALS:-}" ] || export FCM_MOCK_URL=${FCM_MOCK_URL:-http://127.0.0.1:3005}
+
 run mock-providers dist/apps/mock-providers/src/main.js
 run read-api dist/apps/read-api/src/main.js
 run send-api dist/apps/send-api/src/main.js

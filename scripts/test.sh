@@ -10,5 +10,6 @@ export STORAGE_DIR=${TEST_STORAGE_DIR:-$ROOT/tmp/test-storage}
 export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
 
 bash scripts/setup.sh
+bash scripts/browser.sh
 npx --no-install nx run-many -t typecheck lint --outputStyle=stream
 npx --no-install nx run-many -t test --parallel=1 --outputStyle=stream

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { testSettings } from '@letterbox/testing';
+import { freePort, ROOT, startApp, waitForHttp, waitForOutput, type ChildApp } from './child-apps';
+
+export interface Platform {
+  webmailUrl: string;
+  readApiUrl: string;
+  sendApiUrl: string;
+  ingestUrl: string;
+  ingestToken: string;
+  mockProvidersUrl: string;
+  queuePrefix: string;
+  apps: ChildApp[];
+  /** Writes each app's output to `dir` (kept with the test's artifacts). */
+  saveLogs(dir: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const INGEST_TOKEN = 'letterbox-ingest-webmail-test';
+
+/**
+ * The whole platform for a browser test, each app its own process as in production: mock
+ * providers (quick SMTP), read API, send API, delivery worker, ingest, ingest worker and
+ * the webmail server, against the test database, on free ports, in a queue namespace of
+ * their own. `staticDir` is the built SPA.
+ */
+export async function startPlatform(staticDir: string): Promise<Platform> {
+  const settings = testSettings();
+  const queuePrefix = `webmail-${randomUUID().slice(0, 8)}`;
+  const [readPort, sendPort, ingestPort, ingestSmtpPort, smtpPort, mockHttpPort, webmailPort] = await Promise.all(Array.from({ length: 7 }, freePort));
+  const url = (port: number) => `http://127.0.0.1:${port}`;
+  const common = {
+    DATABASE_URL: settings.DATABASE_URL,
+    DATABASE_POOL_SIZE: '5',
+    STORAGE_DIR: settings.STORAGE_DIR,
+    STORAGE_COMPRESS: settings.STORAGE_COMPRESS,
+    AUTH_TOKEN_SECRET: settings.AUTH_TOKEN_SECRET,
+    QUEUE_PREFIX: queuePrefix,
+  };
+  const apps: ChildApp[] = [];
+  const start = (name: string, env: Record<string, string>) => {
+    const app = startApp(name, `apps/${name}/src/main.ts`, { ...common, ...env });
+    apps.push(app);
+    return app;
+  };
+
+  const stop = async () => {
+    await Promise.all(apps.map((app) => app.stop()));
+  };
+
+  try {
+    const mock = start('mock-providers', {
+      MOCK_SMTP_PORT: String(smtpPort),
+      MOCK_PROVIDERS_HTTP_PORT: String(mockHttpPort),
+      MOCK_PROVIDERS_HOST: '127.0.0.1',
+      MOCK_SMTP_LATENCY_MS: '100',
+      MOCK_SMTP_RATE_PER_SECOND: '1000',
+      MOCK_SMTP_BURST: '1000',
+    });
+    const readApi = start('read-api', { READ_API_PORT: String(readPort), READ_API_HOST: '127.0.0.1', READ_API_WORKERS: '1' });
+    const sendApi = start('send-api', { SEND_API_PORT: String(sendPort), SEND_API_HOST: '127.0.0.1' });
+    const delivery = start('delivery-worker', {
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(smtpPort),
+      DELIVERY_LOCK_MS: '1500',
+      OUTBOX_SWEEP_MS: '500',
+      SENDER_RATE_PER_SECOND: '1000',
+      SENDER_BURST: '1000',
+      READ_API_PUBLIC_URL: url(readPort),
+    });
+    const ingest = start('ingest', {
+      INGEST_HTTP_PORT: String(ingestPort),
+      INGEST_SMTP_PORT: String(ingestSmtpPort),
+      INGEST_HOST: '127.0.0.1',
+      INGEST_TOKEN,
+    });
+    const ingestWorker = start('ingest-worker', {});
+    const webmail = start('webmail', {
+      WEBMAIL_PORT: String(webmailPort),
+      WEBMAIL_HOST: '127.0.0.1',
+      WEBMAIL_STATIC_DIR: staticDir,
+      READ_API_URL: url(readPort),
+      SEND_API_URL: url(sendPort),
+    });
+    await Promise.all([
+      waitForHttp(mock, `${url(mockHttpPort)}/smtp/config`),
+      waitForHttp(readApi, `${url(readPort)}/health`),
+      waitForHttp(sendApi, `${url(sendPort)}/health`),
+      waitForHttp(ingest, `${url(ingestPort)}/health`),
+      waitForHttp(webmail, `${url(webmailPort)}/health`),
+      waitForOutput(delivery, /delivery worker consuming/),
+      waitForOutput(ingestWorker, /ingest worker/i),
+    ]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  return {
+    webmailUrl: url(webmailPort),
+    readApiUrl: url(readPort),
+    sendApiUrl: url(sendPort),
+    ingestUrl: url(ingestPort),
+    ingestToken: INGEST_TOKEN,
+    mockProvidersUrl: url(mockHttpPort),
+    queuePrefix,
+    apps,
+    async saveLogs(dir) {
+      await mkdir(dir, { recursive: true });
+      await Promise.all(apps.map((app) => writeFile(path.join(dir, `${app.name}.log`), app.output())));
+    },
+    stop,
+  };
+}
+
+export const ARTIFACTS = path.join(ROOT, 'tmp/artifacts/webmail');

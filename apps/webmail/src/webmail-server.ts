@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createApiProxy, isApiPath } from './api-proxy';
+import { handleMailFrame } from './mail-frame';
+import { COMMON_HEADERS, SPA_CSP } from './security-headers';
+
+export interface WebmailServerOptions {
+  staticDir: string;
+  readApiUrl: URL;
+  sendApiUrl: URL;
+  logger?: boolean;
+}
+
+/**
+ * The webmail: the built SPA with a strict policy, the mail frame, and the APIs under the
+ * same origin. API requests never enter Fastify: they go straight from the HTTP server
+ * to the proxy, so nothing parses or buffers their bodies.
+ */
+export async function createWebmailServer(options: WebmailServerOptions): Promise<FastifyInstance> {
+  if (!existsSync(path.join(options.staticDir, 'index.html'))) {
+    throw new Error(`the webmail is not built: no index.html in ${options.staticDir} (run vite build --config apps/webmail/vite.config.mts)`);
+  }
+  const proxy = createApiProxy({ readApi: options.readApiUrl, sendApi: options.sendApiUrl });
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    serverFactory: (handler) => {
+      const server = http.createServer((request, response) => {
+        if (isApiPath(request.url)) return proxy.handle(request, response);
+        if (request.url === '/mail-frame') return handleMailFrame(request, response);
+        handler(request, response);
+      });
+      // Uploads of 25 MB over a slow line, and SSE streams that stay open: no request timeout.
+      server.requestTimeout = 0;
+      return server;
+    },
+  });
+  app.addHook('onClose', async () => proxy.close());
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    for (const [name, value] of Object.entries(COMMON_HEADERS)) reply.header(name, value);
+    reply.header('content-security-policy', SPA_CSP);
+    return payload;
+  });
+
+  await app.register(fastifyStatic, {
+    root: options.staticDir,
+    index: 'index.html',
+    wildcard: true,
+    setHeaders: (response, file) => {
+      const hashed = file.includes(`${path.sep}assets${path.sep}`);
+      response.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+
+  app.get('/health', async () => ({ status: 'ok' }));
+
+  // A reload on any SPA address gets the app; a missing file stays a 404.
+  app.setNotFoundHandler((request, reply) => {
+    const wantsPage = request.method === 'GET' && !path.extname(request.url.split('?')[0]) && String(request.headers.accept ?? '').includes('text/html');
+    if (wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.status(404).type('application/problem+json').send({ type: 'about:blank', title: 'Not Found', status: 404, detail: `no ${request.url}` });
+  });
+
+  return app;
+}

@@ -1,0 +1,373 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { simpleParser } from 'mailparser';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Database } from '@letterbox/db';
+import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
+import { buildSpa } from './testing/build-spa';
+import { ARTIFACTS, startPlatform, type Platform } from './testing/platform';
+import { plainEml, seedInbox, type SeededMail } from './testing/test-mail';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+interface SmtpMessages {
+  total: number;
+  items: Array<{ envelope: { to: string[] }; headers: Array<{ name: string; value: string }>; raw?: string }>;
+}
+
+/** A server on another origin standing in for a newsletter's image host; it counts what the browser asks of it. */
+function startRemoteImageHost(): Promise<{ url: string; requests: () => number; firstRequest: Promise<void>; close(): Promise<void> }> {
+  let requests = 0;
+  let requested: () => void = () => undefined;
+  const firstRequest = new Promise<void>((resolve) => (requested = resolve));
+  const server = http.createServer((_request, response) => {
+    requests += 1;
+    requested();
+    response.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG_1X1.length });
+    response.end(PNG_1X1);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({ url: `http://127.0.0.1:${port}/pixel.png`, requests: () => requests, firstRequest, close: () => new Promise((done) => server.close(() => done())) });
+    });
+  });
+}
+
+describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
+  let db: Database;
+  let platform: Platform;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let user: TestUser;
+  let seeded: SeededMail;
+  let remoteHost: Awaited<ReturnType<typeof startRemoteImageHost>>;
+  const screenshots: string[] = [];
+  const pageErrors: string[] = [];
+
+  async function screenshot(target: Page, name: string): Promise<void> {
+    const file = path.join(ARTIFACTS, `${name}.png`);
+    await target.screenshot({ path: file, fullPage: true });
+    screenshots.push(file);
+  }
+
+  async function signIn(target: Page, email = user.email, password = user.password): Promise<void> {
+    await target.getByLabel('Email').fill(email);
+    await target.getByLabel('Password').fill(password);
+    await target.getByRole('button', { name: 'Sign in' }).click();
+    await target.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: /Inbox/ }).waitFor();
+  }
+
+  const unreadInbox = async (target: Page = page): Promise<number> => {
+    const badge = target.getByTestId('unread-inbox');
+    return (await badge.count()) ? Number.parseInt((await badge.textContent()) ?? '0', 10) : 0;
+  };
+
+  const openMailbox = async (name: string) => {
+    await page.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: new RegExp(`^\\S*\\s*${name}`) }).click();
+    await page.getByRole('heading', { level: 2, name: new RegExp(`^${name}`) }).waitFor();
+  };
+
+  const row = (subject: string, target: Page = page) => target.locator('.mail-row', { hasText: subject });
+
+  before(async () => {
+    db = testDatabase();
+    user = await createTestUser(db, 'reader');
+    remoteHost = await startRemoteImageHost();
+    seeded = await seedInbox(db, testBlobStore(), user, remoteHost.url);
+    const [staticDir] = await Promise.all([buildSpa()]);
+    platform = await startPlatform(staticDir);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    context = await browser.newContext({ viewport: { width: 1366, height: 860 }, acceptDownloads: true });
+    context.setDefaultTimeout(30_000);
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  });
+
+  after(async () => {
+    await platform?.saveLogs(path.join(ARTIFACTS, 'logs')).catch(() => undefined);
+    await context?.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await platform?.stop();
+    await remoteHost?.close();
+    await db?.close();
+    for (const file of screenshots) console.log(`screenshot: ${path.relative(process.cwd(), file)}`);
+  });
+
+  test('the SPA is served with a strict content security policy', async () => {
+    const response = await fetch(platform.webmailUrl);
+    assert.equal(response.status, 200);
+    const policy = response.headers.get('content-security-policy') ?? '';
+    assert.match(policy, /default-src 'self'/);
+    assert.match(policy, /img-src 'self' data: blob:/);
+    assert.match(policy, /frame-src 'self' blob: about:/);
+    assert.doesNotMatch(policy, /https?:|\*/, 'nothing remote is allowed');
+  });
+
+  test('sign in: the inbox lists mail with unread counts', async () => {
+    await page.goto(platform.webmailUrl);
+    await page.getByRole('heading', { name: /Letterbox/ }).waitFor();
+    await screenshot(page, 'sign-in');
+
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The email or password is wrong.' }).waitFor();
+
+    await signIn(page);
+    await row(seeded.report.subject).waitFor();
+    assert.equal(await unreadInbox(), 2, 'the report and the newsletter are unread');
+    assert.equal(await page.locator('.mail-row').count(), 50, 'one page at first');
+    await screenshot(page, 'inbox');
+  });
+
+  test('the list pages, sorts, filters and searches', async () => {
+    await page.locator('.load-more').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelectorAll('.mail-row').length === 57);
+
+    await page.getByLabel('Order', { exact: true }).selectOption('receivedAt');
+    await page.locator('.mail-row').first().filter({ hasText: 'Everyday note 01' }).waitFor();
+    await page.getByLabel('Order', { exact: true }).selectOption('-receivedAt');
+    await page.locator('.mail-row').first().filter({ hasText: seeded.report.subject }).waitFor();
+
+    await page.getByLabel('Unread', { exact: true }).check();
+    await page.waitForFunction(() => document.querySelectorAll('.mail-row').length === 2);
+    await page.getByLabel('Unread', { exact: true }).uncheck();
+
+    await page.locator('body').press('/');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'search-text', '/ goes to the search box');
+    await page.keyboard.type('Everyday note 07');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('.mail-row').length === 1);
+    await row('Everyday note 07').waitFor();
+    await page.getByRole('searchbox', { name: 'Search mail' }).fill('');
+    await page.waitForFunction(() => document.querySelectorAll('.mail-row').length >= 50);
+  });
+
+  test('reading pane: the HTML in a sandboxed frame, attachments with sizes, and a download', async () => {
+    await row(seeded.report.subject).click();
+    const pane = page.getByRole('region', { name: 'Reading pane' });
+    await pane.getByRole('heading', { name: seeded.report.subject }).waitFor();
+    const frame = pane.locator('iframe[title="Message body"]');
+    assert.equal(await frame.getAttribute('sandbox'), 'allow-popups allow-popups-to-escape-sandbox', 'no scripts, no same origin');
+    // The inline image (a cid: part) is shown from a data: URL, loaded.
+    await page
+      .frameLocator('iframe[title="Message body"]')
+      .locator('img[src^="data:image/png"]')
+      .first()
+      .waitFor();
+    const download = pane.getByRole('button', { name: new RegExp(`Download ${seeded.report.attachment.filename}, \\d+ KB`) });
+    await download.waitFor();
+    await screenshot(page, 'reading-pane');
+
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+    assert.equal(file.suggestedFilename(), seeded.report.attachment.filename);
+    const bytes = await readFile((await file.path()) as string);
+    assert.ok(bytes.equals(seeded.report.attachment.content), 'the download is byte-identical to the attachment');
+
+    // Opening it read it: one unread left in the inbox.
+    await page.waitForFunction(() => document.querySelector('[data-testid="unread-inbox"]')?.textContent?.startsWith('1'));
+    assert.equal(await row(seeded.report.subject).locator('xpath=..').getAttribute('class'), 'mail-row-item selected');
+  });
+
+  test('flag, and move to another mailbox', async () => {
+    const pane = page.getByRole('region', { name: 'Reading pane' });
+    await pane.getByRole('button', { name: '⚐ Flag' }).click();
+    await pane.getByRole('button', { name: '⚑ Flagged' }).waitFor();
+    await row(seeded.report.subject).locator('.flag').waitFor();
+    await page.getByLabel('Flagged', { exact: true }).check();
+    await page.waitForFunction(() => document.querySelectorAll('.mail-row').length === 1);
+    await page.getByLabel('Flagged', { exact: true }).uncheck();
+
+    await row('Everyday note 55').click();
+    await pane.getByRole('heading', { name: 'Everyday note 55' }).waitFor();
+    await pane.getByLabel('Move to').selectOption({ label: 'Spam' });
+    await row('Everyday note 55').waitFor({ state: 'detached' });
+    await openMailbox('Spam');
+    await row('Everyday note 55').waitFor();
+    await openMailbox('Inbox');
+  });
+
+  test('remote images stay blocked until the reader asks for them', async () => {
+    await row(seeded.remote.subject).click();
+    const pane = page.getByRole('region', { name: 'Reading pane' });
+    await page.frameLocator('iframe[title="Message body"]').getByRole('heading', { name: 'Monthly news' }).waitFor();
+    await pane.getByText('Remote images are blocked').waitFor();
+    assert.equal(remoteHost.requests(), 0, 'nothing was fetched from the remote host');
+    await pane.getByRole('button', { name: 'Show remote images' }).click();
+    await page.frameLocator('iframe[title="Message body"]').locator('body[data-remote-images="shown"]').waitFor();
+    await remoteHost.firstRequest;
+    assert.ok(remoteHost.requests() > 0, 'the remote image was loaded once asked for');
+    await pane.getByRole('button', { name: /Delete/ }).click();
+    await row(seeded.remote.subject).waitFor({ state: 'detached' });
+  });
+
+  test('compose with an attachment, undo, send again: the status reaches sent and the mock SMTP provider has it', async () => {
+    const recipient = `friend.${randomUUID().slice(0, 8)}@recipients.test`;
+    const subject = `Hello from the browser ${randomUUID().slice(0, 6)}`;
+    await page.getByRole('button', { name: /Compose/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'New message' });
+    await dialog.getByLabel('To', { exact: true }).fill(recipient);
+    await dialog.getByLabel('Subject').fill(subject);
+    await dialog.getByRole('textbox', { name: 'Message' }).fill('Hello! The notes are attached.');
+    await dialog.locator('input[type="file"]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('first line\nsecond line\n') });
+    await dialog.getByText('notes.txt').waitFor();
+    await dialog.getByLabel('Request read receipt').check();
+    await dialog.getByLabel('Undo for').selectOption('30');
+    await screenshot(page, 'compose');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+
+    const tracker = page.getByRole('region', { name: 'Sending' });
+    const firstTry = tracker.locator('.send-item', { hasText: subject }).first();
+    await firstTry.locator('[data-status="queued"]').waitFor();
+    await firstTry.getByRole('button', { name: 'Undo' }).click();
+    await tracker.locator('[data-status="cancelled"]').waitFor();
+    // Undone: back in the compose window, as it was.
+    await dialog.waitFor();
+    assert.equal(await dialog.getByLabel('Subject').inputValue(), subject);
+    await dialog.getByText('notes.txt').waitFor();
+
+    await dialog.getByLabel('Undo for').selectOption('0');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await tracker.locator('.send-item', { hasText: subject }).locator('[data-status="sent"]').waitFor({ timeout: 60_000 });
+
+    const delivered = (await (await fetch(`${platform.mockProvidersUrl}/smtp/messages?to=${encodeURIComponent(recipient)}&raw=1`)).json()) as SmtpMessages;
+    assert.equal(delivered.total, 1, 'delivered once: the undone send never went out');
+    const mail = await simpleParser(Buffer.from(delivered.items[0].raw ?? '', 'base64'));
+    assert.equal(mail.subject, subject);
+    assert.deepEqual(
+      mail.attachments.map((attachment) => attachment.filename),
+      ['notes.txt'],
+    );
+
+    // The Sent copy shows who has read it: nobody yet, then the recipient once the receipt image loads.
+    await openMailbox('Sent');
+    await row(subject).locator('.receipt-badge', { hasText: 'Not read yet' }).waitFor();
+    const receiptUrl = /https?:\/\/[^"'\s]+receipt-confirm[^"'\s]+/.exec(String(mail.html))?.[0];
+    assert.ok(receiptUrl, 'the delivered mail carries a read receipt image');
+    assert.equal((await fetch(receiptUrl.replace(/&amp;/g, '&'))).status, 200);
+    await openMailbox('Inbox');
+    await openMailbox('Sent');
+    await row(subject).locator('.receipt-badge', { hasText: 'Read by 1 of 1' }).waitFor();
+    await row(subject).click();
+    await page.getByRole('region', { name: 'Read receipts' }).getByText(recipient).waitFor();
+    await openMailbox('Inbox');
+  });
+
+  test('keyboard: j and k step through the mail, Escape goes back to the list', async () => {
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('j');
+    await page.waitForFunction(() => location.hash.includes('/mail/'));
+    const first = await page.evaluate(() => location.hash);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await page.waitForFunction((previous) => location.hash.includes('/mail/') && location.hash !== previous, first);
+    await page.keyboard.press('k');
+    await page.waitForFunction((previous) => location.hash === previous, first);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !location.hash.includes('/mail/'));
+  });
+
+  test('a mail injected through the ingest API appears without reloading, and the unread count goes up', async () => {
+    await page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
+    await row(seeded.report.subject).waitFor();
+    const before = await unreadInbox();
+    const subject = `Fresh from the gateway ${randomUUID().slice(0, 6)}`;
+    const response = await fetch(`${platform.ingestUrl}/v2/inbound?to=${encodeURIComponent(user.email)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${platform.ingestToken}`, 'content-type': 'message/rfc822' },
+      body: new Uint8Array(plainEml({ from: 'Gateway Sender <sender@outside.test>', to: user.email, subject, text: 'Delivered while you watched.' })),
+    });
+    assert.equal(response.status, 202, await response.text());
+    // Shown by the event stream (without it, the webmail only polls every 30 s).
+    await page.locator('.live-live').waitFor();
+    await row(subject).waitFor();
+    await page.waitForFunction((count) => Number.parseInt(document.querySelector('[data-testid="unread-inbox"]')?.textContent ?? '0', 10) > count, before);
+    assert.equal(await page.evaluate(() => (window as unknown as { stillTheSamePage?: boolean }).stillTheSamePage), true, 'the page was not reloaded');
+  });
+
+  test('an expired session asks to sign in again and returns to where the user was, draft included', async () => {
+    await openMailbox('Sent');
+    // The next list request is refused, as it is once the token has expired.
+    await page.route((url) => url.pathname === '/v2/mails', (route) => route.fulfill({ status: 401, contentType: 'application/problem+json', body: '{"status":401,"detail":"expired"}' }), { times: 1 });
+    await page.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: /Inbox/ }).click();
+    await page.getByRole('alert').filter({ hasText: 'Your session has expired' }).waitFor();
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Mailboxes' }).waitFor();
+    assert.notEqual(await page.evaluate(() => location.hash), '#/', 'still in the mailbox it was in');
+
+    // A send refused for an expired session keeps the draft for after sign-in.
+    await page.getByRole('button', { name: /Compose/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'New message' });
+    await dialog.getByLabel('To', { exact: true }).fill('later@recipients.test');
+    await dialog.getByLabel('Subject').fill('Written before the session ended');
+    await page.route((url) => url.pathname === '/v2/mails/send', (route) => route.fulfill({ status: 401, contentType: 'application/problem+json', body: '{"status":401}' }), { times: 1 });
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Your session has expired' }).waitFor();
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await dialog.waitFor();
+    assert.equal(await dialog.getByLabel('Subject').inputValue(), 'Written before the session ended');
+    await dialog.getByRole('button', { name: 'Discard' }).click();
+
+    // A token the API does not accept (after a reload) is the same.
+    await page.evaluate(() => {
+      const session = JSON.parse(sessionStorage.getItem('letterbox.session') ?? '{}') as { accessToken?: string };
+      sessionStorage.setItem('letterbox.session', JSON.stringify({ ...session, accessToken: 'not-a-valid-token' }));
+    });
+    await openMailbox('Sent');
+    const sentHash = await page.evaluate(() => location.hash);
+    await page.reload();
+    await page.getByRole('alert').filter({ hasText: 'Your session has expired' }).waitFor();
+    await screenshot(page, 'session-expired');
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 2, name: /^Sent/ }).waitFor();
+    assert.equal(await page.evaluate(() => location.hash), sentHash, 'back in the mailbox it was in');
+  });
+
+  test('on a phone-sized screen: one column, the list or the open mail', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    phone.setDefaultTimeout(30_000);
+    const mobile = await phone.newPage();
+    try {
+      await mobile.goto(platform.webmailUrl);
+      await signIn(mobile);
+      await row(seeded.report.subject, mobile).waitFor();
+      assert.equal(await mobile.getByRole('region', { name: 'Reading pane' }).isVisible(), false, 'the list alone');
+      const overflow = await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `no sideways scrolling (${overflow}px too wide)`);
+      await screenshot(mobile, 'phone-inbox');
+
+      await row(seeded.report.subject, mobile).tap();
+      const pane = mobile.getByRole('region', { name: 'Reading pane' });
+      await pane.getByRole('heading', { name: seeded.report.subject }).waitFor();
+      assert.equal(await mobile.locator('.list-pane').isVisible(), false, 'the open mail alone');
+      await screenshot(mobile, 'phone-reading-pane');
+      await pane.getByRole('button', { name: /Back/ }).tap();
+      await row(seeded.report.subject, mobile).waitFor();
+
+      await mobile.getByRole('button', { name: /Compose/ }).tap();
+      await mobile.getByRole('dialog', { name: 'New message' }).waitFor();
+      await screenshot(mobile, 'phone-compose');
+    } finally {
+      await phone.close();
+    }
+  });
+
+  test('no script errors on the page', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});

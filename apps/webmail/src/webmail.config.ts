@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfig, portFrom } from '@letterbox/config';
+
+/** The repository, found from this file whether it runs from source or from dist/. */
+function repoRoot(from: string): string {
+  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'nx.json'))) return dir;
+  }
+  return process.cwd();
+}
+
+const ROOT = repoRoot(__dirname);
+
+const upstream = (fallback: string) =>
+  z
+    .url({ protocol: /^https?$/, message: 'must be an http:// URL' })
+    .default(fallback)
+    .transform((value) => new URL(value));
+
+export const webmailSettings = {
+  WEBMAIL_PORT: portFrom(8080),
+  WEBMAIL_HOST: z.string().min(1).default('0.0.0.0'),
+  /** The built SPA (vite build output). */
+  WEBMAIL_STATIC_DIR: z
+    .string()
+    .min(1)
+    .default('dist/apps/webmail/public')
+    .transform((dir) => path.resolve(ROOT, dir)),
+  /** `/v2/mails/send` and below go here. */
+  SEND_API_URL: upstream('http://127.0.0.1:3001'),
+  /** Every other `/v2/` route goes here. */
+  READ_API_URL: upstream('http://127.0.0.1:3000'),
+};
+
+export type WebmailConfig = ReturnType<typeof loadWebmailConfig>;
+
+export function loadWebmailConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(webmailSettings, env);
+}

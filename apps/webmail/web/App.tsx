@@ -1,0 +1,90 @@
+import { useCallback, useEffect, useState } from 'react';
+import { onSessionExpired, setAccessToken } from './api/http';
+import type { Session } from './api/types';
+import { storeDraft, storedDraft, type Draft } from './compose/draft';
+import { loadSession, saveSession } from './session/session-storage';
+import { SignIn } from './session/SignIn';
+import { Workspace } from './Workspace';
+
+const EXPIRED = 'Your session has expired. Sign in again to continue where you were.';
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Signed in or not. An expired session (a 401 from any call, or its expiry time passing)
+ * returns to the sign-in screen; where the user was (the address) and an open draft are
+ * kept, so signing in again continues there.
+ */
+export function App() {
+  const [session, setSession] = useState<Session | null>(() => {
+    const stored = loadSession();
+    setAccessToken(stored?.accessToken ?? null);
+    return stored;
+  });
+  const [notice, setNotice] = useState<string | null>(null);
+  const [lastEmail, setLastEmail] = useState(session?.user.email ?? '');
+  const [draft, setDraftState] = useState<Draft | null>(storedDraft);
+  const [composing, setComposing] = useState(() => draft !== null);
+
+  const setDraft = useCallback((next: Draft | null) => {
+    setDraftState(next);
+    storeDraft(next);
+  }, []);
+
+  const signOut = useCallback(
+    (reason: string | null) => {
+      setAccessToken(null);
+      saveSession(null);
+      setSession((current) => {
+        if (current) setLastEmail(current.user.email);
+        return null;
+      });
+      setNotice(reason);
+      if (!reason) {
+        setDraft(null);
+        setComposing(false);
+      }
+    },
+    [setDraft],
+  );
+
+  useEffect(() => {
+    onSessionExpired(() => signOut(EXPIRED));
+    return () => onSessionExpired(null);
+  }, [signOut]);
+
+  useEffect(() => {
+    if (!session) return;
+    const timer = setTimeout(() => signOut(EXPIRED), Math.min(MAX_TIMER_MS, new Date(session.expiresAt).getTime() - Date.now()));
+    return () => clearTimeout(timer);
+  }, [session, signOut]);
+
+  function signedIn(next: Session) {
+    if (lastEmail && next.user.email !== lastEmail) {
+      // Someone else: nothing of the previous user's work carries over.
+      setDraft(null);
+      setComposing(false);
+      history.replaceState(null, '', '#/');
+    }
+    setAccessToken(next.accessToken);
+    saveSession(next);
+    setSession(next);
+    setNotice(null);
+  }
+
+  useEffect(() => {
+    document.title = session ? `Letterbox – ${session.user.email}` : 'Sign in – Letterbox';
+  }, [session]);
+
+  if (!session) return <SignIn notice={notice} lastEmail={lastEmail} onSignedIn={signedIn} />;
+  return (
+    <Workspace
+      key={session.user.id}
+      session={session}
+      draft={draft}
+      composing={composing}
+      onDraft={setDraft}
+      onComposing={setComposing}
+      onSignOut={() => signOut(null)}
+    />
+  );
+}

@@ -1,0 +1,28 @@
+const SHORTCUTS: Array<[string, string]> = [
+  ['j / k', 'next / previous mail'],
+  ['Enter', 'open the focused mail'],
+  ['Escape', 'back to the list, close a dialog'],
+  ['c', 'compose'],
+  ['/', 'search'],
+  ['s', 'flag or unflag the open mail'],
+  ['#', 'delete the open mail'],
+  ['u', 'mark the open mail unread'],
+];
+
+export function ShortcutHelp() {
+  return (
+    <details className="shortcut-help">
+      <summary>Keyboard shortcuts</summary>
+      <dl>
+        {SHORTCUTS.map(([keys, what]) => (
+          <div key={keys}>
+            <dt>
+              <kbd>{keys}</kbd>
+            </dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
+  );
+}

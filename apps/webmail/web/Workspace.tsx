@@ -1,0 +1,225 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { MailChanges, MailSummary, SendView, Session } from './api/types';
+import { Compose } from './compose/Compose';
+import { emptyDraft, type Draft } from './compose/draft';
+import { SendTracker } from './compose/SendTracker';
+import { useSendTracking } from './compose/useSendTracking';
+import { useLiveEvents, type LiveEvent } from './live/useLiveEvents';
+import { MailboxList } from './mailboxes/MailboxList';
+import { useMailboxes } from './mailboxes/useMailboxes';
+import { MailListToolbar } from './mails/MailListToolbar';
+import { MailListView } from './mails/MailListView';
+import { DEFAULT_LIST_OPTIONS, useMailList, type ListOptions } from './mails/useMailList';
+import { ReadingPane, type PaneActions } from './reader/ReadingPane';
+import { navigate, useRoute } from './shared/route';
+import { useShortcuts } from './shared/shortcuts';
+import { ShortcutHelp } from './ShortcutHelp';
+import { TopBar } from './TopBar';
+
+interface Props {
+  session: Session;
+  draft: Draft | null;
+  composing: boolean;
+  onDraft(draft: Draft | null): void;
+  onComposing(open: boolean): void;
+  onSignOut(): void;
+}
+
+const OFFLINE_POLL_MS = 30_000;
+
+/** The signed-in webmail: mailboxes, the list, the reading pane, compose and live updates. */
+export function Workspace({ session, draft, composing, onDraft, onComposing, onSignOut }: Props) {
+  const route = useRoute();
+  const { mailboxes, error: mailboxError, refresh: refreshMailboxes } = useMailboxes();
+  const [options, setOptions] = useState<ListOptions>(DEFAULT_LIST_OPTIONS);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const paneActions = useRef<PaneActions | null>(null);
+
+  const mailbox = mailboxes?.find((candidate) => candidate.id === route.mailboxId) ?? null;
+  const sentView = mailbox?.role === 'sent';
+  const list = useMailList(mailbox?.id ?? null, options, sentView);
+  const filtered = options.unreadOnly || options.flaggedOnly || options.withAttachments || options.search !== '';
+
+  // No mailbox in the address (or one that is gone): the inbox.
+  useEffect(() => {
+    if (!mailboxes || mailbox) return;
+    const inbox = mailboxes.find((candidate) => candidate.role === 'inbox') ?? mailboxes[0];
+    if (inbox) navigate({ mailboxId: inbox.id, mailId: null }, true);
+  }, [mailboxes, mailbox]);
+
+  useEffect(() => {
+    document.title = mailbox ? `${mailbox.name}${mailbox.unreadCount ? ` (${mailbox.unreadCount})` : ''} – Letterbox` : 'Letterbox';
+  }, [mailbox]);
+
+  const listRef = useRef(list);
+  listRef.current = list;
+  const routeRef = useRef(route);
+  routeRef.current = route;
+
+  const onLiveEvent = useCallback(
+    (event: LiveEvent) => {
+      void refreshMailboxes();
+      const current = listRef.current;
+      const shown = new Set(current.items.map((item) => item.id));
+      const mailboxId = routeRef.current.mailboxId;
+      const concernsList =
+        event.type === 'resync' ||
+        (event.type === 'mail.created' && (event.mailboxId === mailboxId || event.mailboxId === undefined)) ||
+        ((event.type === 'mail.updated' || event.type === 'mail.deleted') && (event.mailIds ?? []).some((id) => shown.has(id)));
+      if (concernsList) void current.refresh();
+      if (event.type === 'mail.deleted' && routeRef.current.mailId !== null && (event.mailIds ?? []).includes(routeRef.current.mailId)) {
+        navigate({ mailboxId, mailId: null }, true);
+      }
+    },
+    [refreshMailboxes],
+  );
+  const live = useLiveEvents(session.accessToken, onLiveEvent);
+
+  // Without the stream, the counts and the list are still brought up to date now and then.
+  useEffect(() => {
+    if (live !== 'offline') return;
+    const timer = setInterval(() => onLiveEvent({ type: 'resync' }), OFFLINE_POLL_MS);
+    return () => clearInterval(timer);
+  }, [live, onLiveEvent]);
+
+  const afterSend = useCallback(() => {
+    void refreshMailboxes();
+    if (sentView || mailbox?.role === 'drafts') void listRef.current.refresh();
+  }, [refreshMailboxes, sentView, mailbox?.role]);
+  const tracking = useSendTracking(afterSend);
+
+  const open = useCallback((mail: MailSummary) => navigate({ mailboxId: mail.mailboxId, mailId: mail.id }), []);
+  const back = useCallback(() => {
+    navigate({ mailboxId: routeRef.current.mailboxId, mailId: null });
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('.mail-row[aria-current="true"], .mail-row')?.focus());
+  }, []);
+
+  const onChanged = useCallback(
+    (mailId: number, changes: MailChanges) => {
+      if (changes.mailboxId !== undefined) return;
+      listRef.current.patch(mailId, changes);
+      if (changes.seen !== undefined) void refreshMailboxes();
+    },
+    [refreshMailboxes],
+  );
+
+  const onRemoved = useCallback(
+    (mailId: number) => {
+      const items = listRef.current.items;
+      const index = items.findIndex((item) => item.id === mailId);
+      const next = items[index + 1] ?? items[index - 1];
+      listRef.current.remove(mailId);
+      void refreshMailboxes();
+      navigate({ mailboxId: routeRef.current.mailboxId, mailId: next && index >= 0 ? next.id : null }, true);
+    },
+    [refreshMailboxes],
+  );
+
+  const registerActions = useCallback((actions: PaneActions | null) => {
+    paneActions.current = actions;
+  }, []);
+
+  function step(offset: number) {
+    const items = list.items;
+    if (items.length === 0) return;
+    const index = items.findIndex((item) => item.id === route.mailId);
+    const next = items[index === -1 ? 0 : Math.min(items.length - 1, Math.max(0, index + offset))];
+    if (next.id === route.mailId) return;
+    if (index === -1 && offset < 0) return;
+    open(next);
+    if (index + offset >= items.length - 3) list.loadMore();
+  }
+
+  const startCompose = useCallback(() => {
+    if (!draft) onDraft(emptyDraft());
+    onComposing(true);
+  }, [draft, onDraft, onComposing]);
+
+  useShortcuts(
+    {
+      j: () => step(1),
+      k: () => step(-1),
+      c: (event) => {
+        event.preventDefault();
+        startCompose();
+      },
+      '/': (event) => {
+        event.preventDefault();
+        searchRef.current?.focus();
+      },
+      s: () => paneActions.current?.toggleFlag(),
+      '#': () => paneActions.current?.remove(),
+      u: () => paneActions.current?.markUnread(),
+      Escape: () => {
+        if (route.mailId !== null) back();
+      },
+    },
+    !composing,
+  );
+
+  function sent(send: SendView, sentDraft: Draft) {
+    tracking.track(send, sentDraft);
+    onDraft(null);
+    onComposing(false);
+    void refreshMailboxes();
+  }
+
+  async function undo(item: (typeof tracking.sends)[number]) {
+    if (await tracking.undo(item.send.id)) {
+      // Back to the compose window with everything as it was.
+      onDraft({ ...item.draft });
+      onComposing(true);
+    }
+  }
+
+  const openSummary = useMemo(() => list.items.find((item) => item.id === route.mailId), [list.items, route.mailId]);
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#mail-list-region">
+        Skip to the mail list
+      </a>
+      <TopBar user={session.user} live={live} onCompose={startCompose} onSignOut={onSignOut} />
+      <div className="workspace" data-view={route.mailId === null ? 'list' : 'reader'}>
+        <aside className="sidebar">
+          <MailboxList mailboxes={mailboxes} error={mailboxError} currentId={route.mailboxId} onRetry={() => void refreshMailboxes()} />
+          <ShortcutHelp />
+        </aside>
+        <section className="list-pane" id="mail-list-region" aria-label="Mail list" tabIndex={-1}>
+          <MailListToolbar options={options} onChange={setOptions} searchRef={searchRef} />
+          {mailbox?.locked ? (
+            <p className="empty">This mailbox is locked.</p>
+          ) : (
+            <MailListView title={mailbox?.name ?? 'Mail'} list={list} selectedId={route.mailId} sentView={sentView} filtered={filtered} onOpen={open} />
+          )}
+        </section>
+        <section className="reader" aria-label="Reading pane">
+          {route.mailId !== null && mailboxes ? (
+            <ReadingPane
+              key={route.mailId}
+              mailId={route.mailId}
+              mailboxes={mailboxes}
+              receipts={sentView ? openSummary?.receiptConfirm : undefined}
+              onBack={back}
+              onChanged={onChanged}
+              onRemoved={onRemoved}
+              registerActions={registerActions}
+            />
+          ) : (
+            <p className="reader-empty">Select a mail to read it.</p>
+          )}
+        </section>
+      </div>
+      {tracking.sends.length > 0 && <SendTracker sends={tracking.sends} onUndo={(item) => void undo(item)} onDismiss={tracking.dismiss} />}
+      {composing && draft && (
+        <Compose
+          draft={draft} onChange={onDraft} onSent={sent} onClose={() => onComposing(false)}
+          onDiscard={() => {
+            onDraft(null);
+            onComposing(false);
+          }}
+        />
+      )}
+    </div>
+  );
+}

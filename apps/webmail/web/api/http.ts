@@ -1,0 +1,88 @@
+/** Every API call goes through here: the bearer token, problem+json errors, and the 401 that ends a session. */
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fieldErrors: Array<{ field: string; message: string }> = [],
+  ) {
+    super(message);
+  }
+}
+
+/** The token was refused: the user has to sign in again. */
+export class SessionExpiredError extends ApiError {}
+
+let accessToken: string | null = null;
+let onExpired: (() => void) | null = null;
+
+export function setAccessToken(token: string | null): void {
+  accessToken = token;
+}
+
+export function currentToken(): string | null {
+  return accessToken;
+}
+
+/** Called once whenever an API call is answered 401. */
+export function onSessionExpired(handler: (() => void) | null): void {
+  onExpired = handler;
+}
+
+export interface RequestOptions {
+  method?: string;
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Sign-in itself: a 401 there is a wrong password, not an expired session. */
+  anonymous?: boolean;
+}
+
+async function problemOf(response: Response): Promise<ApiError> {
+  let detail = `${response.status} ${response.statusText}`.trim();
+  let fields: Array<{ field: string; message: string }> = [];
+  try {
+    const body = (await response.json()) as { detail?: string; title?: string; errors?: Array<{ field: string; message: string }> };
+    detail = body.detail ?? body.title ?? detail;
+    fields = body.errors ?? [];
+  } catch {
+    // not JSON: keep the status line
+  }
+  if (response.status === 502 || response.status === 503 || response.status === 504) detail = `The server is not reachable right now (${detail}).`;
+  return new ApiError(response.status, detail, fields);
+}
+
+export async function request(path: string, options: RequestOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (!options.anonymous && accessToken) headers.authorization = `Bearer ${accessToken}`;
+  let body = options.body;
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, { method: options.method ?? 'GET', headers, body, signal: options.signal });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'The network is not reachable. Check the connection and try again.');
+  }
+  if (response.status === 401 && !options.anonymous) {
+    onExpired?.();
+    throw new SessionExpiredError(401, 'Your session has expired. Sign in again to continue.');
+  }
+  if (!response.ok) throw await problemOf(response);
+  return response;
+}
+
+export async function requestJson<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await request(path, options);
+  return (await response.json()) as T;
+}
+
+export const isAbort = (error: unknown): boolean => (error as Error | undefined)?.name === 'AbortError';
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,179 @@
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { sendMail } from '../api/endpoints';
+import { ApiError, messageOf, SessionExpiredError } from '../api/http';
+import type { SendView } from '../api/types';
+import { AttachmentPicker } from './AttachmentPicker';
+import { draftProblems, sendBody, type Draft } from './draft';
+import { RichEditor } from './RichEditor';
+
+interface Props {
+  draft: Draft;
+  onChange(draft: Draft): void;
+  onSent(send: SendView, draft: Draft): void;
+  onClose(): void;
+  onDiscard(): void;
+}
+
+/** The compose dialog: recipients, subject, rich or plain text, files and send options. */
+export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) {
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [showCopies, setShowCopies] = useState(Boolean(draft.cc || draft.bcc));
+  const idempotencyKey = useRef(crypto.randomUUID());
+  const dialog = useRef<HTMLDivElement>(null);
+  const firstField = useRef<HTMLInputElement>(null);
+  const opener = useRef<Element | null>(document.activeElement);
+
+  useEffect(() => {
+    firstField.current?.focus();
+    const previous = opener.current;
+    return () => (previous as HTMLElement | null)?.focus?.();
+  }, []);
+
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => onChange({ ...draft, [key]: value });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = draftProblems(draft);
+    setProblems(found);
+    setError(null);
+    if (Object.keys(found).length) return;
+    setSending(true);
+    try {
+      const send = await sendMail(sendBody(draft), idempotencyKey.current);
+      onSent(send, draft);
+    } catch (failure) {
+      setSending(false);
+      if (failure instanceof SessionExpiredError) return; // the draft is kept for after sign-in
+      if (failure instanceof ApiError && failure.fieldErrors.length) {
+        setProblems(Object.fromEntries(failure.fieldErrors.map((item) => [item.field.replace(/^body\./, '').split('.')[0], item.message])));
+      }
+      setError(messageOf(failure));
+    }
+  }
+
+  // Tab stays inside the dialog; Escape closes it (the draft is kept).
+  function trapKeys(event: KeyboardEvent) {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      onClose();
+      return;
+    }
+    if (event.key !== 'Tab' || !dialog.current) return;
+    const focusable = dialog.current.querySelectorAll<HTMLElement>('input, select, textarea, button, [contenteditable="true"], [tabindex="0"]');
+    const visible = Array.from(focusable).filter((element) => !element.hasAttribute('disabled') && element.offsetParent !== null);
+    const first = visible[0];
+    const last = visible[visible.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last?.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first?.focus();
+    }
+  }
+
+  const field = (name: 'to' | 'cc' | 'bcc', label: string) => (
+    <div className="compose-field">
+      <label htmlFor={`compose-${name}`}>{label}</label>
+      <input
+        id={`compose-${name}`}
+        ref={name === 'to' ? firstField : undefined}
+        type="text"
+        inputMode="email"
+        autoComplete="email"
+        placeholder="name@example.com, …"
+        value={draft[name]}
+        aria-invalid={Boolean(problems[name])}
+        aria-describedby={problems[name] ? `compose-${name}-error` : undefined}
+        onChange={(event) => set(name, event.target.value)}
+      />
+      {problems[name] && (
+        <p className="field-error" id={`compose-${name}-error`}>
+          {problems[name]}
+        </p>
+      )}
+    </div>
+  );
+
+  return (
+    <div className="dialog-backdrop">
+      <div className="dialog compose" role="dialog" aria-modal="true" aria-labelledby="compose-title" ref={dialog} onKeyDown={trapKeys}>
+        <form onSubmit={submit} noValidate>
+          <header className="dialog-header">
+            <h2 id="compose-title">New message</h2>
+            <button type="button" className="icon" aria-label="Close (the draft is kept)" onClick={onClose}>
+              ✕
+            </button>
+          </header>
+          {field('to', 'To')}
+          {showCopies ? (
+            <>
+              {field('cc', 'Cc')}
+              {field('bcc', 'Bcc')}
+            </>
+          ) : (
+            <button type="button" className="link" onClick={() => setShowCopies(true)}>
+              Cc / Bcc
+            </button>
+          )}
+          <div className="compose-field">
+            <label htmlFor="compose-subject">Subject</label>
+            <input id="compose-subject" type="text" value={draft.subject} onChange={(event) => set('subject', event.target.value)} maxLength={998} />
+          </div>
+          <div className="compose-body">
+            <label className="format-toggle">
+              <input type="checkbox" checked={draft.rich} onChange={(event) => set('rich', event.target.checked)} /> Rich text
+            </label>
+            {draft.rich ? (
+              <RichEditor id="compose-body" initialHtml={draft.html || draft.text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\n/g, '<br>')} onChange={(html) => set('html', html)} />
+            ) : (
+              <>
+                <label htmlFor="compose-text" className="visually-hidden">
+                  Message
+                </label>
+                <textarea id="compose-text" rows={12} value={draft.text} onChange={(event) => set('text', event.target.value)} />
+              </>
+            )}
+          </div>
+          <AttachmentPicker files={draft.files} error={problems.files ?? problems.attachments} onChange={(files) => set('files', files)} />
+          <fieldset className="send-options">
+            <legend className="visually-hidden">Send options</legend>
+            <label>
+              <input type="checkbox" checked={draft.requestReadReceipt} onChange={(event) => set('requestReadReceipt', event.target.checked)} /> Request read receipt
+            </label>
+            <label>
+              <input type="checkbox" checked={draft.sendSeparately} onChange={(event) => set('sendSeparately', event.target.checked)} /> Send separately to each recipient
+            </label>
+            <label>
+              Undo for{' '}
+              <select value={draft.undoSeconds} onChange={(event) => set('undoSeconds', Number(event.target.value))}>
+                <option value={0}>no delay</option>
+                <option value={5}>5 seconds</option>
+                <option value={10}>10 seconds</option>
+                <option value={30}>30 seconds</option>
+              </select>
+            </label>
+          </fieldset>
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+          <footer className="dialog-footer">
+            <button type="submit" className="primary" disabled={sending}>
+              {sending ? 'Sending…' : 'Send'}
+            </button>
+            <button type="button" onClick={onClose}>
+              Close
+            </button>
+            <button type="button" className="danger" onClick={onDiscard}>
+              Discard
+            </button>
+          </footer>
+        </form>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { useEffect, useRef } from 'react';
+
+interface Props {
+  id: string;
+  initialHtml: string;
+  onChange(html: string): void;
+}
+
+const COMMANDS = [
+  { command: 'bold', label: 'Bold', text: 'B' },
+  { command: 'italic', label: 'Italic', text: 'I' },
+  { command: 'underline', label: 'Underline', text: 'U' },
+  { command: 'insertUnorderedList', label: 'Bulleted list', text: '•' },
+  { command: 'insertOrderedList', label: 'Numbered list', text: '1.' },
+] as const;
+
+/** A small rich-text editor: the browser's own editing with a few formatting buttons. */
+export function RichEditor({ id, initialHtml, onChange }: Props) {
+  const editor = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (editor.current) editor.current.innerHTML = initialHtml;
+    // The editor owns its content from here on; only the first value is written.
+  }, []);
+
+  function run(command: string) {
+    editor.current?.focus();
+    document.execCommand(command);
+    onChange(editor.current?.innerHTML ?? '');
+  }
+
+  return (
+    <div className="rich-editor">
+      <div className="editor-toolbar" role="toolbar" aria-label="Formatting">
+        {COMMANDS.map((item) => (
+          <button key={item.command} type="button" aria-label={item.label} title={item.label} onMouseDown={(event) => event.preventDefault()} onClick={() => run(item.command)}>
+            {item.text}
+          </button>
+        ))}
+      </div>
+      <div
+        id={id}
+        ref={editor}
+        className="editor-area"
+        contentEditable
+        role="textbox"
+        aria-multiline="true"
+        aria-label="Message"
+        tabIndex={0}
+        onInput={(event) => onChange(event.currentTarget.innerHTML)}
+      />
+    </div>
+  );
+}

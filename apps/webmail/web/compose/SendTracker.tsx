@@ -1,0 +1,46 @@
+import type { TrackedSend } from './useSendTracking';
+
+interface Props {
+  sends: TrackedSend[];
+  onUndo(item: TrackedSend): void;
+  onDismiss(id: number): void;
+}
+
+const LABELS = {
+  queued: 'Queued',
+  sending: 'Sending…',
+  sent: 'Sent',
+  failed: 'Failed',
+  cancelled: 'Cancelled: back in Drafts',
+} as const;
+
+/** The status of each send of this session, announced as it changes. */
+export function SendTracker({ sends, onUndo, onDismiss }: Props) {
+  return (
+    <section className="send-tracker" aria-label="Sending">
+      <ul role="status" aria-live="polite">
+        {sends.map((item) => (
+          <li key={item.send.id} className={`send-item status-${item.send.status}`} data-send-id={item.send.id}>
+            <span className="send-subject">“{item.subject}”</span>{' '}
+            <span className="send-status" data-status={item.send.status}>
+              {LABELS[item.send.status]}
+              {item.send.status === 'queued' && item.send.scheduledAt && ` (goes out ${new Date(item.send.scheduledAt).toLocaleTimeString()})`}
+              {item.send.status === 'failed' && item.send.lastError && `: ${item.send.lastError}`}
+            </span>
+            {item.send.status === 'queued' && (
+              <button type="button" onClick={() => onUndo(item)}>
+                Undo
+              </button>
+            )}
+            {['sent', 'failed', 'cancelled'].includes(item.send.status) && (
+              <button type="button" className="icon" aria-label="Dismiss" onClick={() => onDismiss(item.send.id)}>
+                ✕
+              </button>
+            )}
+            {item.undoError && <span className="error"> {item.undoError}</span>}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { useEffect, useState, type FormEvent, type RefObject } from 'react';
+import type { ListOptions } from './useMailList';
+
+interface Props {
+  options: ListOptions;
+  onChange(options: ListOptions): void;
+  searchRef: RefObject<HTMLInputElement | null>;
+}
+
+/** Search (subject or sender), sort order, and the unread / flagged / attachment filters. */
+export function MailListToolbar({ options, onChange, searchRef }: Props) {
+  const [search, setSearch] = useState(options.search);
+  useEffect(() => setSearch(options.search), [options.search]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    onChange({ ...options, search });
+  }
+
+  return (
+    <div className="list-toolbar">
+      <form role="search" className="search" onSubmit={submit}>
+        <label htmlFor="search-text" className="visually-hidden">
+          Search mail
+        </label>
+        <input
+          id="search-text"
+          ref={searchRef}
+          type="search"
+          placeholder="Search (/)"
+          value={search}
+          onChange={(event) => {
+            setSearch(event.target.value);
+            if (event.target.value === '' && options.search) onChange({ ...options, search: '' });
+          }}
+        />
+        <label htmlFor="search-in" className="visually-hidden">
+          Search in
+        </label>
+        <select id="search-in" value={options.searchIn} onChange={(event) => onChange({ ...options, searchIn: event.target.value as ListOptions['searchIn'] })}>
+          <option value="subject">Subject</option>
+          <option value="from">From</option>
+        </select>
+        <button type="submit">Search</button>
+      </form>
+      <div className="filters" role="group" aria-label="Filters and order">
+        <label>
+          <input type="checkbox" checked={options.unreadOnly} onChange={(event) => onChange({ ...options, unreadOnly: event.target.checked })} /> Unread
+        </label>
+        <label>
+          <input type="checkbox" checked={options.flaggedOnly} onChange={(event) => onChange({ ...options, flaggedOnly: event.target.checked })} /> Flagged
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={options.withAttachments}
+            onChange={(event) => onChange({ ...options, withAttachments: event.target.checked })}
+          />{' '}
+          Attachments
+        </label>
+        <label htmlFor="sort-order" className="visually-hidden">
+          Order
+        </label>
+        <select id="sort-order" value={options.sort} onChange={(event) => onChange({ ...options, sort: event.target.value as ListOptions['sort'] })}>
+          <option value="-receivedAt">Newest first</option>
+          <option value="receivedAt">Oldest first</option>
+        </select>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/sign-in.css';
+import './styles/mail.css';
+import './styles/compose.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('no #root element');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { fetchAttachment } from '../api/endpoints';
+import { messageOf } from '../api/http';
+import type { MailDetail } from '../api/types';
+import { formatSize } from '../shared/format';
+import { Icon } from '../shared/Icon';
+
+type Attachment = MailDetail['attachments'][number];
+
+/** Saves a blob under its name through a temporary link. */
+function save(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** The mail's files with their sizes; each downloads with the session's token. */
+export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
+  const [busy, setBusy] = useState<Record<string, boolean>>({});
+  const [error, setError] = useState<string | null>(null);
+  const files = attachments.filter((attachment) => attachment.disposition === 'attachment' || !attachment.contentId);
+  if (files.length === 0) return null;
+
+  async function download(attachment: Attachment) {
+    setBusy((state) => ({ ...state, [attachment.partId]: true }));
+    setError(null);
+    try {
+      save(await fetchAttachment(attachment.url), attachment.filename);
+    } catch (failure) {
+      setError(`${attachment.filename} could not be downloaded: ${messageOf(failure)}`);
+    } finally {
+      setBusy((state) => ({ ...state, [attachment.partId]: false }));
+    }
+  }
+
+  return (
+    <section className="attachments" aria-label="Attachments">
+      <h3>
+        {files.length} {files.length === 1 ? 'attachment' : 'attachments'}
+      </h3>
+      <ul>
+        {files.map((attachment) => (
+          <li key={attachment.partId}>
+            <button type="button" className="attachment" onClick={() => void download(attachment)} disabled={busy[attachment.partId]} aria-label={`Download ${attachment.filename}, ${formatSize(attachment.size)}`}>
+              <Icon name="file" className="attachment-icon" />
+              <span className="attachment-name">{attachment.filename}</span>
+              <span className="attachment-size">{busy[attachment.partId] ? 'Downloading…' : formatSize(attachment.size)}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

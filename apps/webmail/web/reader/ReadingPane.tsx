@@ -1,0 +1,161 @@
+import { useEffect, useRef, useState } from 'react';
+import { changeMail, deleteMail } from '../api/endpoints';
+import { messageOf } from '../api/http';
+import type { MailChanges, Mailbox, MailDetail, Receipt } from '../api/types';
+import { formatAddresses, formatFullDate } from '../shared/format';
+import { ErrorMessage, Loading } from '../shared/LoadStates';
+import { AttachmentList } from './AttachmentList';
+import { hasRemoteContent } from './inline-images';
+import { MailActions } from './MailActions';
+import { MailFrame } from './MailFrame';
+import { ReceiptList } from './ReceiptList';
+import { useMail } from './useMail';
+
+export interface PaneActions {
+  toggleFlag(): void;
+  markUnread(): void;
+  remove(): void;
+}
+
+interface Props {
+  mailId: number;
+  mailboxes: Mailbox[];
+  receipts: Receipt[] | undefined;
+  onBack(): void;
+  /** After a change: the list and the counts show it. */
+  onChanged(mailId: number, changes: MailChanges): void;
+  onRemoved(mailId: number): void;
+  registerActions(actions: PaneActions | null): void;
+}
+
+export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, onRemoved, registerActions }: Props) {
+  const { mail, html, error, loading, update, retry } = useMail(mailId);
+  const [remoteImages, setRemoteImages] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const markedSeen = useRef<number | null>(null);
+
+  useEffect(() => {
+    setRemoteImages(false);
+    setActionError(null);
+  }, [mailId]);
+
+  // Opening a mail reads it; focus goes to its subject so a screen reader starts there.
+  useEffect(() => {
+    if (!mail) return;
+    heading.current?.focus();
+    if (!mail.seen && markedSeen.current !== mail.id) {
+      markedSeen.current = mail.id;
+      void apply({ seen: true });
+    }
+    // Once per opened mail, not on every change to it.
+  }, [mail?.id]);
+
+  async function apply(changes: MailChanges): Promise<boolean> {
+    if (!mail) return false;
+    setBusy(true);
+    setActionError(null);
+    try {
+      await changeMail(mail.id, changes);
+      update(changes as Partial<MailDetail>);
+      onChanged(mail.id, changes);
+      return true;
+    } catch (failure) {
+      setActionError(messageOf(failure));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove() {
+    if (!mail) return;
+    setBusy(true);
+    setActionError(null);
+    try {
+      await deleteMail(mail.id);
+      onRemoved(mail.id);
+    } catch (failure) {
+      setActionError(messageOf(failure));
+      setBusy(false);
+    }
+  }
+
+  const actions = useRef<PaneActions>({ toggleFlag: () => {}, markUnread: () => {}, remove: () => {} });
+  actions.current = {
+    toggleFlag: () => mail && void apply({ flagged: !mail.flagged }),
+    markUnread: () => mail && void apply({ seen: false }),
+    remove: () => void remove(),
+  };
+  useEffect(() => {
+    registerActions({
+      toggleFlag: () => actions.current.toggleFlag(),
+      markUnread: () => actions.current.markUnread(),
+      remove: () => actions.current.remove(),
+    });
+    return () => registerActions(null);
+  }, [registerActions]);
+
+  if (loading) return <Loading label="Opening the mail…" />;
+  if (error) return <ErrorMessage message={error} onRetry={retry} />;
+  if (!mail) return null;
+
+  const remote = html !== null && hasRemoteContent(html);
+  return (
+    <article className="reader-content" aria-labelledby="mail-subject">
+      <MailActions
+        mail={mail}
+        mailboxes={mailboxes}
+        busy={busy}
+        onBack={onBack}
+        onFlag={(flagged) => void apply({ flagged })}
+        onSeen={(seen) => void apply({ seen })}
+        onMove={(mailboxId) => void apply({ mailboxId }).then((moved) => moved && onRemoved(mail.id))}
+        onDelete={() => void remove()}
+      />
+      {actionError && (
+        <p className="error" role="alert">
+          {actionError}
+        </p>
+      )}
+      <header className="mail-header">
+        <h2 id="mail-subject" ref={heading} tabIndex={-1}>
+          {mail.subject || '(no subject)'}
+        </h2>
+        <dl>
+          <dt>From</dt>
+          <dd>{formatAddresses([mail.from])}</dd>
+          <dt>To</dt>
+          <dd>{formatAddresses(mail.to) || '—'}</dd>
+          {mail.cc.length > 0 && (
+            <>
+              <dt>Cc</dt>
+              <dd>{formatAddresses(mail.cc)}</dd>
+            </>
+          )}
+          <dt>Date</dt>
+          <dd>
+            <time dateTime={mail.receivedAt}>{formatFullDate(mail.receivedAt)}</time>
+          </dd>
+        </dl>
+      </header>
+      {receipts && <ReceiptList receipts={receipts} />}
+      <AttachmentList attachments={mail.attachments} />
+      {remote && !remoteImages && (
+        <p className="remote-notice">
+          Remote images are blocked to protect your privacy.{' '}
+          <button type="button" onClick={() => setRemoteImages(true)}>
+            Show remote images
+          </button>
+        </p>
+      )}
+      {mail.truncated && <p className="notice">This mail is long: only its beginning is shown.</p>}
+      {html !== null ? (
+        <MailFrame key={`${mail.id}-${remoteImages}`} html={html} remoteImages={remoteImages} />
+      ) : (
+        <pre className="mail-text">{mail.text}</pre>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,22 @@
+/** Small line icons drawn inline (no icon font, no emoji font needed), hidden from screen readers. */
+const PATHS = {
+  inbox: 'M3 13h5l2 3h4l2-3h5M5 5h14l2 8v6H3v-6z',
+  sent: 'M3 11l18-8-8 18-2-8z',
+  drafts: 'M4 20h4L19 9l-4-4L4 16zM14 6l4 4',
+  spam: 'M12 3l9 16H3zM12 10v4M12 17v.5',
+  trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13',
+  folder: 'M3 6h6l2 2h10v11H3z',
+  lock: 'M6 11h12v9H6zM9 11V8a3 3 0 0 1 6 0v3',
+  clip: 'M16 7l-7 7a2 2 0 0 0 3 3l7-7a4 4 0 0 0-6-6l-7 7a6 6 0 0 0 8 8l6-6',
+  file: 'M6 3h8l4 4v14H6zM14 3v4h4',
+} as const;
+
+export type IconName = keyof typeof PATHS;
+
+export function Icon({ name, className }: { name: IconName; className?: string }) {
+  return (
+    <svg className={`icon-svg${className ? ` ${className}` : ''}`} viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+      <path d={PATHS[name]} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
