@@ -3,8 +3,11 @@ import { deliveryE2eScenario } from './delivery-e2e';
 import { detail22mScenario } from './detail-22m';
 import { detail4kScenario } from './detail-4k';
 import { detail712kScenario } from './detail-712k';
+import { ingestBurstScenario } from './ingest-burst';
+import { ingestSustainedScenario } from './ingest-sustained';
 import { listScenario } from './list';
 import { mailboxesScenario } from './mailboxes';
+import { notifyScenario } from './notify';
 import { raw22mScenario } from './raw-22m';
 import { receiptConfirmScenario } from './receipt-confirm';
 import type { Scenario } from './scenario';
@@ -25,8 +28,16 @@ export const READ_SCENARIOS: readonly Scenario[] = [
 /** The send pipeline's scenarios, in the order `sending` (and `all`) runs them: the load first, as it empties the queue after itself. */
 export const SENDING_SCENARIOS: readonly Scenario[] = [sendScenario, deliveryE2eScenario];
 
+/** The ingest pipeline's scenarios, in the order `ingest` (and `all`) runs them; each starts the apps it measures. */
+export const INGEST_SCENARIOS: readonly Scenario[] = [ingestBurstScenario, ingestSustainedScenario];
+
 /** Every scenario, in the order `all` runs them. */
-export const SCENARIOS: readonly Scenario[] = [...READ_SCENARIOS, ...SENDING_SCENARIOS];
+export const SCENARIOS: readonly Scenario[] = [...READ_SCENARIOS, ...SENDING_SCENARIOS, ...INGEST_SCENARIOS, notifyScenario];
 
 /** Names that run several scenarios. */
-export const SCENARIO_GROUPS: Record<string, readonly Scenario[]> = { all: SCENARIOS, read: READ_SCENARIOS, sending: SENDING_SCENARIOS };
+export const SCENARIO_GROUPS: Record<string, readonly Scenario[]> = {
+  all: SCENARIOS,
+  read: READ_SCENARIOS,
+  sending: SENDING_SCENARIOS,
+  ingest: INGEST_SCENARIOS,
+};
