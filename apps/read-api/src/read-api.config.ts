@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authConfig, databaseConfig, loadConfig, portFrom, storageConfig } from '@letterbox/config';
+import { authConfig, databaseConfig, loadConfig, portFrom, redisConfig, storageConfig } from '@letterbox/config';
 
 export const readApiSettings = {
   READ_API_PORT: portFrom(3000),
@@ -11,6 +11,8 @@ export const readApiSettings = {
   ...databaseConfig,
   ...storageConfig,
   ...authConfig,
+  /** Live mail events: REDIS_URL, and QUEUE_PREFIX as their namespace. */
+  ...redisConfig,
 };
 
 export type ReadApiConfig = ReturnType<typeof loadReadApiConfig>;

@@ -3,6 +3,8 @@ import { APP_GUARD } from '@nestjs/core';
 import { BearerAuthGuard } from '@letterbox/auth';
 import { InfrastructureModule } from '@letterbox/nest-infrastructure';
 import { AuthController } from './auth/auth.controller';
+import { DevicesModule } from './devices/devices.module';
+import { EventsModule } from './events/events.module';
 import { MailServicesModule } from './mail-services.module';
 import { MailboxesController } from './mailboxes/mailboxes.controller';
 import { MailDownloadsController } from './mails/mail-downloads.controller';
@@ -15,7 +17,7 @@ export class ReadApiModule {
   static forConfig(config: ReadApiConfig): DynamicModule {
     return {
       module: ReadApiModule,
-      imports: [InfrastructureModule.forApp('read-api', config), MailServicesModule.forConfig(config)],
+      imports: [InfrastructureModule.forApp('read-api', config), MailServicesModule.forConfig(config), DevicesModule, EventsModule.forConfig(config)],
       controllers: [
         AuthController,
         MailboxesController,

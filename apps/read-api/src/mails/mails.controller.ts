@@ -3,8 +3,10 @@ import { RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
+import { mailChangeEvent, type MailEventChanges } from '@letterbox/events';
 import { ApiZodBody, ApiZodQuery, ZodValidationPipe } from '@letterbox/http';
 import { MailContentReader, MailListQuery, MailQueries, MailUpdates, type MailSummary } from '@letterbox/mail';
+import { MailEventAnnouncer } from '../events/mail-event-announcer';
 import { mailIdParams, mailListQuery, mailPatchBody, type MailListQueryParams } from './mail-request.schemas';
 import { mailDetailResponse, mailListResponse } from './mail-response.schemas';
 
@@ -19,6 +21,7 @@ export class MailsController {
     private readonly mails: MailQueries,
     private readonly content: MailContentReader,
     private readonly updates: MailUpdates,
+    private readonly announcer: MailEventAnnouncer,
   ) {}
 
   @Get()
@@ -70,18 +73,22 @@ export class MailsController {
 
   @Patch(':id')
   @ApiZodBody(mailPatchBody)
-  change(
+  async change(
     @CurrentUser() user: AuthenticatedUser,
     @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>,
     @Body(new ZodValidationPipe(mailPatchBody, 'body')) body: z.infer<typeof mailPatchBody>,
   ) {
-    return this.updates.change(user.userId, params.id, body);
+    const state = await this.updates.change(user.userId, params.id, body);
+    await this.announcer.announce(user.userId, mailChangeEvent(state, Object.keys(body) as Array<keyof MailEventChanges>));
+    return state;
   }
 
   /** Moves the mail to the trash; a mail already in the trash is deleted. */
   @Delete(':id')
-  remove(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
-    return this.updates.delete(user.userId, params.id);
+  async remove(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
+    const state = await this.updates.delete(user.userId, params.id);
+    await this.announcer.announce(user.userId, mailChangeEvent(state, ['mailboxId']));
+    return state;
   }
 
   private async expand(items: MailSummary[], expansions: string[]): Promise<void> {

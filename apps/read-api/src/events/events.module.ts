@@ -1,0 +1,61 @@
+import { Inject, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { eventCommandConnection, eventSubscriberConnection, UserEventFeed, UserEvents } from '@letterbox/events';
+import type { ReadApiConfig } from '../read-api.config';
+import { EventsController } from './events.controller';
+import { MailEventAnnouncer } from './mail-event-announcer';
+
+const EVENT_CONNECTIONS = Symbol('EVENT_CONNECTIONS');
+
+interface EventConnections {
+  commands: Redis;
+  /** One per process, however many streams are open: the feed fans out in process. */
+  subscriber: Redis;
+}
+
+/** Live mail events: the /v2/events stream, and the announcer that the routes changing mail publish with. */
+@Module({})
+export class EventsModule implements BeforeApplicationShutdown, OnApplicationShutdown {
+  constructor(
+    private readonly feed: UserEventFeed,
+    @Inject(EVENT_CONNECTIONS) private readonly connections: EventConnections,
+  ) {}
+
+  static forConfig(config: ReadApiConfig): DynamicModule {
+    return {
+      module: EventsModule,
+      controllers: [EventsController],
+      providers: [
+        {
+          provide: EVENT_CONNECTIONS,
+          useFactory: (): EventConnections => ({
+            commands: eventCommandConnection(config.REDIS_URL),
+            subscriber: eventSubscriberConnection(config.REDIS_URL, `letterbox-read-api-events-${config.QUEUE_PREFIX}`),
+          }),
+        },
+        {
+          provide: UserEvents,
+          useFactory: ({ commands }: EventConnections) => new UserEvents(commands, config.QUEUE_PREFIX),
+          inject: [EVENT_CONNECTIONS],
+        },
+        {
+          provide: UserEventFeed,
+          useFactory: ({ subscriber, commands }: EventConnections) => new UserEventFeed(subscriber, commands, config.QUEUE_PREFIX),
+          inject: [EVENT_CONNECTIONS],
+        },
+        MailEventAnnouncer,
+      ],
+      exports: [MailEventAnnouncer],
+    };
+  }
+
+  /** Before the HTTP server closes, which waits for open responses: a stream is open until it is ended. */
+  beforeApplicationShutdown(): void {
+    this.feed.close();
+  }
+
+  onApplicationShutdown(): void {
+    this.connections.subscriber.disconnect();
+    this.connections.commands.disconnect();
+  }
+}
