@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { messageIdOf } from '@letterbox/mail';
-import type { JobQueues } from '@letterbox/queue';
+import { BatchCollector, type JobPayloads, type JobQueues } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import { NoRecipientsError, UnknownRecipientsError } from './inbound-errors';
-import { readMessageHead } from './message-head';
+import { HeadCapture, parseMessageHead } from './message-head';
 import type { RecipientDirectory } from './recipient-directory';
 import { limitSize } from './size-limit';
 
@@ -29,12 +29,23 @@ export interface AcceptedInbound {
  * Storing it as mail is the ingest worker's part, in batches.
  */
 export class InboundIntake {
+  /** Acceptances that arrive together are queued with one Redis round trip. */
+  private readonly enqueues: BatchCollector<JobPayloads['ingest-mail'], undefined>;
+
   constructor(
     private readonly blobs: BlobStore,
     private readonly directory: RecipientDirectory,
-    private readonly queues: JobQueues,
+    queues: JobQueues,
     readonly maxMessageBytes: number,
-  ) {}
+  ) {
+    this.enqueues = new BatchCollector(
+      async (payloads) => {
+        await queues.enqueueAll('ingest-mail', payloads);
+        return payloads.map(() => undefined);
+      },
+      { maxSize: 500, maxWaitMs: 2 },
+    );
+  }
 
   /** Whether an envelope recipient may be accepted: SMTP asks at RCPT, before the data. */
   async knows(address: string): Promise<boolean> {
@@ -47,13 +58,14 @@ export class InboundIntake {
       message.content.resume();
       throw new UnknownRecipientsError(envelope.unknown);
     }
-    const blob = await this.blobs.put(limitSize(message.content, this.maxMessageBytes));
-    const head = await readMessageHead(this.blobs, blob);
-    const recipients = envelope?.known ?? (await this.directory.resolve([...head.to, ...head.cc, ...head.bcc].map(({ address }) => address))).known;
+    const capture = new HeadCapture();
+    const blob = await this.blobs.put(limitSize(message.content, this.maxMessageBytes, capture));
+    const summary = parseMessageHead(capture.head(), blob.size);
+    const recipients = envelope?.known ?? (await this.directory.resolve([...summary.to, ...summary.cc, ...summary.bcc].map(({ address }) => address))).known;
     if (recipients.size === 0) throw new NoRecipientsError();
     const inboundId = randomUUID();
-    const messageId = messageIdOf(head, blob);
-    await this.queues.enqueue('ingest-mail', {
+    const messageId = messageIdOf(summary, blob);
+    await this.enqueues.add({
       inboundId,
       storageKey: blob.key,
       size: blob.size,

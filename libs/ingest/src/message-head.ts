@@ -1,5 +1,5 @@
+import { Transform, type TransformCallback } from 'node:stream';
 import { parseHeaderBlock, summarizeHeaders, type HeaderSummary } from '@letterbox/mime';
-import type { BlobStore, StoredBlob } from '@letterbox/storage';
 import { EmptyMessageError, NotAMessageError } from './inbound-errors';
 
 /** Header blocks larger than this are refused: real ones are a few kilobytes. */
@@ -7,17 +7,33 @@ const MAX_HEADER_BYTES = 256 * 1024;
 const HEADER_FIELD = /^[!-9;-~]+[ \t]*:/;
 
 /**
- * Reads and checks the header block of a stored message: only its first bytes, never the
- * body. A message must start with header fields and name its sender (RFC 5322 §3.6).
+ * Passes a message through while keeping its first bytes (up to the end of its header
+ * block), so the headers can be checked without reading the stored file back.
  */
-export async function readMessageHead(blobs: BlobStore, blob: StoredBlob): Promise<HeaderSummary> {
-  if (blob.size === 0) throw new EmptyMessageError();
-  const [head] = await blobs.readRanges(blob.key, [{ start: 0, end: Math.min(blob.size, MAX_HEADER_BYTES) }]);
-  const end = headerEnd(head);
-  if (end === undefined) {
-    if (blob.size > MAX_HEADER_BYTES) throw new NotAMessageError(`no end of the header block in its first ${MAX_HEADER_BYTES} bytes`);
-    if (head.toString('latin1').trim() === '') throw new EmptyMessageError();
+export class HeadCapture extends Transform {
+  private readonly chunks: Buffer[] = [];
+  private captured = 0;
+  private complete = false;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    if (!this.complete) {
+      this.chunks.push(chunk);
+      this.captured += chunk.length;
+      this.complete = this.captured >= MAX_HEADER_BYTES || headerEnd(this.head()) !== undefined;
+    }
+    done(null, chunk);
   }
+
+  head(): Buffer {
+    return Buffer.concat(this.chunks).subarray(0, MAX_HEADER_BYTES);
+  }
+}
+
+/** Checks a message's header block: it must start with header fields and name its sender (RFC 5322 §3.6). */
+export function parseMessageHead(head: Buffer, size: number): HeaderSummary {
+  if (size === 0 || head.toString('latin1').trim() === '') throw new EmptyMessageError();
+  const end = headerEnd(head);
+  if (end === undefined && size > MAX_HEADER_BYTES) throw new NotAMessageError(`no end of the header block in its first ${MAX_HEADER_BYTES} bytes`);
   const block = head.subarray(0, end ?? head.length);
   if (!HEADER_FIELD.test(block.toString('latin1', 0, Math.min(block.length, 1000)))) {
     throw new NotAMessageError('it does not begin with a header field');

@@ -1,13 +1,12 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { MessageTooLargeError } from './inbound-errors';
 
 /**
- * The content, failing with MessageTooLargeError once it passes `limitBytes`. The source is
+ * The content, into `output`, failing with MessageTooLargeError once it passes `limitBytes`. The source is
  * then read to its end and dropped rather than destroyed, so the protocol around it (an
  * HTTP request, an SMTP DATA phase) can still answer with the refusal.
  */
-export function limitSize(content: Readable, limitBytes: number): Readable {
-  const output = new PassThrough();
+export function limitSize(content: Readable, limitBytes: number, output: Writable & Readable = new PassThrough()): Readable {
   let seen = 0;
   let refused = false;
   content.on('data', (chunk: Buffer) => {

@@ -37,6 +37,9 @@ const KEY_PATTERN = /^[0-9a-f]{64}(\.gz)?$/;
  * read, so compression suits archives rather than mail that is read often.
  */
 export class BlobStore {
+  /** Folders known to exist: a burst of puts would otherwise make two mkdir calls each. */
+  private readonly folders = new Set<string>();
+
   constructor(
     private readonly root: string,
     private readonly compression: Compression = 'none',
@@ -44,7 +47,7 @@ export class BlobStore {
 
   async put(content: Buffer | Readable): Promise<StoredBlob> {
     const tmpDir = path.join(this.root, 'tmp');
-    await mkdir(tmpDir, { recursive: true });
+    await this.ensureFolder(tmpDir);
     const tmpPath = path.join(tmpDir, randomUUID());
     const hash = createHash('sha256');
     let size = 0;
@@ -62,7 +65,7 @@ export class BlobStore {
       else await pipeline(source, measure, sink);
       const key = hash.digest('hex') + (this.compression === 'gzip' ? '.gz' : '');
       const finalPath = this.pathOf(key);
-      await mkdir(path.dirname(finalPath), { recursive: true });
+      await this.ensureFolder(path.dirname(finalPath));
       await rename(tmpPath, finalPath);
       return { key, size };
     } catch (error) {
@@ -113,6 +116,12 @@ export class BlobStore {
     } finally {
       await handle.close();
     }
+  }
+
+  private async ensureFolder(folder: string): Promise<void> {
+    if (this.folders.has(folder)) return;
+    await mkdir(folder, { recursive: true });
+    this.folders.add(folder);
   }
 
   private pathOf(key: string): string {
