@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { login } from '@letterbox/testing';
 import { createReadApi } from '../create-read-api';
 import { loadReadApiConfig } from '../read-api.config';
@@ -12,7 +13,8 @@ export interface RunningApi {
 
 /** The read API in this process, on a free port, against the test database. */
 export async function startReadApiServer(): Promise<RunningApi> {
-  const config = loadReadApiConfig({ ...process.env, READ_API_PORT: '1', READ_API_HOST: '127.0.0.1' });
+  // Live events of test users stay out of the namespace a locally running platform uses.
+  const config = loadReadApiConfig({ QUEUE_PREFIX: `test-${randomUUID().slice(0, 8)}`, ...process.env, READ_API_PORT: '1', READ_API_HOST: '127.0.0.1' });
   const app = await createReadApi(config, false);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
