@@ -8,7 +8,7 @@ import type { SendQueue } from './send-queue';
  * Ports of the mock providers the harness starts for itself, away from the 1025/3005 of
  * `npm start`, so that a mock someone else runs (and its counts) is never touched.
  */
-export const BENCH_MOCK_SMTP_PORT = 2525;
+export const BENCH_MOCK_SMTP_PORT = 2925;
 export const BENCH_MOCK_HTTP_PORT = 3925;
 
 /** The provider being imitated: about 4 s to accept a mail, 5 mails/s per account with a burst of 5. */

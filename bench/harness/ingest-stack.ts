@@ -23,10 +23,10 @@ import { machineCpuTicks, mainThreadSchedSeconds, treeCpuSeconds } from './proce
  */
 export const INGEST_BENCH_PREFIX = 'ingest-bench';
 export const INGEST_BENCH_HTTP_PORT = 3932;
-/** Not 2525: the harness's mock providers take that one. */
+/** Not 2925: the harness's mock providers take that one. */
 export const INGEST_BENCH_SMTP_PORT = 2932;
 /**
- * The mock providers of the ingest bench: not the harness's 3925/2525 (bench-apps.ts), so
+ * The mock providers of the ingest bench: not the harness's 3925/2925 (bench-apps.ts), so
  * that it can start while another scenario's mock runs (the figures then share the CPU).
  */
 export const INGEST_BENCH_MOCK_HTTP_PORT = 3935;

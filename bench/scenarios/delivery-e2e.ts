@@ -41,7 +41,7 @@ export const deliveryE2eScenario: ProcedureScenario = {
   name: 'delivery-e2e',
   title: 'Sends queued through the send API until the mock provider (4 s latency, 5 mails/s per sender) accepted them all',
   summary:
-    'starts its own mock providers (127.0.0.1:2525, control :3925) and one delivery worker per case on the send API queue; ' +
+    'starts its own mock providers (127.0.0.1:2925, control :3925) and one delivery worker per case on the send API queue; ' +
     `cases: ${CASES.map((deliveryCase) => deliveryCase.label).join('; ')}; about 3 minutes`,
   run: runDeliveryE2e,
 };
