@@ -17,9 +17,11 @@ stop_all() {
 }
 trap stop_all INT TERM EXIT
 
+# The app's own pid goes in pids (not a pipeline's last command), so stopping reaches it
+# however the script is stopped: Ctrl-C, SIGTERM, or one app exiting.
 run() {
   local name=$1; shift
-  node --enable-source-maps "$@" 2>&1 | sed -u "s/^/[$name] /" &
+  node --enable-source-maps "$@" > >(sed -u "s/^/[$name] /") 2>&1 &
   pids+=($!)
 }
 
