@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { PreparedMail } from '@letterbox/mail';
+import { attachmentRows, type PreparedMail } from '@letterbox/mail';
 
 export interface InboundMailRow {
   inboundId: string;
@@ -46,17 +46,7 @@ export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Pro
     has_attachments: prepared.attachments.some((part) => part.disposition === 'attachment'),
     storage_key: prepared.blob.key,
     layout: prepared.layout,
-    attachments: prepared.attachments.map((part) => ({
-      part_id: part.partId,
-      filename: part.filename,
-      content_type: part.contentType,
-      disposition: part.disposition,
-      content_id: part.contentId ?? null,
-      size: part.size,
-      encoding: part.encoding,
-      body_start: part.start,
-      body_end: part.end,
-    })),
+    attachments: attachmentRows(prepared),
   }));
   const { rows: stored } = await sql.query<{
     inbound_id: string;

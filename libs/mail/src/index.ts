@@ -1,5 +1,5 @@
 export { storeMail, prepareMail, prepareStoredMail, messageIdOf, type MailToStore, type MailPlacement, type PreparedMail, type StoredMail } from './store-mail';
-export { mailInsertCtes } from './mail-insert';
+export { mailInsertCtes, attachmentRows } from './mail-insert';
 export { MailboxQueries, type MailboxCounters } from './mailbox-queries';
 export { MailListQuery, type MailListFilter, type MailListRequest, type MailListPage } from './mail-list-query';
 export { MailQueries, type MailExpansion } from './mail-queries';

@@ -12,17 +12,7 @@ export function mailInsertCtes(prepared: PreparedMail, placement: MailPlacement,
     return `$${values.length}`;
   };
   const { summary } = prepared;
-  const attachments = prepared.attachments.map((part) => ({
-    part_id: part.partId,
-    filename: part.filename,
-    content_type: part.contentType,
-    disposition: part.disposition,
-    content_id: part.contentId ?? null,
-    size: part.size,
-    encoding: part.encoding,
-    body_start: part.start,
-    body_end: part.end,
-  }));
+  const attachments = attachmentRows(prepared);
   return `new_mail AS (
       INSERT INTO mails (user_id, mailbox_id, message_id, from_address, from_name, to_addresses, cc_addresses, subject, snippet,
                          received_at, size, seen, flagged, important, has_attachments, storage_key, layout)
@@ -40,4 +30,19 @@ export function mailInsertCtes(prepared: PreparedMail, placement: MailPlacement,
         FROM new_mail, jsonb_to_recordset(${value(JSON.stringify(attachments))}::jsonb) AS a(part_id text, filename text, content_type text,
              disposition text, content_id text, size int, encoding text, body_start int, body_end int)
     )`;
+}
+
+/** A prepared mail's attachments as `attachments` rows (less mail_id), for jsonb_to_recordset. */
+export function attachmentRows(prepared: PreparedMail) {
+  return prepared.attachments.map((part) => ({
+    part_id: part.partId,
+    filename: part.filename,
+    content_type: part.contentType,
+    disposition: part.disposition,
+    content_id: part.contentId ?? null,
+    size: part.size,
+    encoding: part.encoding,
+    body_start: part.start,
+    body_end: part.end,
+  }));
 }

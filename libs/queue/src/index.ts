@@ -4,3 +4,4 @@ export { startJobWorker, assertOneHandlerPerJob, isFinalAttempt, type JobHandler
 export { producerConnection, workerConnection } from './redis-connections';
 export { SenderRateLimit } from './sender-rate-limit';
 export { BatchCollector, type BatchLimits } from './batch-collector';
+export { runWorkerProcess, type WorkerProcessDefinition } from './worker-process';
