@@ -5,17 +5,9 @@ import { simpleParser, type AddressObject } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
 import type { BlobStore } from '@letterbox/storage';
-import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
+import { createTestUser, sleep, testBlobStore, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
 import { startReadApiServer, type RunningApi } from '../../read-api/src/testing/read-api-server';
-import {
-  accessTokenFor,
-  SendClient,
-  sleep,
-  startSendApiServer,
-  testQueuePrefix,
-  waitFor,
-  type RunningSendApi,
-} from '../../send-api/src/testing/send-api-server';
+import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../../send-api/src/testing/send-api-server';
 import { startTestWorker, testWorkerEnv, type TestWorker } from './testing/delivery-workers';
 
 interface ReceiptRow {

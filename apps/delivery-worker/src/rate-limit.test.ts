@@ -5,16 +5,8 @@ import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
 import { JobQueues, producerConnection } from '@letterbox/queue';
-import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
-import {
-  accessTokenFor,
-  SendClient,
-  startSendApiServer,
-  testQueuePrefix,
-  waitFor,
-  type RunningSendApi,
-  type SendStatus,
-} from '../../send-api/src/testing/send-api-server';
+import { createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi, type SendStatus } from '../../send-api/src/testing/send-api-server';
 import { startWorkerProcess, testWorkerEnv, type WorkerProcess } from './testing/delivery-workers';
 
 const RATE_PER_SECOND = 5;

@@ -5,15 +5,8 @@ import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { jobIdOf, JobQueues, producerConnection } from '@letterbox/queue';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { createTestUser, testDatabase } from '@letterbox/testing';
-import {
-  accessTokenFor,
-  SendClient,
-  startSendApiServer,
-  testQueuePrefix,
-  waitFor,
-  type RunningSendApi,
-} from '../../send-api/src/testing/send-api-server';
+import { createTestUser, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
+import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../../send-api/src/testing/send-api-server';
 import { startWorkerProcess, testWorkerEnv, type WorkerProcess } from './testing/delivery-workers';
 
 const SENDS = 10;

@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import type { JobQueues } from '@letterbox/queue';
-import { createTestUser, testDatabase } from '@letterbox/testing';
+import { createTestUser, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
 import { inboxOf, testQueues } from '../../ingest/src/testing/ingest-pipeline';
 import { startIngestServer, type RunningIngestServer } from '../../ingest/src/testing/ingest-server';
-import { testQueuePrefix, waitFor } from '../../send-api/src/testing/send-api-server';
 import { startIngestWorkerProcess, type IngestWorkerProcess } from './testing/ingest-worker-process';
 
 const MESSAGES = 1000;

@@ -4,11 +4,11 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { DeviceRegistry } from '@letterbox/push';
 import { JOB_OPTIONS, type JobPayloads } from '@letterbox/queue';
-import { createTestUser, testDatabase } from '@letterbox/testing';
+import { createTestUser, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
 import { startMockFcmServer, type MockFcmServer } from '../../../libs/push/src/testing/mock-fcm-server';
 import { loadNotifyWorkerConfig } from './notify-worker.config';
 import { startNotifyWorker, type RunningNotifyWorker } from './start-notify-worker';
-import { NotifyQueue, notifyWorkerEnv, testQueuePrefix, waitFor } from './testing/notify-workers';
+import { NotifyQueue, notifyWorkerEnv } from './testing/notify-workers';
 
 type Payload = JobPayloads['notify-new-mail'];
 
@@ -117,7 +117,7 @@ describe('the notify worker: notify-new-mail through BullMQ, PostgreSQL and fire
     mock.fcm.configure({ failNext: { [stays]: ['QUOTA_EXCEEDED'], [leaves]: ['QUOTA_EXCEEDED'] } });
     const payload = payloadFor(userId);
     await notify.queues.enqueueAll('notify-new-mail', [payload]);
-    await waitFor(async () => (await notify.state(payload.mailId)) === 'delayed', 'the first attempt to fail');
+    await waitFor(async () => (await notify.state(payload.mailId)) === 'delayed', { what: 'the first attempt to fail' });
     assert.equal(await devices.remove(userId, leaves), true);
     await notify.settled(payload.mailId);
     assert.deepEqual(countsOf(stays), { accepted: 1, failed: { QUOTA_EXCEEDED: 1 } });

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { DeviceRegistry } from '@letterbox/push';
-import { createTestUser, testDatabase } from '@letterbox/testing';
+import { createTestUser, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
 import { startMockFcmServer, type MockFcmServer } from '../../../libs/push/src/testing/mock-fcm-server';
-import { NotifyQueue, notifyWorkerEnv, startWorkerProcess, testQueuePrefix, waitFor } from './testing/notify-workers';
+import { NotifyQueue, notifyWorkerEnv, startWorkerProcess } from './testing/notify-workers';
 
 /** Long enough to stop the worker while FCM has not answered yet. */
 const FCM_LATENCY_MS = 1500;
@@ -37,7 +37,7 @@ describe('the notify worker as a process', () => {
     for (const token of tokens) await devices.register(user.id, token);
     const worker = await startWorkerProcess(notifyWorkerEnv(prefix, mock.url));
     await notify.queues.enqueueAll('notify-new-mail', [{ userId: user.id, mailId: 1, from: 'Alice', subject: 'In flight' }]);
-    await waitFor(async () => (await notify.state(1)) === 'active', 'the job to start');
+    await waitFor(async () => (await notify.state(1)) === 'active', { what: 'the job to start' });
     // FCM has the messages by now and answers after its latency.
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual(tokens.map((token) => mock.fcm.counts(token)[token]?.accepted ?? 0), [0, 0, 0], 'nothing answered before the signal');

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Job, Queue } from 'bullmq';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import { JobQueues, producerConnection, type JobPayloads } from '@letterbox/queue';
+import { waitFor } from '@letterbox/testing';
 
 /** Shared by the notify worker's tests; not part of the worker. */
 
@@ -11,21 +11,9 @@ const ROOT = path.resolve(__dirname, '../../../..');
 
 export type NotifyJob = Job<JobPayloads['notify-new-mail']>;
 
-export const testQueuePrefix = () => `test-notify-${randomUUID().slice(0, 8)}`;
-
 /** The worker's settings for a test: its own queue namespace and the test's mock FCM. */
 export function notifyWorkerEnv(queuePrefix: string, mockUrl: URL, extra: Record<string, string> = {}): Record<string, string> {
   return { ...process.env, QUEUE_PREFIX: queuePrefix, FCM_MOCK_URL: mockUrl.href, ...extra } as Record<string, string>;
-}
-
-export async function waitFor<Value>(check: () => Promise<Value | false | undefined>, what: string, timeoutMs = 20_000): Promise<Value> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** The push-notify queue of one prefix, as producers add to it and as a test inspects it. */
@@ -42,8 +30,7 @@ export class NotifyQueue {
   async settled(mailId: number, timeoutMs = 20_000): Promise<NotifyJob> {
     await waitFor(
       async () => ['completed', 'failed'].includes((await this.state(mailId)) ?? ''),
-      `the notification of mail ${mailId}`,
-      timeoutMs,
+      { what: `the notification of mail ${mailId}`, timeoutMs, intervalMs: 50 },
     );
     // Read once settled, so its attempts and data are the final ones.
     return (await this.queue.getJob(`notify-${mailId}`)) as NotifyJob;
@@ -77,7 +64,7 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
     await waitFor(async () => {
       if (child.exitCode !== null) throw new Error(`the notify worker exited at start: ${output}`);
       return output.includes('notify worker consuming');
-    }, 'the notify worker to start', 30_000);
+    }, { what: 'the notify worker to start', timeoutMs: 30_000, intervalMs: 50 });
   } catch (error) {
     child.kill('SIGKILL');
     throw error;

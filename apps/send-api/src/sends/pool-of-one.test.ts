@@ -4,9 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import { simpleParser } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
+import { createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
 import { startTestWorker, testWorkerEnv, type TestWorker } from '../../../delivery-worker/src/testing/delivery-workers';
-import { accessTokenFor, SendClient, startSendApiServer, testQueuePrefix, waitFor, type RunningSendApi } from '../testing/send-api-server';
+import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 const SENDS = 20;
 

@@ -3,17 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
+import { createTestUser, sleep, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
 import { startTestWorker, testWorkerEnv, type TestWorker } from '../../../delivery-worker/src/testing/delivery-workers';
-import {
-  accessTokenFor,
-  SendClient,
-  sleep,
-  startSendApiServer,
-  testQueuePrefix,
-  waitFor,
-  type RunningSendApi,
-} from '../testing/send-api-server';
+import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 /** Nothing listens here: the send API's Redis is down. */
 const CLOSED_REDIS_URL = 'redis://127.0.0.1:6390';

@@ -4,18 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import { simpleParser, type AddressObject } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
-import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
+import { createTestUser, sleep, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
 import type { BlobStore } from '@letterbox/storage';
 import { startTestWorker, testWorkerEnv, type TestWorker } from '../../../delivery-worker/src/testing/delivery-workers';
-import {
-  accessTokenFor,
-  SendClient,
-  sleep,
-  startSendApiServer,
-  testQueuePrefix,
-  type Problem,
-  type RunningSendApi,
-} from '../testing/send-api-server';
+import { accessTokenFor, SendClient, startSendApiServer, type Problem, type RunningSendApi } from '../testing/send-api-server';
 
 const PROBLEM_JSON = /^application\/problem\+json/;
 const MAX_ATTACHMENT_BYTES = 256 * 1024;

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import { AccessTokens } from '@letterbox/auth';
 import type { SendView } from '@letterbox/sending';
 import { authConfig, loadConfig } from '@letterbox/config';
+import { waitFor } from '@letterbox/testing';
 import { createSendApi } from '../create-send-api';
 import { loadSendApiConfig, type SendApiConfig } from '../send-api.config';
 
@@ -24,11 +24,6 @@ export interface Problem {
   detail: string;
   instance?: string;
   errors?: Array<{ field: string; message: string }>;
-}
-
-/** A queue namespace of the test file's own, so its jobs never meet another file's workers. */
-export function testQueuePrefix(): string {
-  return `test-${randomUUID().slice(0, 8)}`;
 }
 
 /** The send API in this process, on a free port, against the test database; `env` overrides process.env. */
@@ -132,28 +127,4 @@ export class SendClient {
       { timeoutMs, what: () => `send ${id} to be ${statuses.join(' or ')} (last: ${JSON.stringify(last)})` },
     );
   }
-}
-
-export interface WaitOptions {
-  timeoutMs?: number;
-  intervalMs?: number;
-  what: string | (() => string);
-}
-
-/** Polls `check` until it gives a value other than undefined/false, or fails after the timeout. */
-export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, options: WaitOptions): Promise<T> {
-  const { timeoutMs = 20_000, intervalMs = 100 } = options;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof options.what === 'function' ? options.what() : options.what}`);
-    }
-    await sleep(intervalMs);
-  }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
