@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { percentile, requestsOf, type HttpLoad, type LoadResult } from './load-result';
+import { percentile, requestsOf, type HttpLoad, type LoadRequest, type LoadResult } from './load-result';
 
 /** Long enough that slow naive responses are measured rather than cut off as errors. */
 const RESPONSE_TIMEOUT_SECONDS = 30;
@@ -12,17 +12,37 @@ const RESPONSE_TIMEOUT_SECONDS = 30;
  * no latency at all. With one request in flight per connection, that request was sent
  * when the connection's previous answer came, or at the start.
  */
-export async function runAutocannon(load: HttpLoad): Promise<LoadResult> {
+export async function runAutocannon(load: HttpLoad): Promise<LoadResult & { accepted: number }> {
   const requests = requestsOf(load).map((request) => ({ ...request, headers: { ...load.headers, ...request.headers } }));
   let next = 0;
-  const nextRequest = () => requests[next++ % requests.length];
+  return runLoad(load, requests.length === 1 ? requests[0] : { setupRequest: (request) => ({ ...request, ...requests[next++ % requests.length] }) });
+}
+
+export interface GeneratedLoad {
+  base: URL;
+  connections: number;
+  durationSeconds: number;
+  headers: Record<string, string>;
+  /** Called before every request: each request may differ (a new Message-ID each time), which a list sent in turn cannot do. */
+  next(): LoadRequest;
+}
+
+/** runAutocannon for requests made one by one as autocannon asks for them. */
+export function runAutocannonGenerated(load: GeneratedLoad): Promise<LoadResult & { accepted: number }> {
+  return runLoad(load, { setupRequest: (request) => ({ ...request, ...load.next() }) });
+}
+
+async function runLoad(
+  load: Pick<HttpLoad, 'base' | 'connections' | 'durationSeconds'> & { headers?: Record<string, string> },
+  request: autocannon.Request,
+): Promise<LoadResult & { accepted: number }> {
   const instance = autocannon({
     url: load.base.origin,
     connections: load.connections,
     duration: load.durationSeconds,
     timeout: RESPONSE_TIMEOUT_SECONDS,
     headers: load.headers,
-    requests: [requests.length === 1 ? requests[0] : { setupRequest: (request) => ({ ...request, ...nextRequest() }) }],
+    requests: [request],
   });
   const startedAt = performance.now();
   const latencies: number[] = [];
@@ -42,6 +62,7 @@ export async function runAutocannon(load: HttpLoad): Promise<LoadResult> {
     durationSeconds: result.duration,
     responses: result.requests.total,
     requestsPerSecond: result['2xx'] / result.duration,
+    accepted: result['2xx'],
     latencyMs: {
       p50: percentile(sorted, 0.5),
       p95: percentile(sorted, 0.95),

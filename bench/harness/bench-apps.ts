@@ -106,13 +106,14 @@ export async function startDeliveryWorker(queue: SendQueue, env: Record<string, 
   });
 }
 
-function builtApp(app: string): string {
+/** An app's entry in dist/; the bench runs what `npm start` runs. */
+export function builtApp(app: string): string {
   const file = path.join(REPO_ROOT, 'dist/apps', app, 'src/main.js');
   if (!existsSync(file)) throw new Error(`${path.relative(process.cwd(), file)} is missing; build first: node -r @swc-node/register scripts/build.ts`);
   return file;
 }
 
-function portTaken(port: number): Promise<boolean> {
+export function portTaken(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ port, host: '127.0.0.1' });
     socket.once('connect', () => {

@@ -1,7 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,7 +11,8 @@ import { databaseConfig, loadConfig, redisConfig } from '@letterbox/config';
 import { createDatabase } from '@letterbox/db';
 import { QUEUE_OF } from '@letterbox/queue';
 import { ensureIngestRecipients, type IngestRecipient } from '../data/ingest-users';
-import { answersHealth, REPO_ROOT, startService, type ChildService } from './child-service';
+import { builtApp, portTaken } from './bench-apps';
+import { answersHealth, startService, type ChildService } from './child-service';
 import { machineCpuTicks, mainThreadSchedSeconds, treeCpuSeconds } from './process-tree';
 
 /**
@@ -381,23 +381,6 @@ function serverPids(): Record<string, number> {
     }
   }
   return pids;
-}
-
-function builtApp(app: string): string {
-  const file = path.join(REPO_ROOT, 'dist/apps', app, 'src/main.js');
-  if (!existsSync(file)) throw new Error(`${path.relative(process.cwd(), file)} is missing; build first: node -r @swc-node/register scripts/build.ts`);
-  return file;
-}
-
-function portTaken(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 export interface PostAnswer {

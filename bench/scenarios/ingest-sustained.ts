@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseBenchArgs } from '../cli-args';
 import { inboundPath, newsletterMessage } from '../data/inbound-messages';
 import { INGEST_RECIPIENT_COUNT } from '../data/ingest-users';
-import { runAutocannonStream } from '../harness/autocannon-stream';
+import { runAutocannonGenerated } from '../harness/autocannon-load';
 import type { BenchFixtures } from '../harness/bench-fixtures';
 import { coresBetween, INGEST_BENCH_PREFIX, INGEST_BENCH_TOKEN, IngestStack, pollUntil, postOnce, type QueueCounts } from '../harness/ingest-stack';
 import type { LoadResult } from '../harness/load-result';
@@ -137,7 +137,7 @@ async function runCase(
       }
     })();
     const cpuStart = stack.cpuSnapshot();
-    const load = await runAutocannonStream({ base: stack.base, connections, durationSeconds, headers: HEADERS, next });
+    const load = await runAutocannonGenerated({ base: stack.base, connections, durationSeconds, headers: HEADERS, next });
     const cpuLoadEnd = stack.cpuSnapshot();
     const loadSeconds = (performance.now() - loadStart) / 1000;
     const storedDuringLoad = await stack.storedCount();
