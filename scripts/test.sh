@@ -11,5 +11,6 @@ export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
 
 bash scripts/setup.sh
 bash scripts/browser.sh
+node --require @swc-node/register scripts/clear-test-keys.ts
 npx --no-install nx run-many -t typecheck lint --outputStyle=stream
 npx --no-install nx run-many -t test --parallel=1 --outputStyle=stream

@@ -28,7 +28,7 @@ const INGEST_TOKEN = 'letterbox-ingest-webmail-test';
  */
 export async function startPlatform(staticDir: string): Promise<Platform> {
   const settings = testSettings();
-  const queuePrefix = `webmail-${randomUUID().slice(0, 8)}`;
+  const queuePrefix = `test-webmail-${randomUUID().slice(0, 8)}`;
   const [readPort, sendPort, ingestPort, ingestSmtpPort, smtpPort, mockHttpPort, webmailPort] = await Promise.all(Array.from({ length: 7 }, freePort));
   const url = (port: number) => `http://127.0.0.1:${port}`;
   const common = {
