@@ -21,7 +21,7 @@ export interface HttpAppOptions {
  */
 export async function createHttpApp(module: Type<unknown> | DynamicModule, options: HttpAppOptions): Promise<NestFastifyApplication> {
   // Path parameters such as FCM registration tokens run to a few hundred characters; the router's default limit is 100.
-  const adapter = new FastifyAdapter({ bodyLimit: options.bodyLimit, trustProxy: true, maxParamLength: 1024 });
+  const adapter = new FastifyAdapter({ bodyLimit: options.bodyLimit, trustProxy: true, routerOptions: { maxParamLength: 1024 } });
   useJsonBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: options.logger ?? ['log', 'error', 'warn'],
