@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import type { JobQueues } from '@letterbox/queue';
-import { createTestUser, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
+import { createTestUser, testDatabase, testQueuePrefix, waitFor, type AppProcess } from '@letterbox/testing';
 import { inboxOf, testQueues } from '../../ingest/src/testing/ingest-pipeline';
 import { startIngestServer, type RunningIngestServer } from '../../ingest/src/testing/ingest-server';
-import { startIngestWorkerProcess, type IngestWorkerProcess } from './testing/ingest-worker-process';
+import { startIngestWorkerProcess } from './testing/ingest-worker-process';
 
 const MESSAGES = 1000;
 
@@ -15,7 +15,7 @@ describe('an ingest worker killed in the middle of a batch', () => {
   let db: Database;
   let ingest: RunningIngestServer;
   let queues: JobQueues;
-  const workers: IngestWorkerProcess[] = [];
+  const workers: AppProcess[] = [];
 
   before(async () => {
     db = testDatabase();
@@ -24,7 +24,7 @@ describe('an ingest worker killed in the middle of a batch', () => {
   });
 
   after(async () => {
-    for (const worker of workers) await worker.kill('SIGKILL');
+    for (const worker of workers) await worker.stop('SIGKILL');
     await queues?.close();
     await ingest?.close();
     await db?.close();
@@ -54,7 +54,7 @@ describe('an ingest worker killed in the middle of a batch', () => {
         },
         { what: 'the worker to store something', intervalMs: 10 },
       );
-      await worker.kill('SIGKILL');
+      await worker.stop('SIGKILL');
       storedAtLastKill = (await inboxOf(db, user.id)).total;
       assert.ok(progress < MESSAGES, `the kill came after every message was stored (${progress})`);
     }

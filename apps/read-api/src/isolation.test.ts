@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { AccessTokens } from '@letterbox/auth';
 import type { Database } from '@letterbox/db';
+import type { ProblemDetails as Problem } from '@letterbox/http';
 import { newCertKey, storeMail } from '@letterbox/mail';
 import { randomMail, referenceMail } from '@letterbox/mail-generator';
 import { createTestUser, testBlobStore, testDatabase, testSettings, type TestUser } from '@letterbox/testing';
@@ -13,14 +14,6 @@ const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 const MISSING_MAIL_ID = Number.MAX_SAFE_INTEGER;
 const MISSING_MAILBOX_ID = 2_147_483_647;
 
-interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance?: string;
-  errors?: unknown;
-}
 
 /**
  * What a client can tell from a problem answer, with the ids it asked about blanked out:

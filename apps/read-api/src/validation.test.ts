@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
+import type { ProblemDetails as Problem } from '@letterbox/http';
 import { storeMail } from '@letterbox/mail';
 import { randomMail } from '@letterbox/mail-generator';
 import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
@@ -8,14 +9,6 @@ import { startReadApiServer, type RunningApi } from './testing/read-api-server';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 
-interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance?: string;
-  errors?: Array<{ field: string; message: string }>;
-}
 
 interface Call {
   method?: string;

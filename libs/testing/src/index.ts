@@ -3,3 +3,4 @@ export { createTestUser, type TestUser } from './user-factory';
 export { login } from './login';
 export { waitFor, sleep, type WaitOptions } from './wait-for';
 export { testQueuePrefix } from './test-queue-prefix';
+export { startAppProcess, waitForHttp, waitForOutput, freePort, REPO_ROOT, type AppProcess, type AppProcessOptions } from './app-process';

@@ -1,12 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import path from 'node:path';
+import { startAppProcess, waitForOutput, type AppProcess } from '@letterbox/testing';
 import { loadDeliveryWorkerConfig } from '../delivery-worker.config';
 import { startDeliveryWorker, type RunningDeliveryWorker } from '../start-delivery-worker';
 
 /** Shared by the end-to-end tests of sending; not part of the worker. */
-
-const ROOT = path.resolve(__dirname, '../../../..');
 
 /** Settings every test worker shares: quick stalled-job takeover and outbox sweeps, no sender limit to speak of. */
 export function testWorkerEnv(queuePrefix: string, smtpPort: number, extra: Record<string, string> = {}): Record<string, string> {
@@ -55,49 +52,12 @@ function openSockets(): Socket[] {
   return handles.filter((handle): handle is Socket => (handle as { constructor?: { name?: string } }).constructor?.name === 'Socket');
 }
 
-export interface WorkerProcess {
-  pid: number;
-  /** Everything the process wrote to stdout and stderr so far. */
-  output(): string;
-  /** Sends the signal and resolves with the exit code (or the signal's name) once it has exited. */
-  stop(signal: NodeJS.Signals, timeoutMs?: number): Promise<number | NodeJS.Signals>;
-  readonly exited: Promise<number | NodeJS.Signals>;
-}
+export type WorkerProcess = AppProcess;
 
 /** The worker as its own process, as it runs in production (apps/delivery-worker/src/main.ts). */
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--require', '@swc-node/register', 'apps/delivery-worker/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | NodeJS.Signals>((resolve) => {
-    child.once('exit', (code, signal) => resolve(code ?? (signal as NodeJS.Signals)));
-  });
-  const deadline = Date.now() + 30_000;
-  while (!output.includes('delivery worker consuming')) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`delivery worker exited at start: ${output}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`delivery worker did not start: ${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    pid: child.pid as number,
-    output: () => output,
-    exited,
-    async stop(signal, timeoutMs = 20_000) {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-      try {
-        return await exited;
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-  };
+  const worker = startAppProcess('delivery worker', 'apps/delivery-worker/src/main.ts', { env });
+  await waitForOutput(worker, /delivery worker consuming/);
+  // It finishes deliveries in flight when stopped: up to the provider's latency.
+  return { ...worker, stop: (signal, graceMs = 20_000) => worker.stop(signal, graceMs) };
 }

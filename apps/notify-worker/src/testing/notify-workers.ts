@@ -1,13 +1,9 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import type { Job, Queue } from 'bullmq';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import { JobQueues, producerConnection, type JobPayloads } from '@letterbox/queue';
-import { waitFor } from '@letterbox/testing';
+import { startAppProcess, waitFor, waitForOutput, type AppProcess } from '@letterbox/testing';
 
 /** Shared by the notify worker's tests; not part of the worker. */
-
-const ROOT = path.resolve(__dirname, '../../../..');
 
 export type NotifyJob = Job<JobPayloads['notify-new-mail']>;
 
@@ -47,38 +43,9 @@ export class NotifyQueue {
   }
 }
 
-export interface WorkerProcess {
-  output(): string;
-  /** Sends the signal and resolves with the exit code (or the signal's name) once it has exited. */
-  stop(signal: NodeJS.Signals): Promise<number | NodeJS.Signals>;
-}
-
 /** The worker as its own process, as it runs in production (apps/notify-worker/src/main.ts). */
-export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--require', '@swc-node/register', 'apps/notify-worker/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | NodeJS.Signals>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal as NodeJS.Signals))));
-  try {
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`the notify worker exited at start: ${output}`);
-      return output.includes('notify worker consuming');
-    }, { what: 'the notify worker to start', timeoutMs: 30_000, intervalMs: 50 });
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
-  return {
-    output: () => output,
-    async stop(signal) {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      try {
-        return await exited;
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-  };
+export async function startWorkerProcess(env: Record<string, string>): Promise<AppProcess> {
+  const worker = startAppProcess('notify worker', 'apps/notify-worker/src/main.ts', { env });
+  await waitForOutput(worker, /notify worker consuming/);
+  return { ...worker, stop: (signal, graceMs = 20_000) => worker.stop(signal, graceMs) };
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
+import type { ProblemDetails as Problem } from '@letterbox/http';
 import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
 import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
 
@@ -14,12 +15,6 @@ interface Device {
   lastSeenAt: string;
 }
 
-interface Problem {
-  status: number;
-  title: string;
-  detail: string;
-  errors?: Array<{ field: string; message: string }>;
-}
 
 /** A token shaped like FCM's: an instance id, a colon, a long URL-safe base64 tail (over the router's 100-character parameters). */
 const fcmToken = () => `${randomBytes(16).toString('base64url')}:APA91b${randomBytes(110).toString('base64url')}`;

@@ -7,7 +7,8 @@ import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock
 import { createTestUser, sleep, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
 import type { BlobStore } from '@letterbox/storage';
 import { startTestWorker, testWorkerEnv, type TestWorker } from '../../../delivery-worker/src/testing/delivery-workers';
-import { accessTokenFor, SendClient, startSendApiServer, type Problem, type RunningSendApi } from '../testing/send-api-server';
+import type { ProblemDetails as Problem } from '@letterbox/http';
+import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 const PROBLEM_JSON = /^application\/problem\+json/;
 const MAX_ATTACHMENT_BYTES = 256 * 1024;

@@ -17,14 +17,6 @@ export interface RunningSendApi {
 /** What the send API answers about a send. */
 export type SendStatus = SendView & { statusUrl?: string };
 
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance?: string;
-  errors?: Array<{ field: string; message: string }>;
-}
 
 /** The send API in this process, on a free port, against the test database; `env` overrides process.env. */
 export async function startSendApiServer(env: Record<string, string>): Promise<RunningSendApi> {

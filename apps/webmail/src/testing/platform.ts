@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { testSettings } from '@letterbox/testing';
-import { freePort, ROOT, startApp, waitForHttp, waitForOutput, type ChildApp } from './child-apps';
+import { freePort, REPO_ROOT, startAppProcess, waitForHttp, waitForOutput, type AppProcess } from '@letterbox/testing';
 
 export interface Platform {
   webmailUrl: string;
@@ -12,7 +12,7 @@ export interface Platform {
   ingestToken: string;
   mockProvidersUrl: string;
   queuePrefix: string;
-  apps: ChildApp[];
+  apps: AppProcess[];
   /** Writes each app's output to `dir` (kept with the test's artifacts). */
   saveLogs(dir: string): Promise<void>;
   stop(): Promise<void>;
@@ -39,9 +39,9 @@ export async function startPlatform(staticDir: string): Promise<Platform> {
     AUTH_TOKEN_SECRET: settings.AUTH_TOKEN_SECRET,
     QUEUE_PREFIX: queuePrefix,
   };
-  const apps: ChildApp[] = [];
+  const apps: AppProcess[] = [];
   const start = (name: string, env: Record<string, string>) => {
-    const app = startApp(name, `apps/${name}/src/main.ts`, { ...common, ...env });
+    const app = startAppProcess(name, `apps/${name}/src/main.ts`, { env: { ...common, ...env } });
     apps.push(app);
     return app;
   };
@@ -115,4 +115,4 @@ export async function startPlatform(staticDir: string): Promise<Platform> {
   };
 }
 
-export const ARTIFACTS = path.join(ROOT, 'tmp/artifacts/webmail');
+export const ARTIFACTS = path.join(REPO_ROOT, 'tmp/artifacts/webmail');

@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+export interface AppProcess {
+  name: string;
+  pid: number;
+  process: ChildProcess;
+  /** Everything it wrote to stdout and stderr (the last 100 KB or more). */
+  output(): string;
+  /** The exit code, or the signal's name, once it has exited. */
+  readonly exited: Promise<number | NodeJS.Signals>;
+  /** Sends the signal (SIGTERM unless given) and resolves once it has exited; after `graceMs` it is killed. */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<number | NodeJS.Signals>;
+}
+
+export interface AppProcessOptions {
+  /** Added to the test's own environment. */
+  env?: Record<string, string>;
+  /** Node flags before the entry, such as a heap cap. */
+  nodeOptions?: string[];
+}
+
+const running = new Set<ChildProcess>();
+// However the test process ends, no app it started is left behind.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** An app as it runs in production: its own process from its entry file, TypeScript compiled on load. */
+export function startAppProcess(name: string, entry: string, options: AppProcessOptions = {}): AppProcess {
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), '--require', '@swc-node/register', entry], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > 200_000) output = output.slice(-100_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise<number | NodeJS.Signals>((resolve) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve(code ?? (signal as NodeJS.Signals));
+    }),
+  );
+  return {
+    name,
+    pid: child.pid as number,
+    process: child,
+    output: () => output,
+    exited,
+    async stop(signal = 'SIGTERM', graceMs = 5000) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** Polls `url` until it answers 2xx; fails at once if the app exits, and kills it if it never answers. */
+export async function waitForHttp(app: AppProcess, url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (app.process.exitCode !== null) throw new Error(`${app.name} exited with ${app.process.exitCode}:\n${app.output()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  app.process.kill('SIGKILL');
+  throw new Error(`${app.name} did not answer on ${url}:\n${app.output()}`);
+}
+
+/** Waits for what the app writes once it is ready (workers have no HTTP port); fails at once if it exits. */
+export async function waitForOutput(app: AppProcess, ready: RegExp, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ready.test(app.output())) {
+    if (app.process.exitCode !== null || app.process.signalCode !== null) throw new Error(`${app.name} exited at start:\n${app.output()}`);
+    if (Date.now() > deadline) {
+      app.process.kill('SIGKILL');
+      throw new Error(`${app.name} did not say it was ready:\n${app.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
