@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authConfig, databaseConfig, loadConfig, portFrom, redisConfig, storageConfig } from '@letterbox/config';
+import { authConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
 
 export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -13,7 +13,7 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
       INGEST_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(30 * 1024 * 1024),
       /** The name this server gives itself in SMTP greetings. */
       INGEST_SMTP_HOSTNAME: z.string().min(1).default('mx.letterbox.test'),
-      ...databaseConfig,
+      ...requestDatabaseConfig,
       ...storageConfig,
       ...authConfig,
       ...redisConfig,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authConfig, databaseConfig, loadConfig, portFrom, redisConfig, storageConfig } from '@letterbox/config';
+import { authConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
 
 export const readApiSettings = {
   READ_API_PORT: portFrom(3000),
@@ -8,7 +8,7 @@ export const readApiSettings = {
   READ_API_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   /** Memory for recently rendered mail bodies, per process; 0 renders every read from storage. */
   READ_API_RENDER_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
-  ...databaseConfig,
+  ...requestDatabaseConfig,
   ...storageConfig,
   ...authConfig,
   /** Live mail events: REDIS_URL, and QUEUE_PREFIX as their namespace. */

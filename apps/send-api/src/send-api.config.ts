@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authConfig, databaseConfig, loadConfig, portFrom, redisConfig, storageConfig } from '@letterbox/config';
+import { authConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
 
 export function loadSendApiConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -11,7 +11,7 @@ export function loadSendApiConfig(env: NodeJS.ProcessEnv = process.env) {
       /** Sign-in for the queue dashboard at /admin/queues. */
       ADMIN_USERNAME: z.string().min(1).default('admin'),
       ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('letterbox-admin'),
-      ...databaseConfig,
+      ...requestDatabaseConfig,
       ...storageConfig,
       ...authConfig,
       ...redisConfig,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { AccessTokens } from './access-tokens';
 import { hashPassword, verifyPassword } from './passwords';
@@ -29,4 +30,21 @@ test('passwords verify only against their own hash', async () => {
   assert.equal(await verifyPassword(hash, 'letterbox-demo'), true);
   assert.equal(await verifyPassword(hash, 'letterbox-dem0'), false);
   assert.equal(await verifyPassword('not a hash', 'letterbox-demo'), false);
+});
+
+test('a validly signed token that lives longer than the TTL is refused', () => {
+  const now = Date.UTC(2026, 0, 1);
+  const longLived = new AccessTokens('a-test-secret-that-is-long-enough-123', 10 * 365 * 24 * 3600);
+  const { accessToken } = longLived.issue(42, 7, now);
+  assert.equal(tokens.verify(accessToken, now), undefined);
+  assert.equal(tokens.verify(accessToken, now + 10 * 365 * 24 * 3600_000 - 1800_000)?.userId, 42);
+});
+
+test('a flood of password checks leaves the thread pool to file reads', async () => {
+  const hash = await hashPassword('letterbox-demo');
+  const finished: string[] = [];
+  const checks = Array.from({ length: 8 }, () => verifyPassword(hash, 'wrong').then(() => finished.push('password')));
+  const read = readFile(__filename).then(() => finished.push('file'));
+  await Promise.all([...checks, read]);
+  assert.equal(finished[0], 'file', `order: ${finished.join(', ')}`);
 });

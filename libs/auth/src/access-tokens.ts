@@ -23,7 +23,10 @@ export class AccessTokens {
     return { accessToken: `${payload}.${this.sign(payload)}`, expiresAt: new Date(expiresAt * 1000) };
   }
 
-  /** The token's claims, or undefined when it is malformed, forged or expired. */
+  /**
+   * The token's claims, or undefined when it is malformed, forged, expired, or valid for longer
+   * than a token issued now would be (one minted with a far expiry ends within the TTL too).
+   */
   verify(token: string, now = Date.now()): AccessTokenClaims | undefined {
     const dot = token.indexOf('.');
     if (dot <= 0) return undefined;
@@ -34,7 +37,8 @@ export class AccessTokens {
     try {
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u: unknown; o: unknown; e: unknown };
       if (!Number.isInteger(claims.u) || !Number.isInteger(claims.o) || !Number.isInteger(claims.e)) return undefined;
-      if ((claims.e as number) * 1000 <= now) return undefined;
+      const expiresAtMs = (claims.e as number) * 1000;
+      if (expiresAtMs <= now || expiresAtMs - now > this.ttlSeconds * 1000) return undefined;
       return { userId: claims.u as number, officeId: claims.o as number, expiresAt: claims.e as number };
     } catch {
       return undefined;

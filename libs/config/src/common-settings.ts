@@ -23,6 +23,13 @@ export const databaseConfig = {
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
 };
 
+/** The database of an app that serves requests: no statement may hold a pooled connection for long. */
+export const requestDatabaseConfig = {
+  ...databaseConfig,
+  /** PostgreSQL cancels a statement of the pool running longer than this; the request answers 503. 0: no limit. */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+};
+
 export const storageConfig = {
   STORAGE_DIR: z
     .string()

@@ -1,2 +1,2 @@
 export { loadConfig, ConfigError } from './load-config';
-export { databaseConfig, storageConfig, authConfig, redisConfig, portFrom } from './common-settings';
+export { databaseConfig, requestDatabaseConfig, storageConfig, authConfig, redisConfig, portFrom } from './common-settings';

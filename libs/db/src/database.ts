@@ -7,6 +7,11 @@ export interface DatabaseOptions {
   poolSize: number;
   /** Shown in pg_stat_activity, so a pool can be traced to its app. */
   applicationName: string;
+  /**
+   * Cancels any statement running longer (PostgreSQL's statement_timeout), so one slow query
+   * cannot hold a pooled connection of a request-serving app for ever. Unset: no limit.
+   */
+  statementTimeoutMs?: number;
 }
 
 export interface SqlPoolOptions extends DatabaseOptions {
@@ -47,6 +52,7 @@ export function createSqlPool(options: SqlPoolOptions): Pool {
     max: options.poolSize,
     application_name: options.applicationName,
     connectionTimeoutMillis: 10_000,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     ...(options.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
   });
   // An idle client that loses its server must not crash the process; the pool replaces it.

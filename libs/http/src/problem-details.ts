@@ -40,6 +40,11 @@ export function problemBody(status: number, detail: string, extra: Partial<Probl
 /** Maps an app's own error classes to a status and a message the client may see. */
 export type ErrorClassifier = (error: unknown) => { status: number; detail: string } | undefined;
 
+/** PostgreSQL's query_canceled: a statement ran past the request pool's statement_timeout. */
+function isStatementTimeout(exception: unknown): boolean {
+  return (exception as { code?: unknown } | null)?.code === '57014';
+}
+
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');
@@ -71,6 +76,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       // Fastify refuses an oversize body before any route sees it.
       if (status === HttpStatus.PAYLOAD_TOO_LARGE) return problemBody(status, `body: ${detail}`, { errors: [{ field: 'body', message: detail }] });
       return problemBody(status, detail);
+    }
+    if (isStatementTimeout(exception)) {
+      this.logger.warn(`database statement timed out: ${(exception as Error).message}`);
+      return problemBody(HttpStatus.SERVICE_UNAVAILABLE, 'the database did not answer in time; try again shortly');
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return problemBody(HttpStatus.INTERNAL_SERVER_ERROR, 'the server could not complete the request');

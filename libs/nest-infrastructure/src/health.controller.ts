@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, Inject, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from '@letterbox/auth';
 import type { Database } from '@letterbox/db';
@@ -7,6 +7,8 @@ import { DATABASE } from './database-token';
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
+  private readonly logger = new Logger('health');
+
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   @Public()
@@ -15,7 +17,9 @@ export class HealthController {
     try {
       await this.db.sql.query('SELECT 1');
     } catch (error) {
-      throw new ServiceUnavailableException(`database: ${(error as Error).message}`);
+      // The cause names hosts, users and databases: it is for the operator's log, not for whoever asks.
+      this.logger.warn(`database check failed: ${(error as Error).message}`);
+      throw new ServiceUnavailableException('database: unavailable');
     }
     return { status: 'ok', pid: process.pid, rssBytes: process.memoryUsage.rss() };
   }

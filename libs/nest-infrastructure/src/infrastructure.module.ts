@@ -8,6 +8,7 @@ import { HealthController } from './health.controller';
 export interface InfrastructureSettings {
   DATABASE_URL: string;
   DATABASE_POOL_SIZE: number;
+  DATABASE_STATEMENT_TIMEOUT_MS: number;
   STORAGE_DIR: string;
   STORAGE_COMPRESS: Compression;
   AUTH_TOKEN_SECRET: string;
@@ -27,7 +28,13 @@ export class InfrastructureModule implements OnApplicationShutdown {
     const providers = [
       {
         provide: DATABASE,
-        useFactory: () => createDatabase({ url: settings.DATABASE_URL, poolSize: settings.DATABASE_POOL_SIZE, applicationName: `letterbox-${appName}` }),
+        useFactory: () =>
+          createDatabase({
+            url: settings.DATABASE_URL,
+            poolSize: settings.DATABASE_POOL_SIZE,
+            applicationName: `letterbox-${appName}`,
+            statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+          }),
       },
       { provide: BlobStore, useFactory: () => new BlobStore(settings.STORAGE_DIR, settings.STORAGE_COMPRESS) },
       { provide: AccessTokens, useFactory: () => new AccessTokens(settings.AUTH_TOKEN_SECRET, settings.AUTH_TOKEN_TTL_SECONDS) },

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Database } from '@letterbox/db';
+import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
+import { startReadApiServer } from './testing/read-api-server';
+
+describe('database faults answer 503 and say nothing of the database', () => {
+  let db: Database;
+  let user: TestUser;
+
+  before(async () => {
+    db = testDatabase();
+    user = await createTestUser(db, 'db-faults');
+  });
+
+  after(async () => {
+    await db?.close();
+  });
+
+  test('a statement held past the statement timeout frees its connection and answers 503', async () => {
+    const api = await startReadApiServer({ DATABASE_STATEMENT_TIMEOUT_MS: '300' });
+    const blocker = await db.sql.connect();
+    try {
+      const token = await api.login(user.email, user.password);
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE mails, mailboxes IN ACCESS EXCLUSIVE MODE');
+      for (const path of ['/v2/mails?limit=5', '/v2/mailboxes']) {
+        const response = await fetch(`${api.url}${path}`, {
+          headers: { authorization: `Bearer ${token}` },
+          // Without a statement timeout the request waits for the lock, which this test holds.
+          signal: AbortSignal.timeout(10_000),
+        });
+        assert.equal(response.status, 503, path);
+        assert.equal(response.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+        const problem = (await response.json()) as { detail: string };
+        assert.doesNotMatch(problem.detail, /statement|mails|lock/i);
+      }
+      await blocker.query('ROLLBACK');
+      const list = await fetch(`${api.url}/v2/mails?limit=5`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(list.status, 200);
+    } finally {
+      blocker.release();
+      await api.close();
+    }
+  });
+
+  test('/health says the database is down without naming its address or error', async () => {
+    const api = await startReadApiServer({ DATABASE_URL: 'postgresql://secret-user:secret-password@127.0.0.1:1/secret-db' });
+    try {
+      const response = await fetch(`${api.url}/health`);
+      assert.equal(response.status, 503);
+      const text = await response.text();
+      assert.match(text, /database: unavailable/);
+      assert.doesNotMatch(text, /127\.0\.0\.1|ECONNREFUSED|secret|:1\b/);
+    } finally {
+      await api.close();
+    }
+  });
+});
