@@ -8,6 +8,8 @@ export const readApiSettings = {
   READ_API_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   /** Memory for recently rendered mail bodies, per process; 0 renders every read from storage. */
   READ_API_RENDER_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
+  /** Event streams (/v2/events) one user may hold open at once in each API process. */
+  EVENT_STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
   ...requestDatabaseConfig,
   ...storageConfig,
   ...authConfig,

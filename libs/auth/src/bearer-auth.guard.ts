@@ -13,6 +13,8 @@ import { AccessTokens } from './access-tokens';
 export interface AuthenticatedUser {
   userId: number;
   officeId: number;
+  /** When the request's token expires, seconds since the epoch: what lives on (an event stream) ends then. */
+  tokenExpiresAt: number;
 }
 
 const PUBLIC_ROUTE = 'letterbox:public-route';
@@ -38,7 +40,7 @@ export class BearerAuthGuard implements CanActivate {
     if (!header?.startsWith('Bearer ')) throw new UnauthorizedException('a bearer token is required in the Authorization header');
     const claims = this.tokens.verify(header.slice(7).trim());
     if (!claims) throw new UnauthorizedException('the access token is invalid or has expired; sign in again');
-    request.user = { userId: claims.userId, officeId: claims.officeId };
+    request.user = { userId: claims.userId, officeId: claims.officeId, tokenExpiresAt: claims.expiresAt };
     return true;
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '@letterbox/db';
 import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
 import { DeviceRegistry } from './device-registry';
@@ -77,5 +78,18 @@ describe('DeviceRegistry against PostgreSQL', () => {
     assert.equal(await devices.prune([]), 0);
     const { rows } = await db.sql.query<{ token: string }>('SELECT token FROM devices WHERE token = ANY($1::text[])', [[a, b, kept]]);
     assert.deepEqual(rows.map((row) => row.token), [kept]);
+  });
+  test('past the most devices a user keeps, registering another forgets the least recently seen', async () => {
+    const user = await createTestUser(db, 'many-devices');
+    const fewDevices = new DeviceRegistry(db.sql, 3);
+    const [oldest, old, kept, newer, newest] = ['oldest', 'old', 'kept', 'newer', 'newest'].map(token);
+    // Apart by a few milliseconds: last_seen_at keeps milliseconds, and the order is what is tested.
+    for (const device of [oldest, old, kept, oldest, newer, newest]) {
+      await fewDevices.register(user.id, device);
+      await sleep(5);
+    }
+    assert.deepEqual((await fewDevices.tokensOf(user.id)).sort(), [oldest, newer, newest].sort());
+    assert.equal((await fewDevices.register(user.id, newest)).isNew, false);
+    assert.equal((await fewDevices.tokensOf(user.id)).length, 3);
   });
 });

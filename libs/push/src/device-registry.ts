@@ -32,12 +32,22 @@ const viewOf = (row: DeviceRow): DeviceView => ({
 });
 
 /**
+ * Devices one user keeps: each new mail is pushed to every one of them, so an account must
+ * not grow an unbounded fan-out. Past it, the devices seen least recently are forgotten
+ * (an app reinstalled or a browser cleared leaves its old token behind).
+ */
+export const MAX_DEVICES_PER_USER = 50;
+
+/**
  * The push tokens of users' devices. A token names one app install, so it belongs to whoever
  * signed in on it last: registering it moves it from any other user, who must no longer get
  * that device's notifications.
  */
 export class DeviceRegistry {
-  constructor(private readonly sql: Pool) {}
+  constructor(
+    private readonly sql: Pool,
+    private readonly maxPerUser = MAX_DEVICES_PER_USER,
+  ) {}
 
   /** Adds the token to the user's devices, or refreshes it; a platform not given keeps the one known (web for a new token). */
   async register(userId: number, token: string, platform?: DevicePlatform): Promise<Registration> {
@@ -55,7 +65,18 @@ export class DeviceRegistry {
       values: [userId, token, platform ?? null],
     });
     const [row] = rows;
-    return { device: viewOf(row), isNew: row.previous_user_id !== userId };
+    const isNew = row.previous_user_id !== userId;
+    if (isNew) await this.forgetBeyondLimit(userId);
+    return { device: viewOf(row), isNew };
+  }
+
+  private async forgetBeyondLimit(userId: number): Promise<void> {
+    await this.sql.query({
+      name: 'devices-forget-beyond-limit',
+      text: `DELETE FROM devices WHERE id IN (
+               SELECT id FROM devices WHERE user_id = $1 ORDER BY last_seen_at DESC, id DESC OFFSET $2)`,
+      values: [userId, this.maxPerUser],
+    });
   }
 
   /** Removes one of the user's devices; false when the token is not theirs (or not known at all). */

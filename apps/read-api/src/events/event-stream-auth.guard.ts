@@ -22,7 +22,7 @@ export class EventStreamAuthGuard implements CanActivate {
     }
     const claims = this.tokens.verify(token);
     if (!claims) throw new UnauthorizedException('the access token is invalid or has expired; sign in again');
-    request.user = { userId: claims.userId, officeId: claims.officeId };
+    request.user = { userId: claims.userId, officeId: claims.officeId, tokenExpiresAt: claims.expiresAt };
     return true;
   }
 }

@@ -7,9 +7,12 @@ import { UserEventFeed, type UserEventSink } from '@letterbox/events';
 import { ApiZodQuery, ZodValidationPipe } from '@letterbox/http';
 import { EventStreamAuthGuard } from './event-stream-auth.guard';
 import { eventStreamHeaders, eventStreamQuery } from './event-stream.schemas';
+import { OpenStreams } from './open-streams';
 import { SseStream, type SseTiming } from './sse-stream';
 
 const TIMING: SseTiming = { retryMs: 3000, heartbeatMs: 15_000 };
+/** setTimeout's longest delay; a token living longer is checked again when the client reconnects. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Nest's @Headers() takes no pipe. */
 const HEADERS = new ZodValidationPipe(eventStreamHeaders, 'header');
 
@@ -17,13 +20,18 @@ const HEADERS = new ZodValidationPipe(eventStreamHeaders, 'header');
 @ApiBearerAuth()
 @Controller('v2/events')
 export class EventsController {
-  constructor(private readonly feed: UserEventFeed) {}
+  constructor(
+    private readonly feed: UserEventFeed,
+    private readonly openStreams: OpenStreams,
+  ) {}
 
   /**
    * The signed-in user's mail events as Server-Sent Events: `mail.created`, `mail.updated`
    * and `mail.deleted`, each with its id. With Last-Event-ID the events missed since are
    * sent first; `resync` says they are no longer kept (refetch); `error` says the stream
-   * is ending, and the client should reconnect with its Last-Event-ID.
+   * is ending, and the client should reconnect with its Last-Event-ID (with a fresh token
+   * when the stream ended because its token expired). A user may hold a few streams open
+   * at once (429 past them).
    */
   @Get()
   // Not public: EventStreamAuthGuard stands in for the global guard, which reads only the Authorization header.
@@ -40,12 +48,21 @@ export class EventsController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const headers = HEADERS.transform({ 'last-event-id': lastEventIdHeader });
+    const release = this.openStreams.take(user.userId);
     const stream = new SseStream(reply, TIMING);
+    stream.onClose(release);
     const stop = await this.feed.follow(user.userId, sinkOf(stream), headers['last-event-id'] ?? query.lastEventId);
     stream.onClose(stop);
+    const expiry = setTimeout(() => endExpired(stream), Math.min(user.tokenExpiresAt * 1000 - Date.now(), MAX_TIMER_MS));
+    stream.onClose(() => clearTimeout(expiry));
     // Only now that the feed follows the user: a client that refetches when the stream opens misses nothing.
     stream.open();
   }
+}
+
+function endExpired(stream: SseStream): void {
+  stream.send('error', { type: 'error', detail: 'the access token has expired; reconnect with a new one and the Last-Event-ID to resume' });
+  stream.end();
 }
 
 function sinkOf(stream: SseStream): UserEventSink {

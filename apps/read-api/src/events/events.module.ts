@@ -4,6 +4,7 @@ import { eventCommandConnection, eventSubscriberConnection, UserEventFeed, UserE
 import type { ReadApiConfig } from '../read-api.config';
 import { EventsController } from './events.controller';
 import { MailEventAnnouncer } from './mail-event-announcer';
+import { OpenStreams } from './open-streams';
 
 const EVENT_CONNECTIONS = Symbol('EVENT_CONNECTIONS');
 
@@ -43,6 +44,7 @@ export class EventsModule implements BeforeApplicationShutdown, OnApplicationShu
           useFactory: ({ subscriber, commands }: EventConnections) => new UserEventFeed(subscriber, commands, config.QUEUE_PREFIX),
           inject: [EVENT_CONNECTIONS],
         },
+        { provide: OpenStreams, useFactory: () => new OpenStreams(config.EVENT_STREAMS_PER_USER) },
         MailEventAnnouncer,
       ],
       exports: [MailEventAnnouncer],

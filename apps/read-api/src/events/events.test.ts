@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Redis } from 'ioredis';
+import { AccessTokens } from '@letterbox/auth';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { eventCommandConnection, UserEventFeed, UserEvents, type MailEvent } from '@letterbox/events';
@@ -312,5 +313,46 @@ describe('live mail events on /v2/events', () => {
     } finally {
       await cut.close();
     }
+  });
+  test('a user may hold only so many streams open at once; others and the user’s own requests still answer', async () => {
+    const capped = await startApi({ QUEUE_PREFIX: prefix, EVENT_STREAMS_PER_USER: '2' });
+    try {
+      const first = await listen(aliceToken, { on: capped });
+      await listen(aliceToken, { on: capped });
+      const refused = await openEventStream(`${capped.url}/v2/events`, { authorization: `Bearer ${aliceToken}` });
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers['content-type'], PROBLEM_JSON);
+      assert.match((JSON.parse(await refused.text()) as { detail: string }).detail, /event streams open/);
+      await listen(bobToken, { on: capped });
+      const list = await fetch(`${capped.url}/v2/mails?limit=1`, { headers: { authorization: `Bearer ${aliceToken}` } });
+      assert.equal(list.status, 200);
+      first.close();
+      for (let attempt = 0; ; attempt++) {
+        const again = await openEventStream(`${capped.url}/v2/events`, { authorization: `Bearer ${aliceToken}` });
+        opened.push(again);
+        if (again.status === 200) break;
+        assert.ok(attempt < 100, 'a closed stream frees its place');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    } finally {
+      for (const connection of opened) connection.close();
+      await capped.close();
+    }
+  });
+
+  test('a stream ends with an error event when its token expires', async () => {
+    const { AUTH_TOKEN_SECRET, AUTH_TOKEN_TTL_SECONDS } = loadReadApiConfig();
+    const almostExpired = new AccessTokens(AUTH_TOKEN_SECRET, AUTH_TOKEN_TTL_SECONDS).issue(
+      alice.id,
+      alice.officeId,
+      Date.now() - (AUTH_TOKEN_TTL_SECONDS - 1) * 1000,
+    ).accessToken;
+    const connection = await listen(almostExpired);
+    const event = await connection.next();
+    assert.equal(event.event, 'error');
+    assert.match(event.data, /expired/);
+    await connection.ended();
+    const again = await openEventStream(`${api.url}/v2/events`, { authorization: `Bearer ${almostExpired}` });
+    assert.equal(again.status, 401);
   });
 });
