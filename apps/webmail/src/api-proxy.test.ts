@@ -10,13 +10,14 @@ const listen = (server: http.Server) =>
 
 describe('the API proxy', () => {
   const upload = randomBytes(3 * 1024 * 1024 + 17);
-  let releaseStream: () => void = () => undefined;
+  /** Streams stay open: the proxy must pass the first event on before one ends. */
+  const openStreams = new Set<http.ServerResponse>();
   const readApi = http.createServer((request, response) => {
     if (request.url?.startsWith('/v2/events')) {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
       response.write('id: 1\nevent: mail.created\ndata: {"mailId":1,"mailboxId":2}\n\n');
-      // The stream stays open: the proxy must pass the first event on before it ends.
-      releaseStream = () => response.end();
+      openStreams.add(response);
+      response.once('close', () => openStreams.delete(response));
       return;
     }
     response.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'read' });
@@ -37,15 +38,30 @@ describe('the API proxy', () => {
   let proxyServer: http.Server;
   let proxy: ReturnType<typeof createApiProxy>;
   let url: string;
+  const limits = { maxStreams: 400, maxStreamsPerClient: 300 };
 
   before(async () => {
-    proxy = createApiProxy({ readApi: new URL(await listen(readApi)), sendApi: new URL(await listen(sendApi)) });
+    proxy = createApiProxy(
+      { readApi: new URL(await listen(readApi)), sendApi: new URL(await listen(sendApi)) },
+      { ...limits, logUpstreamError: () => undefined },
+    );
     proxyServer = http.createServer(proxy.handle);
     url = await listen(proxyServer);
   });
 
+  /** An event stream through the proxy, as EventSource opens it; the status, and how to close it. */
+  function openStream(): Promise<{ status: number; retryAfter: string | undefined; close: () => void }> {
+    return new Promise((resolve, reject) => {
+      const request = http.get(`${url}/v2/events`, { agent: false, headers: { accept: 'text/event-stream' } }, (response) => {
+        response.resume();
+        resolve({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'] as string | undefined, close: () => request.destroy() });
+      });
+      request.once('error', reject);
+    });
+  }
+
   after(async () => {
-    releaseStream();
+    for (const stream of openStreams) stream.end();
     proxy.close();
     proxyServer.closeAllConnections();
     await Promise.all([proxyServer, readApi, sendApi].map((server) => new Promise((resolve) => server.close(resolve))));
@@ -93,14 +109,55 @@ describe('the API proxy', () => {
     controller.abort();
   });
 
-  test('an API that is down is a 502 problem', async () => {
-    const down = createApiProxy({ readApi: new URL('http://127.0.0.1:9'), sendApi: new URL('http://127.0.0.1:9') });
+  test('more open streams than the shared pool has sockets leave every other request answering', async () => {
+    const streams = await Promise.all(Array.from({ length: 260 }, () => openStream()));
+    try {
+      assert.ok(streams.every((stream) => stream.status === 200));
+      const response = await fetch(`${url}/v2/mails?limit=5`, { signal: AbortSignal.timeout(5000) });
+      assert.equal(response.status, 200);
+      const login = await fetch(`${url}/v2/auth/login`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(5000) });
+      assert.equal(login.status, 200);
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+
+  test('past the streams one client address may hold, another is a 429 with Retry-After; a closed one frees its place', async () => {
+    const streams = await Promise.all(Array.from({ length: limits.maxStreamsPerClient }, () => openStream()));
+    try {
+      const refused = await openStream();
+      assert.equal(refused.status, 429);
+      assert.ok(Number(refused.retryAfter) > 0);
+      streams.pop()?.close();
+      for (let attempt = 0; ; attempt++) {
+        const again = await openStream();
+        if (again.status === 200) {
+          streams.push(again);
+          break;
+        }
+        assert.ok(attempt < 100, 'a closed stream frees its place');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+
+  test('an API that is down is a 502 problem that names neither its address nor the error, which is logged', async () => {
+    const log: string[] = [];
+    const down = createApiProxy(
+      { readApi: new URL('http://127.0.0.1:9'), sendApi: new URL('http://127.0.0.1:9') },
+      { ...limits, logUpstreamError: (message) => log.push(message) },
+    );
     const server = http.createServer(down.handle);
     const downUrl = await listen(server);
     try {
       const response = await fetch(`${downUrl}/v2/mailboxes`);
       assert.equal(response.status, 502);
       assert.match(response.headers.get('content-type') ?? '', /problem\+json/);
+      const text = await response.text();
+      assert.doesNotMatch(text, /127\.0\.0\.1|ECONNREFUSED|:9\b/);
+      assert.match(log.join('\n'), /127\.0\.0\.1:9.*ECONNREFUSED/);
     } finally {
       down.close();
       await new Promise((resolve) => server.close(resolve));

@@ -1,8 +1,17 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { COMMON_HEADERS, mailFrameCsp } from './security-headers';
 
-/** Sanitized mail HTML is at most a few MB; inline images come as data: URLs. */
-export const MAIL_FRAME_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * The read API shows at most 2 MB of each body part, and inline images by URL, not inline:
+ * its sanitized HTML, form-encoded by the browser, stays well under this.
+ */
+export const MAIL_FRAME_MAX_BYTES = 8 * 1024 * 1024;
+/** Frames being received at once; each may hold up to MAIL_FRAME_MAX_BYTES until it is answered. */
+export const MAIL_FRAME_CONCURRENCY = 16;
+/** A browser posts a frame from memory at once; a client trickling it holds a slot, so it is cut. */
+export const MAIL_FRAME_TIMEOUT_MS = 30_000;
+
+let framesInProgress = 0;
 
 /**
  * The document shown in the reading pane's frame. The SPA posts the read API's sanitized
@@ -23,40 +32,50 @@ export function mailFrameDocument(html: string, remoteImages: boolean): string {
   ].join('');
 }
 
-function answer(response: ServerResponse, status: number, detail: string): void {
-  const body = JSON.stringify({ type: 'about:blank', title: 'Bad Request', status, detail });
-  response.writeHead(status, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) });
+function answer(response: ServerResponse, status: number, detail: string, headers: Record<string, string> = {}): void {
+  if (response.headersSent) return;
+  const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, detail });
+  response.writeHead(status, { ...headers, 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) });
   response.end(body);
 }
 
 /**
  * POST /mail-frame with a form (`html`, `remote=1` to show remote images). Only this
- * origin's own pages may post it: a browser says so in Sec-Fetch-Site, so another site
- * cannot have its content shown here.
+ * origin's own pages may post it: a browser says so in Sec-Fetch-Site (every browser the
+ * webmail runs in sends it), so another site, or a script without a browser, cannot have
+ * its content shown here.
  */
 export function handleMailFrame(request: IncomingMessage, response: ServerResponse): void {
   if (request.method !== 'POST') return answer(response, 405, 'POST the form');
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin') return answer(response, 403, 'only the webmail itself shows mail here');
+  if (request.headers['sec-fetch-site'] !== 'same-origin') {
+    return answer(response, 403, 'header.sec-fetch-site: only the webmail itself, in a browser, shows mail here (same-origin)');
+  }
   if (!String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
     return answer(response, 415, 'send application/x-www-form-urlencoded');
   }
+  if (framesInProgress >= MAIL_FRAME_CONCURRENCY) return answer(response, 503, 'too many mail frames at once; try again', { 'retry-after': '1' });
+  framesInProgress++;
+  response.once('close', () => framesInProgress--);
+  // `connection: close` ends the socket once answered, so the rest of the body is never read.
+  const timeout = setTimeout(
+    () => answer(response, 408, `the form did not arrive within ${MAIL_FRAME_TIMEOUT_MS / 1000} s`, { connection: 'close' }),
+    MAIL_FRAME_TIMEOUT_MS,
+  );
+  response.once('close', () => clearTimeout(timeout));
   const chunks: Buffer[] = [];
   let size = 0;
-  let refused = false;
   request.on('data', (chunk: Buffer) => {
-    if (refused) return;
+    if (response.headersSent) return;
     size += chunk.length;
     if (size > MAIL_FRAME_MAX_BYTES) {
-      refused = true;
-      answer(response, 413, `at most ${MAIL_FRAME_MAX_BYTES} bytes`);
-      request.resume();
+      chunks.length = 0;
+      answer(response, 413, `body: at most ${MAIL_FRAME_MAX_BYTES} bytes`, { connection: 'close' });
       return;
     }
     chunks.push(chunk);
   });
   request.on('end', () => {
-    if (refused) return;
+    if (response.headersSent) return;
     const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
     const remote = form.get('remote') === '1';
     const body = mailFrameDocument(form.get('html') ?? '', remote);

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { createApiProxy, isApiPath } from './api-proxy';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createApiProxy, isApiPath, type EventStreamLimits } from './api-proxy';
 import { handleMailFrame } from './mail-frame';
 import { COMMON_HEADERS, SPA_CSP } from './security-headers';
 
@@ -11,7 +11,8 @@ export interface WebmailServerOptions {
   staticDir: string;
   readApiUrl: URL;
   sendApiUrl: URL;
-  logger?: boolean;
+  eventStreams: EventStreamLimits;
+  logger?: FastifyServerOptions['logger'];
 }
 
 /**
@@ -23,7 +24,11 @@ export async function createWebmailServer(options: WebmailServerOptions): Promis
   if (!existsSync(path.join(options.staticDir, 'index.html'))) {
     throw new Error(`the webmail is not built: no index.html in ${options.staticDir} (run vite build --config apps/webmail/vite.config.mts)`);
   }
-  const proxy = createApiProxy({ readApi: options.readApiUrl, sendApi: options.sendApiUrl });
+  const proxy = createApiProxy(
+    { readApi: options.readApiUrl, sendApi: options.sendApiUrl },
+    // Called only for a request, when `app` below exists.
+    { ...options.eventStreams, logUpstreamError: (message) => app.log.warn(message) },
+  );
 
   const app = Fastify({
     logger: options.logger ?? false,

@@ -32,6 +32,10 @@ export const webmailSettings = {
   SEND_API_URL: upstream('http://127.0.0.1:3001'),
   /** Every other `/v2/` route goes here. */
   READ_API_URL: upstream('http://127.0.0.1:3000'),
+  /** Live update streams (/v2/events) open through the webmail at once, each holding a socket to the read API. */
+  WEBMAIL_MAX_EVENT_STREAMS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** Live update streams from one client address (an office behind one NAT address has many users). */
+  WEBMAIL_MAX_EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(200),
 };
 
 export type WebmailConfig = ReturnType<typeof loadWebmailConfig>;
