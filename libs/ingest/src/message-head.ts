@@ -8,18 +8,24 @@ const HEADER_FIELD = /^[!-9;-~]+[ \t]*:/;
 
 /**
  * Passes a message through while keeping its first bytes (up to the end of its header
- * block), so the headers can be checked without reading the stored file back.
+ * block), so the headers can be checked without reading the stored file back. Each chunk
+ * is searched once, with the few bytes before it that a blank line may straddle: a sender
+ * writing a byte per TCP segment costs linear work, not a search of all so far per byte.
  */
 export class HeadCapture extends Transform {
   private readonly chunks: Buffer[] = [];
   private captured = 0;
   private complete = false;
+  /** The last bytes captured, which with the next chunk may make "\r\n\r\n". */
+  private tail = Buffer.alloc(0);
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     if (!this.complete) {
       this.chunks.push(chunk);
       this.captured += chunk.length;
-      this.complete = this.captured >= MAX_HEADER_BYTES || headerEnd(this.head()) !== undefined;
+      const window = Buffer.concat([this.tail, chunk]);
+      this.complete = this.captured >= MAX_HEADER_BYTES || headerEnd(window) !== undefined;
+      this.tail = window.subarray(Math.max(0, window.length - 3));
     }
     done(null, chunk);
   }

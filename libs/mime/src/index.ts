@@ -2,5 +2,6 @@ export type { MailLayout, BodyPartLayout, AttachmentLayout, ScannedLayout } from
 export { scanLayout } from './scan-layout';
 export { createTransferDecoder } from './transfer-encoding';
 export { parseHeaderBlock, summarizeHeaders, parseAddresses, type MailHeader, type MailAddress, type HeaderSummary } from './header-block';
-export { renderBodies, htmlToText, makeSnippet, type RenderedBody } from './render-body';
+export { renderBodies, makeSnippet, type RenderedBody } from './render-body';
+export { htmlToText } from './html-to-text';
 export { sanitizeMailHtml } from './sanitize';

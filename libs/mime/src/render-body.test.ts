@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import iconv from 'iconv-lite';
 import { decodeCharset } from './charset';
 import type { BodyPartLayout } from './layout';
-import { htmlToText, makeSnippet, renderBodies } from './render-body';
+import { htmlToText } from './html-to-text';
+import { makeSnippet, renderBodies } from './render-body';
 import { scanLayout } from './scan-layout';
 import { compose, slice } from './test-helpers';
 

@@ -1,4 +1,5 @@
 import { decodeCharset } from './charset';
+import { htmlToText } from './html-to-text';
 import type { BodyPartLayout } from './layout';
 import { decodeTransfer } from './transfer-encoding';
 
@@ -20,25 +21,9 @@ export function renderBodies(parts: BodyPartLayout[], encodedParts: Buffer[]): R
   return { text: texts.length > 0 ? texts.join('\n') : html ? htmlToText(html) : '', html };
 }
 
-/** A plain-text rendering of HTML for snippets and text-only clients. */
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<(style|script|head)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<br\s*\/?>|<\/(p|div|tr|h[1-6]|li)>/gi, '\n')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&nbsp;/gi, ' ')
-    .replace(/&amp;/gi, '&')
-    .replace(/&lt;/gi, '<')
-    .replace(/&gt;/gi, '>')
-    .replace(/&quot;/gi, '"')
-    .replace(/&#39;/gi, "'")
-    .replace(/[ \t]+/g, ' ')
-    .replace(/\n\s*\n+/g, '\n\n')
-    .trim();
-}
-
 /** The first words of a message, as a list shows them. */
 export function makeSnippet(text: string, length = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // Only the start is shown: what follows it is never scanned, however long the text.
+  const flat = text.slice(0, length * 8).replace(/\s+/g, ' ').trim();
   return flat.length <= length ? flat : flat.slice(0, length - 1).trimEnd() + '…';
 }

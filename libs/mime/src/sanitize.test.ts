@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sanitizeMailHtml } from './sanitize';
+import { MAX_HTML_DEPTH, sanitizeMailHtml } from './sanitize';
 
 describe('sanitizeMailHtml removes what could run or submit', () => {
   it('strips <script> with its content', () => {
@@ -97,5 +97,36 @@ describe('sanitizeMailHtml and cid: images', () => {
 
   it('keeps cid: sources as they are without a resolver', () => {
     assert.equal(sanitizeMailHtml('<img src="cid:logo@x">'), '<img src="cid:logo@x" />');
+  });
+});
+
+describe('sanitizeMailHtml on hostile nesting', () => {
+  const MB = 1024 * 1024;
+
+  for (const [name, html] of Object.entries({
+    'elements nested 200,000 deep': '<div>'.repeat(200_000) + 'deep',
+    'nesting closed by tags never opened': '<span>'.repeat(150_000) + '</b>'.repeat(150_000),
+    'a megabyte of <': '<'.repeat(MB),
+  })) {
+    it(`finishes in linear time: ${name}`, () => {
+      const started = process.hrtime.bigint();
+      const safe = sanitizeMailHtml(html);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      // Before, the first two took minutes (the parser's stack work grows with depth times tags).
+      assert.ok(seconds < 3, `${seconds.toFixed(2)} s`);
+      assert.doesNotMatch(safe, /<(span|b|script)\b/);
+    });
+  }
+
+  it('shows HTML nested deeper than a mail does as its text, escaped', () => {
+    const safe = sanitizeMailHtml(`${'<div>'.repeat(MAX_HTML_DEPTH + 1)}a &lt;b&gt; <script>x()</script>`);
+    assert.match(safe, /^<div style="white-space:pre-wrap">a &#60;b&#62;\s*<\/div>$/);
+  });
+
+  it('keeps the markup of mail nested as deep as real newsletters, with unclosed paragraphs and cells', () => {
+    const nested = `${'<table><tr><td><div>'.repeat(40)}<p>one<p>two${'</div></td></tr></table>'.repeat(40)}`;
+    const safe = sanitizeMailHtml(nested + '<p>x'.repeat(1000));
+    assert.match(safe, /<table><tr><td><div>/);
+    assert.match(safe, /<p>two<\/p>/);
   });
 });
