@@ -27,7 +27,9 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
       events.publishAll(mails.map(({ userId, mailId, mailboxId }) => ({ userId, event: { type: 'mail.created', mailId, mailboxId } }))),
     ]);
   };
-  const store = new InboundBatchStore(db.sql, blobs, new IngestedMessages(commands, config.QUEUE_PREFIX), announce);
+  const store = new InboundBatchStore(db.sql, blobs, new IngestedMessages(commands, config.QUEUE_PREFIX), announce, (row, error) =>
+    console.error(`[ingest] ${row.inboundId} for user ${row.userId} stored bare, its values could not be: ${error.message}`),
+  );
   const batches = new BatchCollector<IngestPayload, IngestOutcome>((payloads) => store.store(payloads), {
     maxSize: config.INGEST_BATCH_SIZE,
     maxWaitMs: config.INGEST_BATCH_WAIT_MS,

@@ -1,9 +1,11 @@
 import type { Pool } from 'pg';
-import { attachmentRows, type PreparedMail } from '@letterbox/mail';
+import { attachmentRows, storableJson, type PreparedMail } from '@letterbox/mail';
 
 export interface InboundMailRow {
   inboundId: string;
   userId: number;
+  /** What stores it once for this recipient (dedupKeyOf). */
+  dedupKey: string;
   messageId: string;
   receivedAt: Date;
   prepared: PreparedMail;
@@ -24,16 +26,18 @@ export interface StoredInboundMail {
 /**
  * Inserts a batch of incoming mail into its recipients' inboxes in one statement (so one
  * transaction and one round trip; the mailbox counters' triggers run once per statement).
- * `inbound_messages` claims each (recipient, Message-ID) first: a pair stored before is
+ * `inbound_messages` claims each (recipient, dedup key) first: a pair stored before is
  * skipped, whichever worker stored it and however long ago. Rows must be unique per pair.
  * Returns every mail the batch's acceptances have stored, now or in an earlier attempt,
- * so a retry after a crash can still announce them.
+ * so a retry after a crash can still announce them. Every string is made storable (no
+ * NUL, no lone surrogate) on the way in.
  */
 export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Promise<StoredInboundMail[]> {
   if (rows.length === 0) return [];
-  const input = rows.map(({ inboundId, userId, messageId, receivedAt, prepared }) => ({
+  const input = rows.map(({ inboundId, userId, dedupKey, messageId, receivedAt, prepared }) => ({
     inbound_id: inboundId,
     user_id: userId,
+    dedup_key: dedupKey,
     message_id: messageId,
     from_address: prepared.summary.from?.address ?? '',
     from_name: prepared.summary.from?.name ?? '',
@@ -59,7 +63,7 @@ export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Pro
   }>({
     name: 'insert-inbound-batch',
     text: INSERT_INBOUND_BATCH,
-    values: [JSON.stringify(input)],
+    values: [JSON.stringify(input, storableJson)],
   });
   return stored.map((row) => ({
     inboundId: row.inbound_id,
@@ -78,27 +82,27 @@ export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Pro
 const INSERT_INBOUND_BATCH = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
-    inbound_id uuid, user_id int, message_id text, from_address text, from_name text, to_addresses jsonb, cc_addresses jsonb,
+    inbound_id uuid, user_id int, dedup_key text, message_id text, from_address text, from_name text, to_addresses jsonb, cc_addresses jsonb,
     subject text, snippet text, received_at timestamptz, size int, has_attachments boolean, storage_key text, layout jsonb, attachments jsonb)
 ), inboxes AS (
   SELECT user_id, id AS mailbox_id FROM mailboxes WHERE role = 'inbox' AND user_id IN (SELECT user_id FROM input)
 ), claimed AS (
-  INSERT INTO inbound_messages (user_id, message_id, inbound_id, mail_id)
-  SELECT i.user_id, i.message_id, i.inbound_id, nextval(pg_get_serial_sequence('mails', 'id'))
+  INSERT INTO inbound_messages (user_id, dedup_key, inbound_id, mail_id)
+  SELECT i.user_id, i.dedup_key, i.inbound_id, nextval(pg_get_serial_sequence('mails', 'id'))
     FROM input i JOIN inboxes USING (user_id)
-  ON CONFLICT (user_id, message_id) DO NOTHING
-  RETURNING user_id, message_id, inbound_id, mail_id
+  ON CONFLICT (user_id, dedup_key) DO NOTHING
+  RETURNING user_id, dedup_key, inbound_id, mail_id
 ), new_mails AS (
   INSERT INTO mails (id, user_id, mailbox_id, message_id, from_address, from_name, to_addresses, cc_addresses, subject, snippet,
                      received_at, size, has_attachments, storage_key, layout)
   SELECT c.mail_id, i.user_id, b.mailbox_id, i.message_id, i.from_address, i.from_name, i.to_addresses, i.cc_addresses, i.subject,
          i.snippet, i.received_at, i.size, i.has_attachments, i.storage_key, i.layout
-    FROM claimed c JOIN input i USING (user_id, message_id) JOIN inboxes b USING (user_id)
+    FROM claimed c JOIN input i USING (user_id, dedup_key) JOIN inboxes b USING (user_id)
   RETURNING id, mailbox_id, COALESCE(NULLIF(from_name, ''), from_address) AS sender, subject
 ), new_attachments AS (
   INSERT INTO attachments (mail_id, part_id, filename, content_type, disposition, content_id, size, encoding, body_start, body_end)
   SELECT c.mail_id, a.part_id, a.filename, a.content_type, a.disposition, a.content_id, a.size, a.encoding, a.body_start, a.body_end
-    FROM claimed c JOIN input i USING (user_id, message_id),
+    FROM claimed c JOIN input i USING (user_id, dedup_key),
          jsonb_to_recordset(i.attachments) AS a(part_id text, filename text, content_type text, disposition text, content_id text,
                                                 size int, encoding text, body_start int, body_end int)
 )

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import IORedis, { type Redis } from 'ioredis';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
+import { dedupKeyOf } from './dedup-key';
 import { InboundBatchStore, type IngestPayload } from './inbound-batch-store';
 import type { StoredInboundMail } from './inbound-batch-insert';
 import { IngestedMessages } from './ingested-messages';
@@ -17,13 +18,21 @@ describe('InboundBatchStore', () => {
   let user: TestUser;
   let announced: StoredInboundMail[][];
   let store: InboundBatchStore;
+  let unstorable: string[];
 
   before(async () => {
     db = testDatabase();
     redis = new IORedis(loadConfig(redisConfig).REDIS_URL);
     user = await createTestUser(db, 'batch');
     announced = [];
-    store = new InboundBatchStore(db.sql, blobs, new IngestedMessages(redis, prefix), async (mails) => void announced.push(mails));
+    unstorable = [];
+    store = new InboundBatchStore(
+      db.sql,
+      blobs,
+      new IngestedMessages(redis, prefix),
+      async (mails) => void announced.push(mails),
+      (row) => unstorable.push(row.inboundId),
+    );
   });
 
   after(async () => {
@@ -31,9 +40,19 @@ describe('InboundBatchStore', () => {
     await db?.close();
   });
 
-  async function accepted(recipientIds: number[], messageId = `<${randomUUID()}@example.org>`): Promise<IngestPayload> {
-    const blob = await blobs.put(Buffer.from(`From: a@example.org\r\nSubject: batch\r\nMessage-ID: ${messageId}\r\n\r\nhello ${randomUUID()}\r\n`));
+  async function accepted(
+    recipientIds: number[],
+    messageId = `<${randomUUID()}@example.org>`,
+    { from = 'a@example.org', subject = 'batch' } = {},
+  ): Promise<IngestPayload> {
+    const blob = await blobs.put(Buffer.from(`From: ${from}\r\nSubject: ${subject}\r\nMessage-ID: ${messageId}\r\n\r\nhello ${randomUUID()}\r\n`));
     return { inboundId: randomUUID(), storageKey: blob.key, size: blob.size, messageId, recipientIds, receivedAt: new Date().toISOString() };
+  }
+
+  /** As the intake queues it now: with the key of its sender and Message-ID. */
+  async function acceptedFrom(from: string, messageId: string): Promise<IngestPayload> {
+    const payload = await accepted([user.id], messageId, { from });
+    return { ...payload, dedupKey: dedupKeyOf(from, messageId) };
   }
 
   async function copies(messageId: string): Promise<number> {
@@ -90,5 +109,43 @@ describe('InboundBatchStore', () => {
       [other.id],
     );
     assert.deepEqual(rows, [{ user_id: other.id, total_count: 1, unread_count: 1 }]);
+  });
+
+  test('a batch of 100 with 3 poisoned messages stores all 100 in one pass', async () => {
+    const poisoned = [
+      // An encoded word that decodes to a NUL, and a lone surrogate in the sender's name: values jsonb refuses.
+      await accepted([user.id], undefined, { subject: '=?utf-8?Q?a=00b?=', from: '=?utf-16be?B?2AA=?= <a@example.org>' }),
+      // Message-IDs longer than an index entry may be (random, so compression cannot shrink them), in jobs queued before ids were bounded.
+      await accepted([user.id], `<${randomBytes(1500).toString('hex')}@example.org>`),
+      await accepted([user.id], `<${randomBytes(1500).toString('hex')}@example.org>`),
+    ];
+    const good = await Promise.all(Array.from({ length: 97 }, () => accepted([user.id])));
+    const batch = [...good.slice(0, 40), ...poisoned, ...good.slice(40)];
+    unstorable = [];
+    announced = [];
+    const outcomes = await store.store(batch);
+    assert.deepEqual(outcomes, batch.map(() => ({ stored: 1, duplicates: 0 })));
+    assert.equal(announced.flat().length, 100);
+    assert.deepEqual(unstorable.sort(), [poisoned[1].inboundId, poisoned[2].inboundId].sort());
+    for (const payload of good) assert.equal(await copies(payload.messageId), 1);
+    const { rows } = await db.sql.query<{ subject: string; from_name: string }>(
+      `SELECT m.subject, m.from_name FROM mails m JOIN inbound_messages im ON im.mail_id = m.id WHERE im.inbound_id = ANY($1::uuid[]) ORDER BY m.id`,
+      [poisoned.map((payload) => payload.inboundId)],
+    );
+    assert.equal(rows.length, 3);
+    assert.equal(rows[0].subject, 'ab');
+    assert.equal(rows[0].from_name, '\ufffd');
+    assert.match(rows[1].subject, /could not be read/);
+    assert.deepEqual(await store.store(batch), batch.map(() => ({ stored: 0, duplicates: 1 })), 'a retry stores none again');
+  });
+
+  test('the same Message-ID from another sender is another message; from the same sender, the same one', async () => {
+    const messageId = `<predictable-${randomUUID().slice(0, 4)}@bank.example>`;
+    const forged = await acceptedFrom('forger@evil.example', messageId);
+    const real = await acceptedFrom('alerts@bank.example', messageId);
+    const again = await acceptedFrom('ALERTS@bank.example', messageId);
+    assert.deepEqual(await store.store([forged]), [{ stored: 1, duplicates: 0 }]);
+    assert.deepEqual(await store.store([real, again]), [{ stored: 1, duplicates: 0 }, { stored: 0, duplicates: 1 }]);
+    assert.equal(await copies(messageId), 2);
   });
 });

@@ -2,7 +2,8 @@ import type { Pool } from 'pg';
 import { prepareStoredMail, type PreparedMail } from '@letterbox/mail';
 import type { JobPayloads } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
-import { insertInboundBatch, type InboundMailRow, type StoredInboundMail } from './inbound-batch-insert';
+import type { InboundMailRow, StoredInboundMail } from './inbound-batch-insert';
+import { insertInboundInPieces, type ReportUnstorable } from './inbound-batch-pieces';
 import type { IngestedMessages } from './ingested-messages';
 
 export type IngestPayload = JobPayloads['ingest-mail'];
@@ -22,7 +23,8 @@ export type AnnounceStoredMail = (mails: StoredInboundMail[]) => Promise<void>;
  * skips known duplicates, the message files are read (outside any transaction), one
  * statement inserts the rest, and only then is the batch announced and its jobs complete.
  * A crash anywhere before that leaves the jobs to be retried, and the retry stores nothing
- * twice. A message that cannot be read fails alone; the rest of its batch goes on.
+ * twice. A message that cannot be read fails alone; one whose values cannot be stored is
+ * stored bare; the rest of its batch goes on.
  */
 export class InboundBatchStore {
   constructor(
@@ -30,26 +32,30 @@ export class InboundBatchStore {
     private readonly blobs: BlobStore,
     private readonly ingested: IngestedMessages,
     private readonly announce: AnnounceStoredMail,
+    private readonly reportUnstorable: ReportUnstorable,
   ) {}
 
   async store(payloads: IngestPayload[]): Promise<Array<IngestOutcome | Error>> {
-    const pairs = payloads.flatMap((payload, index) => payload.recipientIds.map((userId) => ({ index, userId, messageId: payload.messageId })));
+    const pairs = payloads.flatMap((payload, index) =>
+      payload.recipientIds.map((userId) => ({ index, userId, dedupKey: payload.dedupKey ?? payload.messageId })),
+    );
     const storedBy = await this.ingested.storedBy(pairs);
     const claimed = new Set<string>();
     const fresh = pairs.filter((pair, position) => {
-      const key = `${pair.userId} ${pair.messageId}`;
+      const key = `${pair.userId} ${pair.dedupKey}`;
       const elsewhere = storedBy[position] !== null && storedBy[position] !== payloads[pair.index].inboundId;
       if (elsewhere || claimed.has(key)) return false;
       claimed.add(key);
       return true;
     });
     const prepared = await this.prepare(payloads, new Set(fresh.map((pair) => pair.index)));
-    const rows: InboundMailRow[] = fresh.flatMap(({ index, userId, messageId }) => {
+    const rows: InboundMailRow[] = fresh.flatMap(({ index, userId, dedupKey }) => {
       const mail = prepared.get(index);
       if (!mail || mail instanceof Error) return [];
-      return [{ inboundId: payloads[index].inboundId, userId, messageId, receivedAt: new Date(payloads[index].receivedAt), prepared: mail }];
+      const { inboundId, messageId, receivedAt } = payloads[index];
+      return [{ inboundId, userId, dedupKey, messageId, receivedAt: new Date(receivedAt), prepared: mail }];
     });
-    const stored = await insertInboundBatch(this.sql, rows);
+    const stored = await insertInboundInPieces(this.sql, rows, this.reportUnstorable);
     await this.ingested.remember(rows);
     await this.announce(stored);
     return payloads.map((payload, index) => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { messageIdOf } from '@letterbox/mail';
+import { dedupKeyOf } from './dedup-key';
 import { BatchCollector, type JobPayloads, type JobQueues } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import { NoRecipientsError, UnknownRecipientsError } from './inbound-errors';
@@ -70,6 +71,7 @@ export class InboundIntake {
       storageKey: blob.key,
       size: blob.size,
       messageId,
+      dedupKey: dedupKeyOf(summary.from?.address, messageId),
       recipientIds: [...new Set(recipients.values())],
       receivedAt: new Date().toISOString(),
     });

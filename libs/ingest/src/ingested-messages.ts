@@ -3,14 +3,15 @@ import type { Redis } from 'ioredis';
 
 export interface RecipientMessage {
   userId: number;
-  messageId: string;
+  /** dedupKeyOf the message. */
+  dedupKey: string;
 }
 
 /** Long enough to cover the redeliveries a sending server makes; PostgreSQL stays the truth after that. */
 const REMEMBER_SECONDS = 7 * 24 * 3600;
 
 /**
- * The ingest worker's fast path for duplicates: which (recipient, Message-ID) pairs were
+ * The ingest worker's fast path for duplicates: which (recipient, message) pairs were
  * stored already, and by which acceptance. One MGET answers a whole batch, so a redelivered
  * burst is skipped without reading its messages or touching PostgreSQL, whose unique key
  * still decides when Redis has forgotten.
@@ -36,7 +37,8 @@ export class IngestedMessages {
     if (failure) throw failure[0];
   }
 
-  private keyOf({ userId, messageId }: RecipientMessage): string {
-    return `${this.prefix}:ingested:${userId}:${createHash('sha256').update(messageId).digest('base64url')}`;
+  private keyOf({ userId, dedupKey }: RecipientMessage): string {
+    // Hashed again: jobs queued before dedup keys existed carry a raw Message-ID as theirs.
+    return `${this.prefix}:ingested:${userId}:${createHash('sha256').update(dedupKey).digest('base64url')}`;
   }
 }

@@ -1,5 +1,6 @@
-export { storeMail, prepareMail, prepareStoredMail, messageIdOf, type MailToStore, type MailPlacement, type PreparedMail, type StoredMail } from './store-mail';
+export { storeMail, prepareMail, prepareStoredMail, messageIdOf, MAX_MESSAGE_ID_LENGTH, type MailToStore, type MailPlacement, type PreparedMail, type StoredMail } from './store-mail';
 export { mailInsertCtes, attachmentRows } from './mail-insert';
+export { storableText, storableJson } from './storable-text';
 export { MailboxQueries, type MailboxCounters } from './mailbox-queries';
 export { MailListQuery, type MailListFilter, type MailListRequest, type MailListPage } from './mail-list-query';
 export { MailQueries, type MailExpansion } from './mail-queries';

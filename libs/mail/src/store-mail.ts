@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Database } from '@letterbox/db';
 import {
@@ -13,6 +14,7 @@ import {
 } from '@letterbox/mime';
 import type { BlobStore, ByteRange, StoredBlob } from '@letterbox/storage';
 import { mailInsertCtes } from './mail-insert';
+import { storableText } from './storable-text';
 
 export interface MailPlacement {
   userId: number;
@@ -89,9 +91,21 @@ export async function storeMail(db: Database, blobs: BlobStore, mail: MailToStor
   return { id: Number(rows[0].id), storageKey: prepared.blob.key, messageId: prepared.messageId };
 }
 
-/** The message's Message-ID, or one made from its content hash: the same bytes always get the same id. */
+/**
+ * Message-IDs longer than this are kept as a hash of themselves: a real one is under a
+ * hundred characters, and an index entry must fit in a btree page (about 2.7 KB).
+ */
+export const MAX_MESSAGE_ID_LENGTH = 512;
+
+/**
+ * The message's Message-ID, or one made from its content hash: the same bytes always get
+ * the same id. An over-long one becomes a hash of it, so the same id still matches itself.
+ */
 export function messageIdOf(summary: HeaderSummary, blob: StoredBlob): string {
-  return summary.messageId ?? `<${blob.key}@letterbox.invalid>`;
+  const messageId = summary.messageId === undefined ? undefined : storableText(summary.messageId);
+  if (!messageId) return `<${blob.key}@letterbox.invalid>`;
+  if (messageId.length <= MAX_MESSAGE_ID_LENGTH) return messageId;
+  return `<sha256-${createHash('sha256').update(messageId).digest('hex')}@letterbox.invalid>`;
 }
 
 interface StoredBytes {

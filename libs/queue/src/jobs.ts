@@ -15,8 +15,13 @@ export interface JobPayloads {
     storageKey: string;
     /** Bytes of the stored message. */
     size: number;
-    /** Its Message-ID (or one made from its content): with each recipient, the key that stores it once. */
+    /** Its Message-ID (or one made from its content), as the stored mail keeps it. */
     messageId: string;
+    /**
+     * With each recipient, the key that stores it once (sender and Message-ID hashed).
+     * Absent from jobs queued before it existed: their messageId is their key.
+     */
+    dedupKey?: string;
     /** Letterbox user ids the envelope named, already checked to exist. */
     recipientIds: number[];
     /** When intake acknowledged it (ISO 8601). */
