@@ -11,6 +11,9 @@ const noop = () => undefined;
 
 /** A body part larger than this is shown cut; the whole message stays available raw. */
 const MAX_BODY_PART_BYTES = 2 * 1024 * 1024;
+/** What a read decodes of all body parts together, and of how many: a message of a thousand parts costs what a few do. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_BODY_PARTS = 16;
 
 /** Sanitized HTML; `cid:` images point at the mail's attachment routes. */
 export type MailContent = RenderedContent;
@@ -38,15 +41,9 @@ export class MailContentReader {
   }
 
   private async render(mail: MailRecord): Promise<RenderedContent> {
-    const bodyRanges: ByteRange[] = mail.layout.bodies.map((part) => ({
-      start: part.start,
-      end: Math.min(part.end, part.start + MAX_BODY_PART_BYTES),
-    }));
-    const [headerBlock, ...bodies] = await this.blobs.readRanges(mail.storageKey, [
-      { start: 0, end: mail.layout.headerEnd },
-      ...bodyRanges,
-    ]);
-    const rendered = renderBodies(mail.layout.bodies, bodies);
+    const { parts, ranges, cut } = shownBodies(mail.layout.bodies);
+    const [headerBlock, ...bodies] = await this.blobs.readRanges(mail.storageKey, [{ start: 0, end: mail.layout.headerEnd }, ...ranges]);
+    const rendered = renderBodies(parts, bodies);
     const inline = new Map(
       mail.attachments.filter((part) => part.contentId).map((part) => [part.contentId as string, INLINE_PART + part.partId]),
     );
@@ -54,7 +51,7 @@ export class MailContentReader {
       headers: parseHeaderBlock(headerBlock, mail.layout.bodies[0]?.charset),
       text: rendered.text,
       html: rendered.html === undefined ? null : sanitizeMailHtml(rendered.html, (contentId) => inline.get(contentId)),
-      truncated: mail.layout.bodies.some((part) => part.end - part.start > MAX_BODY_PART_BYTES),
+      truncated: cut || (mail.layout.omittedParts ?? 0) > 0,
     };
   }
 
@@ -72,4 +69,19 @@ export class MailContentReader {
     const length = range ? range.end - range.start : mail.size;
     return pipeline(this.blobs.createReadStream(mail.storageKey, range), lengthChecked(length, `EML of mail ${mail.id}`), noop);
   }
+}
+
+/** The body parts a read shows and the bytes it reads of each, within the bounds above; `cut` when any is left out or shortened. */
+function shownBodies(all: MailRecord['layout']['bodies']): { parts: MailRecord['layout']['bodies']; ranges: ByteRange[]; cut: boolean } {
+  const parts = all.slice(0, MAX_BODY_PARTS);
+  const ranges: ByteRange[] = [];
+  let budget = MAX_BODY_BYTES;
+  let cut = parts.length < all.length;
+  for (const part of parts) {
+    const length = Math.min(part.end - part.start, MAX_BODY_PART_BYTES, budget);
+    if (length < part.end - part.start) cut = true;
+    ranges.push({ start: part.start, end: part.start + length });
+    budget -= length;
+  }
+  return { parts, ranges, cut };
 }

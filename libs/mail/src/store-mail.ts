@@ -14,6 +14,7 @@ import {
 } from '@letterbox/mime';
 import type { BlobStore, ByteRange, StoredBlob } from '@letterbox/storage';
 import { mailInsertCtes } from './mail-insert';
+import { mapConcurrently } from './map-concurrently';
 import { storableText } from './storable-text';
 
 export interface MailPlacement {
@@ -48,6 +49,10 @@ export interface PreparedMail {
 
 /** How much of the text body is decoded to make the list's snippet. */
 const SNIPPET_SOURCE_BYTES = 16 * 1024;
+/** The body parts a snippet may come from: its first words are in the first of them. */
+const SNIPPET_SOURCE_PARTS = 4;
+/** Attachments whose decoded size is measured at once, each through a stream (a descriptor) of its own. */
+const DECODING_CONCURRENCY = 8;
 
 /**
  * Puts a message in blob storage and finds its layout by streaming it back (or, for a
@@ -67,19 +72,23 @@ export function prepareStoredMail(blobs: BlobStore, blob: StoredBlob): Promise<P
 
 async function describeMail(blob: StoredBlob, stored: StoredBytes): Promise<PreparedMail> {
   const layout = await scanLayout(stored.stream());
-  const attachments = await Promise.all(layout.attachments.map(async (part) => ({ ...part, size: await decodedSize(stored.stream(part), part) })));
+  const attachments = await mapConcurrently(layout.attachments, DECODING_CONCURRENCY, async (part) => ({
+    ...part,
+    size: await decodedSize(stored.stream(part), part),
+  }));
+  const snippetSources = layout.bodies.slice(0, SNIPPET_SOURCE_PARTS);
   const [headerBlock, ...bodyParts] = await stored.readRanges([
     { start: 0, end: layout.headerEnd },
-    ...layout.bodies.map((part) => ({ start: part.start, end: Math.min(part.end, part.start + SNIPPET_SOURCE_BYTES) })),
+    ...snippetSources.map((part) => ({ start: part.start, end: Math.min(part.end, part.start + SNIPPET_SOURCE_BYTES) })),
   ]);
   const summary = summarizeHeaders(parseHeaderBlock(headerBlock, layout.bodies[0]?.charset));
   return {
     blob,
-    layout: { headerEnd: layout.headerEnd, bodies: layout.bodies },
+    layout: { headerEnd: layout.headerEnd, bodies: layout.bodies, ...(layout.omittedParts ? { omittedParts: layout.omittedParts } : {}) },
     attachments,
     summary,
     messageId: messageIdOf(summary, blob),
-    snippet: makeSnippet(renderBodies(layout.bodies, bodyParts).text),
+    snippet: makeSnippet(renderBodies(snippetSources, bodyParts).text),
   };
 }
 

@@ -1,5 +1,5 @@
 export type { MailLayout, BodyPartLayout, AttachmentLayout, ScannedLayout } from './layout';
-export { scanLayout } from './scan-layout';
+export { scanLayout, MAX_PARTS } from './scan-layout';
 export { createTransferDecoder } from './transfer-encoding';
 export { parseHeaderBlock, summarizeHeaders, parseAddresses, type MailHeader, type MailAddress, type HeaderSummary } from './header-block';
 export { renderBodies, makeSnippet, type RenderedBody } from './render-body';

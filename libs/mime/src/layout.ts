@@ -8,6 +8,8 @@ export interface MailLayout {
   headerEnd: number;
   /** text/plain and text/html parts meant to be shown, in message order. */
   bodies: BodyPartLayout[];
+  /** Parts past MAX_PARTS, not recorded: only in the whole EML. Absent when none were. */
+  omittedParts?: number;
 }
 
 export interface BodyPartLayout {

@@ -7,6 +7,12 @@ const MAX_LINE = 16 * 1024;
 const MAX_HEADER_LINES = 2000;
 /** Deeper nesting is read as opaque body, so a crafted message cannot exhaust the stack. */
 const MAX_DEPTH = 40;
+/**
+ * Parts recorded per message (bodies and attachments): a few hundred is already extreme,
+ * and 30 MB of tiny parts would be 600,000 rows, streams and jsonb entries. The rest stay
+ * in the EML, which downloads whole; the layout counts them.
+ */
+export const MAX_PARTS = 1000;
 const DASH = 0x2d;
 const LF = 0x0a;
 const CR = 0x0d;
@@ -38,6 +44,7 @@ class LayoutScanner {
   private readonly stack: OpenPart[] = [{ partId: '', headerLines: [], inHeaders: true, bodyStart: 0, children: 0 }];
   private readonly bodies: BodyPartLayout[] = [];
   private readonly attachments: AttachmentLayout[] = [];
+  private omittedParts = 0;
   private headerEnd = -1;
   private consumed = 0;
   private lineStart = 0;
@@ -85,6 +92,7 @@ class LayoutScanner {
       bodies: this.bodies,
       attachments: this.attachments,
       size: this.consumed,
+      ...(this.omittedParts > 0 ? { omittedParts: this.omittedParts } : {}),
     };
   }
 
@@ -175,6 +183,10 @@ class LayoutScanner {
     const info = part.info as PartInfo;
     const multipart = info.contentType.startsWith('multipart/');
     if (multipart && part.children > 0) return;
+    if (this.bodies.length + this.attachments.length >= MAX_PARTS) {
+      this.omittedParts++;
+      return;
+    }
     const partId = part.partId === '' ? '1' : part.partId;
     const range = { start: part.bodyStart, end: bodyEnd };
     // A multipart whose boundary never came (or nested too deep to follow) is shown as the text it is.
