@@ -57,7 +57,7 @@ describe('signing in', () => {
     assert.ok(expiresAt.getTime() > before, 'expires in the future');
     assert.ok(expiresAt.getTime() <= Date.now() + ttl, 'no later than the configured lifetime');
     assert.ok(expiresAt.getTime() >= before + ttl - 1000, 'the configured lifetime, to the second');
-    const claims = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, 60).verify(body.accessToken);
+    const claims = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, testSettings().AUTH_TOKEN_TTL_SECONDS).verify(body.accessToken);
     assert.deepEqual(claims, { userId: user.id, officeId: user.officeId, expiresAt: expiresAt.getTime() / 1000 });
   });
 
