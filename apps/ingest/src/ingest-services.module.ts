@@ -5,6 +5,7 @@ import { createSmtpIntake, InboundIntake, RecipientDirectory } from '@letterbox/
 import { DATABASE } from '@letterbox/nest-infrastructure';
 import { JobQueues, producerConnection } from '@letterbox/queue';
 import { BlobStore } from '@letterbox/storage';
+import { RequestsInProgress } from './inbound/requests-in-progress';
 import type { IngestConfig } from './ingest.config';
 
 export const SMTP_INTAKE = Symbol('SMTP_INTAKE');
@@ -20,6 +21,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
   static forConfig(config: IngestConfig): DynamicModule {
     const providers = [
       { provide: JobQueues, useFactory: () => new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX) },
+      { provide: RequestsInProgress, useFactory: () => new RequestsInProgress(config.INGEST_HTTP_MAX_CONCURRENT_PER_CLIENT) },
       {
         provide: InboundIntake,
         useFactory: (db: Database, blobs: BlobStore, queues: JobQueues) =>
@@ -29,7 +31,13 @@ export class IngestServicesModule implements OnApplicationShutdown {
       {
         provide: SMTP_INTAKE,
         useFactory: (intake: InboundIntake) => {
-          const smtp = createSmtpIntake(intake, { hostname: config.INGEST_SMTP_HOSTNAME });
+          const smtp = createSmtpIntake(intake, {
+            hostname: config.INGEST_SMTP_HOSTNAME,
+            maxClients: config.INGEST_SMTP_MAX_CLIENTS,
+            maxRecipients: config.INGEST_SMTP_MAX_RECIPIENTS,
+            connectionsPerMinute: config.INGEST_SMTP_CONNECTIONS_PER_MINUTE,
+            messagesPerMinute: config.INGEST_SMTP_MESSAGES_PER_MINUTE,
+          });
           smtp.on('error', (error) => console.error(`[smtp-intake] ${error.message}`));
           return smtp;
         },

@@ -13,6 +13,15 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
       INGEST_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(30 * 1024 * 1024),
       /** The name this server gives itself in SMTP greetings. */
       INGEST_SMTP_HOSTNAME: z.string().min(1).default('mx.letterbox.test'),
+      /** SMTP connections open at once, from everyone. */
+      INGEST_SMTP_MAX_CLIENTS: z.coerce.number().int().min(1).max(100_000).default(1000),
+      /** Recipients of one SMTP message (RFC 5321 asks for at least 100). */
+      INGEST_SMTP_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(10_000).default(100),
+      /** SMTP connections, and messages, that one client address may open or send per minute. */
+      INGEST_SMTP_CONNECTIONS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+      INGEST_SMTP_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+      /** POST /v2/inbound requests that one client address may have in progress at once; past it 429. */
+      INGEST_HTTP_MAX_CONCURRENT_PER_CLIENT: z.coerce.number().int().min(1).default(2000),
       ...requestDatabaseConfig,
       ...storageConfig,
       ...authConfig,

@@ -1,11 +1,20 @@
 import { SMTPServer } from 'smtp-server';
 import { QueueUnavailableError } from '@letterbox/queue';
+import { ClientRate } from './client-rate';
 import { InboundRejectedError, MessageTooLargeError } from './inbound-errors';
 import type { InboundIntake } from './inbound-intake';
 
 export interface SmtpIntakeOptions {
   /** The name in the greeting and replies. */
   hostname: string;
+  /** Connections open at once, from everyone; past it a client is told to come back (421). */
+  maxClients: number;
+  /** Recipients of one message (RFC 5321 asks servers to take at least 100); past it 452. */
+  maxRecipients: number;
+  /** Connections one client address may open per minute. */
+  connectionsPerMinute: number;
+  /** Messages one client address may send per minute. */
+  messagesPerMinute: number;
 }
 
 /**
@@ -14,14 +23,29 @@ export interface SmtpIntakeOptions {
  * message is in storage and queued before the 250 that takes responsibility for it.
  */
 export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptions): SMTPServer {
+  const connections = new ClientRate(options.connectionsPerMinute);
+  const messages = new ClientRate(options.messagesPerMinute);
   return new SMTPServer({
     name: options.hostname,
     banner: 'Letterbox ingest',
     size: intake.maxMessageBytes,
+    maxClients: options.maxClients,
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
-    onRcptTo(address, _session, callback) {
+    onConnect(session, callback) {
+      if (connections.take(session.remoteAddress)) callback();
+      else callback(smtpError(421, '4.7.0 too many connections from your address; try again later'));
+    },
+    onMailFrom(_address, session, callback) {
+      if (messages.take(session.remoteAddress)) callback();
+      else callback(smtpError(451, '4.7.1 too many messages from your address; try again later'));
+    },
+    onRcptTo(address, session, callback) {
+      if (session.envelope.rcptTo.length >= options.maxRecipients) {
+        callback(smtpError(452, `4.5.3 too many recipients: at most ${options.maxRecipients} per message`));
+        return;
+      }
       intake.knows(address.address).then(
         (known) => callback(known ? undefined : smtpError(550, `5.1.1 <${address.address}>: no such user here`)),
         (error: unknown) => callback(temporaryFailure(error)),

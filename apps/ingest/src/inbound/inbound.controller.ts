@@ -1,29 +1,38 @@
 import type { Readable } from 'node:stream';
-import { Controller, HttpCode, Post, Query, Req, UnsupportedMediaTypeException, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, HttpException, HttpStatus, Post, Query, Req, Res, UnsupportedMediaTypeException, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiZodQuery, ZodValidationPipe } from '@letterbox/http';
 import { EmptyMessageError, InboundIntake, MessageTooLargeError } from '@letterbox/ingest';
 import { GatewayTokenGuard } from './gateway-token.guard';
 import { inboundQuery, type InboundQuery } from './inbound.schemas';
+import { RequestsInProgress } from './requests-in-progress';
 
 @ApiTags('inbound')
 @ApiBearerAuth()
 @Controller('v2/inbound')
 @UseGuards(GatewayTokenGuard)
 export class InboundController {
-  constructor(private readonly intake: InboundIntake) {}
+  constructor(
+    private readonly intake: InboundIntake,
+    private readonly inProgress: RequestsInProgress,
+  ) {}
 
   /**
    * Accepts one raw message for Letterbox users: written to storage and queued before the
-   * 202, stored in the recipients' inboxes moments later by the ingest worker.
+   * 202, stored in the recipients' inboxes moments later by the ingest worker. A gateway
+   * with too many messages in progress at once gets a 429 with Retry-After.
    */
   @Post()
   @HttpCode(202)
   @ApiConsumes('message/rfc822')
   @ApiBody({ schema: { type: 'string', format: 'binary' } })
   @ApiZodQuery(inboundQuery)
-  async receive(@Query(new ZodValidationPipe(inboundQuery, 'query')) query: InboundQuery, @Req() request: FastifyRequest) {
+  async receive(
+    @Query(new ZodValidationPipe(inboundQuery, 'query')) query: InboundQuery,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const contentType = request.headers['content-type']?.split(';')[0].trim().toLowerCase();
     if (contentType !== 'message/rfc822') {
       throw new UnsupportedMediaTypeException(`header.content-type: must be message/rfc822, got ${contentType ?? 'none'}`);
@@ -32,6 +41,16 @@ export class InboundController {
     if (declaredLength > this.intake.maxMessageBytes) throw new MessageTooLargeError(this.intake.maxMessageBytes);
     const content = request.body as Readable | undefined;
     if (!content) throw new EmptyMessageError();
-    return this.intake.accept({ content, envelopeRecipients: query.to });
+    const leave = this.inProgress.enter(request.ip);
+    if (!leave) {
+      content.resume();
+      void reply.header('retry-after', '1');
+      throw new HttpException(`this address has ${this.inProgress.maxPerClient} messages in progress, the most allowed; retry shortly`, HttpStatus.TOO_MANY_REQUESTS);
+    }
+    try {
+      return await this.intake.accept({ content, envelopeRecipients: query.to });
+    } finally {
+      leave();
+    }
   }
 }
