@@ -32,7 +32,9 @@ const KEY_PATTERN = /^[0-9a-f]{64}(\.gz)?$/;
 
 /**
  * Content-addressed blobs on local disk. A blob is written to a temporary file, flushed
- * to disk and renamed into place, so a key that exists always names complete content.
+ * to disk and renamed into place, so a key that exists always names complete content;
+ * the folder is flushed after the rename too, so the name survives a power loss as the
+ * content does (what a caller acknowledges once put returns).
  * Compressed blobs save disk but cost a decompression from the start on every range
  * read, so compression suits archives rather than mail that is read often.
  */
@@ -67,6 +69,7 @@ export class BlobStore {
       const finalPath = this.pathOf(key);
       await this.ensureFolder(path.dirname(finalPath));
       await rename(tmpPath, finalPath);
+      await syncFolder(path.dirname(finalPath));
       return { key, size };
     } catch (error) {
       await rm(tmpPath, { force: true });
@@ -120,7 +123,14 @@ export class BlobStore {
 
   private async ensureFolder(folder: string): Promise<void> {
     if (this.folders.has(folder)) return;
-    await mkdir(folder, { recursive: true });
+    const firstCreated = await mkdir(folder, { recursive: true });
+    // New folders' names must be durable before a blob's name in them can be: flush each parent that got one.
+    if (firstCreated !== undefined) {
+      for (let parent = path.dirname(folder); ; parent = path.dirname(parent)) {
+        await syncFolder(parent);
+        if (parent === path.dirname(firstCreated) || parent === path.dirname(parent)) break;
+      }
+    }
     this.folders.add(folder);
   }
 
@@ -150,4 +160,14 @@ async function readAt(handle: FileHandle, range: ByteRange): Promise<Buffer> {
 
 function isCompressed(key: string): boolean {
   return key.endsWith('.gz');
+}
+
+/** fsync of a folder: makes the names created or renamed in it durable. */
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
