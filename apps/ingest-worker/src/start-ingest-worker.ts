@@ -1,6 +1,6 @@
 import { createDatabase } from '@letterbox/db';
 import { UserEvents } from '@letterbox/events';
-import { InboundBatchStore, IngestedMessages, type AnnounceStoredMail, type IngestOutcome, type IngestPayload } from '@letterbox/ingest';
+import { InboundAcceptances, InboundBatchStore, IngestedMessages, type AnnounceStoredMail, type IngestOutcome, type IngestPayload } from '@letterbox/ingest';
 import { BatchCollector, JobQueues, producerConnection, startJobWorker, workerConnection } from '@letterbox/queue';
 import { BlobStore } from '@letterbox/storage';
 import type { IngestWorkerConfig } from './ingest-worker.config';
@@ -30,7 +30,12 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
   const store = new InboundBatchStore(db.sql, blobs, new IngestedMessages(commands, config.QUEUE_PREFIX), announce, (row, error) =>
     console.error(`[ingest] ${row.inboundId} for user ${row.userId} stored bare, its values could not be: ${error.message}`),
   );
-  const batches = new BatchCollector<IngestPayload, IngestOutcome>((payloads) => store.store(payloads), {
+  const acceptances = new InboundAcceptances(db.sql, queues);
+  const batches = new BatchCollector<IngestPayload, IngestOutcome>(async (payloads) => {
+    const outcomes = await store.store(payloads);
+    await acceptances.forget(payloads.filter((_, index) => !(outcomes[index] instanceof Error)).map((payload) => payload.inboundId));
+    return outcomes;
+  }, {
     maxSize: config.INGEST_BATCH_SIZE,
     maxWaitMs: config.INGEST_BATCH_WAIT_MS,
   });
@@ -54,8 +59,12 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
   worker.on('error', (error) => console.error(`[ingest] worker: ${error.message}`));
   worker.on('failed', (job, error) => console.error(`[ingest] ${job?.id ?? 'job'} attempt ${job?.attemptsMade ?? '?'}: ${error.message}`));
   await worker.waitUntilReady();
+  const sweeping = setInterval(() => {
+    acceptances.sweep().catch((error: unknown) => console.error(`[ingest] acceptance sweep failed: ${(error as Error).message}`));
+  }, config.INGEST_SWEEP_MS);
   return {
     async close() {
+      clearInterval(sweeping);
       await worker.close();
       await queues.close();
       commands.disconnect();

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { messageIdOf } from '@letterbox/mail';
-import { dedupKeyOf } from './dedup-key';
 import { BatchCollector, type JobPayloads, type JobQueues } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
+import { dedupKeyOf } from './dedup-key';
+import type { InboundAcceptances } from './inbound-acceptances';
 import { NoRecipientsError, UnknownRecipientsError } from './inbound-errors';
 import { HeadCapture, parseMessageHead } from './message-head';
 import type { RecipientDirectory } from './recipient-directory';
@@ -26,8 +27,9 @@ export interface AcceptedInbound {
 
 /**
  * Accepts incoming mail from any intake (HTTP, SMTP): checks the recipients, writes the
- * message to storage and queues it, so it is durable before the sender hears "accepted".
- * Storing it as mail is the ingest worker's part, in batches.
+ * message to storage, records the acceptance in PostgreSQL and queues it, so it is durable
+ * before the sender hears "accepted", whatever Redis keeps. Storing it as mail is the
+ * ingest worker's part, in batches.
  */
 export class InboundIntake {
   /** Acceptances that arrive together are queued with one Redis round trip. */
@@ -36,6 +38,7 @@ export class InboundIntake {
   constructor(
     private readonly blobs: BlobStore,
     private readonly directory: RecipientDirectory,
+    private readonly acceptances: InboundAcceptances,
     queues: JobQueues,
     readonly maxMessageBytes: number,
   ) {
@@ -66,7 +69,7 @@ export class InboundIntake {
     if (recipients.size === 0) throw new NoRecipientsError();
     const inboundId = randomUUID();
     const messageId = messageIdOf(summary, blob);
-    await this.enqueues.add({
+    const payload: JobPayloads['ingest-mail'] = {
       inboundId,
       storageKey: blob.key,
       size: blob.size,
@@ -74,7 +77,9 @@ export class InboundIntake {
       dedupKey: dedupKeyOf(summary.from?.address, messageId),
       recipientIds: [...new Set(recipients.values())],
       receivedAt: new Date().toISOString(),
-    });
+    };
+    await this.acceptances.record(payload);
+    await this.enqueues.add(payload);
     return { inboundId, messageId, recipients: [...recipients.keys()] };
   }
 }

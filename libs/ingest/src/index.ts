@@ -12,3 +12,4 @@ export {
   NoRecipientsError,
 } from './inbound-errors';
 export { createSmtpIntake, type SmtpIntakeOptions } from './smtp-intake';
+export { InboundAcceptances } from './inbound-acceptances';
