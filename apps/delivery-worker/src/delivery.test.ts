@@ -114,6 +114,39 @@ describe('delivery worker', () => {
     }
   });
 
+  test('sent separately, one recipient refused for good does not stop the others: they get theirs, the send says who was refused', async () => {
+    const { client } = await newSender('partly');
+    const [first, refused, last] = [recipient('first'), recipient('refused'), recipient('last')];
+    mock.configure({ refusedRecipients: [refused] });
+    try {
+      const answer = await client.send({ to: [first, refused, last], subject: 'Partly', text: 'to each', sendSeparately: true });
+      const done = await client.until(answer.body.id, ['sent', 'failed']);
+      assert.equal(done.status, 'sent', JSON.stringify(done));
+      assert.match(done.lastError ?? '', new RegExp(`refused for good by the provider: ${refused.replace(/[.]/g, '\\.')}`));
+      assert.equal(done.attempts, 1);
+      assert.equal(mock.messages({ to: first }).length, 1);
+      assert.equal(mock.messages({ to: last }).length, 1);
+      assert.deepEqual(mock.messages({ to: refused }), []);
+    } finally {
+      mock.configure({ refusedRecipients: [] });
+    }
+  });
+
+  test('sent separately, every recipient refused: the send fails at once', async () => {
+    const { client } = await newSender('all-refused');
+    const to = [recipient('gone1'), recipient('gone2')];
+    mock.configure({ refusedRecipients: to });
+    try {
+      const answer = await client.send({ to, subject: 'Nobody', text: 'no', sendSeparately: true });
+      const done = await client.until(answer.body.id, ['sent', 'failed']);
+      assert.equal(done.status, 'failed');
+      assert.match(done.lastError ?? '', /550 5\.1\.1/);
+      assert.equal(done.attempts, 1);
+    } finally {
+      mock.configure({ refusedRecipients: [] });
+    }
+  });
+
   test('send separately to 3 recipients and 1 Bcc: one message each, each showing only its recipient', async () => {
     const { client } = await newSender('separate');
     const to = [recipient('sep1'), recipient('sep2'), recipient('sep3')];

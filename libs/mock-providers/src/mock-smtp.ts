@@ -65,6 +65,8 @@ class MockSmtpServer implements MockSmtp {
       // Refused at MAIL FROM too, so that pooled connections opened before see the outage.
       onConnect: (_session, done) => done(this.unavailable()),
       onMailFrom: (_address, _session, done) => done(this.unavailable()),
+      onRcptTo: (address, _session, done) =>
+        done(this.behaviour.refusedRecipients.includes(address.address.toLowerCase()) ? smtpReply(550, `5.1.1 <${address.address}>: no such mailbox`) : undefined),
       onData: (stream, session, reply) => this.receive(stream, session, reply),
     });
     // Clients that reset or time out are their own business; unhandled, the 'error' event would end the process.

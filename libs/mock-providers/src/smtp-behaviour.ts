@@ -19,6 +19,8 @@ export const smtpBehaviourSchema = z.object({
   maxMessageBytes: z.number().int().min(1),
   /** False makes the provider refuse every session with 421, as one that is down does. */
   accepting: z.boolean(),
+  /** Recipients refused for good at RCPT TO (550 5.1.1), as a provider does an address that does not exist. */
+  refusedRecipients: z.array(z.string()).max(10_000),
   /** How many of the latest accepted mails are kept for inspection. */
   keepMessages: z.number().int().min(0).max(1_000_000),
 });
@@ -39,5 +41,6 @@ export const DEFAULT_SMTP_BEHAVIOUR: SmtpBehaviour = {
   dropRate: 0,
   maxMessageBytes: 30 * 1024 * 1024,
   accepting: true,
+  refusedRecipients: [],
   keepMessages: 10_000,
 };

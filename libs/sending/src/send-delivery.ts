@@ -20,7 +20,9 @@ const ALL_RECIPIENTS = '*';
  * Delivers one recorded send over SMTP. A send to several recipients separately, or with
  * read receipts (each recipient's image differs), goes out as one message per recipient;
  * each delivered one is recorded, so a retry or a restarted worker sends only the rest.
- * A sender over its rate limit is delayed, not failed; a 5xx reply fails the send at once.
+ * A sender over its rate limit is delayed, not failed. A 5xx reply fails a whole-send
+ * message at once; in a per-recipient send it refuses that recipient only, recorded with
+ * its reason, and the others are still delivered: the send fails only if all are refused.
  */
 export class SendDelivery {
   constructor(
@@ -41,8 +43,9 @@ export class SendDelivery {
     const sender: Sender = { userId: send.user.id, officeId: send.user.officeId, email: send.user.email, displayName: send.user.displayName };
     const deliveries = await this.plan(send.sentMailId, sender, request);
     let claimed = false;
+    const refused = [...send.refusedTo];
     for (const [key, delivery] of deliveries) {
-      if (send.deliveredTo.includes(key)) continue;
+      if (send.deliveredTo.includes(key) || refused.includes(key)) continue;
       const wait = await this.rateLimit.take(sender.email);
       if (wait > 0) {
         await job.moveToDelayed(Date.now() + wait, token);
@@ -52,12 +55,29 @@ export class SendDelivery {
         if (!(await this.claim(sendId))) return;
         claimed = true;
       }
-      await this.sendOne(sendId, sender, request, delivery, finalAttempt);
+      if (key !== ALL_RECIPIENTS) {
+        const refusal = await this.refusalOf(sendId, sender, request, delivery, finalAttempt);
+        if (refusal) {
+          refused.push(key);
+          await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { refusedTo: { push: key }, lastError: refusal } });
+          continue;
+        }
+      } else {
+        await this.sendOne(sendId, sender, request, delivery, finalAttempt, true);
+      }
       await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { deliveredTo: { push: key } } });
+    }
+    if (refused.length > 0 && refused.length === deliveries.length) {
+      await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { status: 'failed' } });
+      throw new UnrecoverableError(`every recipient was refused: ${refused.join(', ')}`);
     }
     await this.db.prisma.outboundSend.update({
       where: { id: BigInt(sendId) },
-      data: { status: 'sent', sentAt: new Date(), lastError: null },
+      data: {
+        status: 'sent',
+        sentAt: new Date(),
+        lastError: refused.length > 0 ? `refused for good by the provider: ${refused.join(', ')}` : null,
+      },
     });
   }
 
@@ -80,7 +100,26 @@ export class SendDelivery {
     return true;
   }
 
-  private async sendOne(sendId: number, sender: Sender, request: RecordedRequest, delivery: Delivery, finalAttempt: boolean): Promise<void> {
+  /** Sends one recipient's message; the provider's reason when it refused that recipient for good, else nothing. */
+  private async refusalOf(sendId: number, sender: Sender, request: RecordedRequest, delivery: Delivery, finalAttempt: boolean): Promise<string | undefined> {
+    try {
+      await this.sendOne(sendId, sender, request, delivery, finalAttempt, false);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof UnrecoverableError)) throw error;
+      return `${delivery.recipients.join(', ')}: ${error.message}`;
+    }
+  }
+
+  /** `wholeSend`: the message is the whole send, so a refusal fails it; otherwise the caller decides. */
+  private async sendOne(
+    sendId: number,
+    sender: Sender,
+    request: RecordedRequest,
+    delivery: Delivery,
+    finalAttempt: boolean,
+    wholeSend: boolean,
+  ): Promise<void> {
     const identity = { messageId: request.messageId, date: new Date(request.date) };
     try {
       await this.smtp.sendMail(messageOptions(this.blobs, sender, request, identity, delivery));
@@ -89,7 +128,7 @@ export class SendDelivery {
       const lastError = describeSmtpFailure(error);
       await this.db.prisma.outboundSend.update({
         where: { id: BigInt(sendId) },
-        data: permanent || finalAttempt ? { status: 'failed', lastError } : { lastError },
+        data: (permanent && wholeSend) || (finalAttempt && !permanent) ? { status: 'failed', lastError } : { lastError },
       });
       if (permanent) throw new UnrecoverableError(lastError);
       throw error;
