@@ -7,7 +7,11 @@ import type { JobsOptions } from 'bullmq';
  */
 export interface JobPayloads {
   /** Deliver one recorded outbound send through SMTP. */
-  'deliver-send': { sendId: number };
+  'deliver-send': {
+    sendId: number;
+    /** Set while the job waits for a rate-limit token it already took: its next message goes without taking another. */
+    tokenDueAt?: number;
+  };
   /** Store one accepted incoming message (already in blob storage) in its recipients' inboxes. */
   'ingest-mail': {
     /** Unique per acceptance; a message accepted twice is two ingests, deduplicated by Message-ID. */

@@ -46,11 +46,7 @@ export class SendDelivery {
     const refused = [...send.refusedTo];
     for (const [key, delivery] of deliveries) {
       if (send.deliveredTo.includes(key) || refused.includes(key)) continue;
-      const wait = await this.rateLimit.take(sender.email);
-      if (wait > 0) {
-        await job.moveToDelayed(Date.now() + wait, token);
-        throw new DelayedError(`sender ${sender.email} is over its rate limit`);
-      }
+      await this.awaitToken(sender, job, token);
       if (!claimed) {
         if (!(await this.claim(sendId))) return;
         claimed = true;
@@ -79,6 +75,22 @@ export class SendDelivery {
         lastError: refused.length > 0 ? `refused for good by the provider: ${refused.join(', ')}` : null,
       },
     });
+  }
+
+  /**
+   * Takes the sender's rate-limit token for one message. When it is not due yet, the job
+   * waits until it is, holding it (tokenDueAt): the next run uses it without taking another.
+   */
+  private async awaitToken(sender: Sender, job: Job, token: string): Promise<void> {
+    if (job.data.tokenDueAt !== undefined) {
+      await job.updateData({ ...job.data, tokenDueAt: undefined });
+      return;
+    }
+    const wait = await this.rateLimit.take(sender.email);
+    if (wait === 0) return;
+    await job.updateData({ ...job.data, tokenDueAt: Date.now() + wait });
+    await job.moveToDelayed(Date.now() + wait, token);
+    throw new DelayedError(`sender ${sender.email} is over its rate limit`);
   }
 
   /** Records a send's delivery as given up, unless it went out or was cancelled meanwhile. */
