@@ -27,6 +27,12 @@ export function loadDeliveryWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       DELIVERY_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
       OUTBOX_SWEEP_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
       READ_API_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
+      /**
+       * Where the SMTP provider lists what it accepted (GET /smtp/messages?to=, as the mock
+       * provider's control API does): a message whose attempt was cut short is looked up there
+       * before it is sent again. Unset: it is sent again, which may repeat it.
+       */
+      SMTP_RECEIPTS_URL: z.url().optional(),
     },
     env,
   );

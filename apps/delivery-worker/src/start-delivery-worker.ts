@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import { createDatabase } from '@letterbox/db';
 import { isFinalAttempt, JobQueues, producerConnection, SenderRateLimit, startJobWorker, workerConnection } from '@letterbox/queue';
-import { SendDelivery, SendOutbox } from '@letterbox/sending';
+import { ListingProviderReceipts, SendDelivery, SendOutbox } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import type { DeliveryWorkerConfig } from './delivery-worker.config';
 
@@ -31,6 +31,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
   });
   const delivery = new SendDelivery(db, blobs, smtp, new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, config.SENDER_BURST, config.QUEUE_PREFIX), {
     readApiPublicUrl: config.READ_API_PUBLIC_URL,
+    receipts: config.SMTP_RECEIPTS_URL ? new ListingProviderReceipts(config.SMTP_RECEIPTS_URL) : undefined,
   });
   const worker = startJobWorker(
     'mail-delivery',

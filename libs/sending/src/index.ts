@@ -7,3 +7,4 @@ export { SendNotFoundError, SendAlreadyStartedError, IdempotencyKeyReusedError }
 export { isPermanentSmtpFailure, describeSmtpFailure } from './smtp-failure';
 export type { SendView } from './send-view';
 export { SendOutbox } from './send-outbox';
+export { ListingProviderReceipts, type ProviderReceipts } from './provider-receipts';

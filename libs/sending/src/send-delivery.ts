@@ -4,6 +4,7 @@ import type { Database } from '@letterbox/db';
 import type { SenderRateLimit } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import { messageOptions, type Delivery } from './compose-message';
+import type { ProviderReceipts } from './provider-receipts';
 import type { RecordedRequest } from './record-send';
 import { recipientsOf, type Sender } from './send-request';
 import { describeSmtpFailure, isPermanentSmtpFailure } from './smtp-failure';
@@ -11,6 +12,8 @@ import { describeSmtpFailure, isPermanentSmtpFailure } from './smtp-failure';
 export interface SendDeliveryOptions {
   /** Base of the read API's public URL, for read-receipt images. */
   readApiPublicUrl: string;
+  /** Where the provider can be asked what it accepted; without it a message whose attempt was cut short is sent again. */
+  receipts?: ProviderReceipts;
 }
 
 /** The key under which a whole-send message is recorded as delivered. */
@@ -46,10 +49,18 @@ export class SendDelivery {
     const refused = [...send.refusedTo];
     for (const [key, delivery] of deliveries) {
       if (send.deliveredTo.includes(key) || refused.includes(key)) continue;
+      if (send.attemptedTo.includes(key) && (await this.reachedProvider(sendId, request, delivery))) {
+        await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { deliveredTo: { push: key } } });
+        continue;
+      }
       await this.awaitToken(sender, job, token);
       if (!claimed) {
         if (!(await this.claim(sendId))) return;
         claimed = true;
+      }
+      // Recorded before the SMTP transaction starts: a crash after the provider's 250 leaves this, not deliveredTo.
+      if (!send.attemptedTo.includes(key)) {
+        await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { attemptedTo: { push: key } } });
       }
       if (key !== ALL_RECIPIENTS) {
         const refusal = await this.refusalOf(sendId, sender, request, delivery, finalAttempt);
@@ -75,6 +86,15 @@ export class SendDelivery {
         lastError: refused.length > 0 ? `refused for good by the provider: ${refused.join(', ')}` : null,
       },
     });
+  }
+
+  /** Whether an attempt cut short (a crash, a lost connection after DATA) reached the provider, where it can be asked. */
+  private async reachedProvider(sendId: number, request: RecordedRequest, delivery: Delivery): Promise<boolean> {
+    if (!this.options.receipts) {
+      console.warn(`[delivery] send ${sendId}: an earlier attempt to ${delivery.recipients.join(', ')} was cut short; sending again may repeat it`);
+      return false;
+    }
+    return this.options.receipts.accepted(request.messageId, delivery.recipients);
   }
 
   /**

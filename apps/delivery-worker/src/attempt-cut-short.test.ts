@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Database } from '@letterbox/db';
+import { startMockProvidersHttp, startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
+import { createTestUser, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../../send-api/src/testing/send-api-server';
+import { startTestWorker, testWorkerEnv, type TestWorker } from './testing/delivery-workers';
+
+/**
+ * A worker that crashed after the provider's 250 but before recording the delivery leaves
+ * the message recorded as attempted, not delivered. These tests make that state (the
+ * provider already has the message, the send says it was attempted) and start a worker.
+ */
+describe('a delivery attempt cut short after the provider accepted it', () => {
+  const queuePrefix = testQueuePrefix();
+  let db: Database;
+  let mock: MockSmtp;
+  let control: FastifyInstance;
+  let controlUrl: string;
+  let api: RunningSendApi;
+  let sender: TestUser;
+  let client: SendClient;
+  let worker: TestWorker | undefined;
+
+  before(async () => {
+    db = testDatabase();
+    mock = await startMockSmtp({ port: 0, latencyMs: 0, ratePerSecond: 100_000, burst: 100_000 });
+    control = await startMockProvidersHttp(mock, { port: 0 });
+    controlUrl = `http://127.0.0.1:${(control.server.address() as { port: number }).port}`;
+    api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
+    sender = await createTestUser(db, 'cut-short');
+    client = new SendClient(api.url, accessTokenFor(sender));
+  });
+
+  after(async () => {
+    await worker?.close();
+    await api?.close();
+    await control?.close();
+    await mock?.close();
+    await db?.close();
+  });
+
+  /** Records a send, has the provider accept its message as the crashed attempt did, and marks the attempt. */
+  async function sendAcceptedBeforeACrash(to: string): Promise<number> {
+    const answer = await client.send({ to: [to], subject: 'Once', text: 'only once' });
+    const id = answer.body.id;
+    const { rows } = await db.sql.query<{ message_id: string }>("SELECT request->>'messageId' AS message_id FROM outbound_sends WHERE id = $1", [id]);
+    const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: mock.port, secure: false, ignoreTLS: true });
+    await smtp.sendMail({ from: sender.email, to, subject: 'Once', text: 'only once', messageId: rows[0].message_id });
+    smtp.close();
+    await db.sql.query("UPDATE outbound_sends SET status = 'sending', attempts = 1, attempted_to = ARRAY['*'] WHERE id = $1", [id]);
+    return id;
+  }
+
+  test('where the provider can be asked, the retry finds the message there and does not send it again', async () => {
+    const to = `once-${randomUUID().slice(0, 8)}@example.test`;
+    const id = await sendAcceptedBeforeACrash(to);
+    worker = await startTestWorker(testWorkerEnv(queuePrefix, mock.port, { SMTP_RECEIPTS_URL: controlUrl }));
+    const done = await client.until(id, ['sent', 'failed']);
+    assert.equal(done.status, 'sent');
+    assert.equal(mock.messages({ to }).length, 1, 'the provider got it once');
+  });
+});
