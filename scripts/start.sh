@@ -31,7 +31,8 @@ run() {
 run mock-providers dist/apps/mock-providers/src/main.js
 run read-api dist/apps/read-api/src/main.js
 run send-api dist/apps/send-api/src/main.js
-run delivery-worker dist/apps/delivery-worker/src/main.js
+# The mock SMTP provider lists what it accepted: a delivery cut short asks it before sending again.
+SMTP_RECEIPTS_URL=${SMTP_RECEIPTS_URL:-http://127.0.0.1:${MOCK_PROVIDERS_HTTP_PORT:-3005}} run delivery-worker dist/apps/delivery-worker/src/main.js
 run ingest dist/apps/ingest/src/main.js
 run ingest-worker dist/apps/ingest-worker/src/main.js
 run notify-worker dist/apps/notify-worker/src/main.js
