@@ -25,7 +25,8 @@ describe('the notify worker: notify-new-mail through BullMQ, PostgreSQL and fire
 
   before(async () => {
     db = testDatabase();
-    devices = new DeviceRegistry(db.sql);
+    // More devices per user than an account keeps (MAX_DEVICES_PER_USER), so that one user's push spans several multicasts.
+    devices = new DeviceRegistry(db.sql, 2000);
     mock = await startMockFcmServer({ latencyMs: 5 });
     notify = new NotifyQueue(prefix);
     worker = await startNotifyWorker(loadNotifyWorkerConfig(notifyWorkerEnv(prefix, mock.url)));
