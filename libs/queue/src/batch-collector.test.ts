@@ -30,4 +30,27 @@ describe('BatchCollector', () => {
     const outcomes = await Promise.allSettled([1, 2].map((item) => collector.add(item)));
     assert.deepEqual(outcomes.map((outcome) => outcome.status === 'rejected' && (outcome.reason as Error).message), ['database down', 'database down']);
   });
+
+  test('with maxInFlight, items arriving while a batch runs go together in the next one, also after a failure', async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const firstRuns = new Promise<void>((resolve) => (release = resolve));
+    const collector = new BatchCollector<number, number>(async (items) => {
+      batches.push(items);
+      if (batches.length === 1) {
+        await firstRuns;
+        throw new Error('first batch fails');
+      }
+      return items;
+    }, { maxSize: 4, maxWaitMs: 1, maxInFlight: 1 });
+    const first = collector.add(1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const later = [2, 3, 4, 5, 6].map((item) => collector.add(item));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(batches, [[1]], 'nothing more runs while the first batch does');
+    release();
+    await assert.rejects(first, /first batch fails/);
+    assert.deepEqual(await Promise.all(later), [2, 3, 4, 5, 6]);
+    assert.deepEqual(batches, [[1], [2, 3, 4, 5], [6]], 'the waiting items went in full batches, one after another');
+  });
 });

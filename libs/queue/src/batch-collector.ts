@@ -3,6 +3,12 @@ export interface BatchLimits {
   maxSize: number;
   /** ...or this long after its first item arrived. */
   maxWaitMs: number;
+  /**
+   * At most this many batches run at once (default: no limit); items arriving meanwhile
+   * wait for one to end and then go together (group commit). Under load the batches then
+   * grow with the load instead of being one item each, for the same wait.
+   */
+  maxInFlight?: number;
 }
 
 /**
@@ -13,6 +19,7 @@ export interface BatchLimits {
 export class BatchCollector<Item, Result> {
   private pending: Array<{ item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void }> = [];
   private timer: NodeJS.Timeout | undefined;
+  private inFlight = 0;
 
   constructor(
     private readonly runBatch: (items: Item[]) => Promise<Array<Result | Error>>,
@@ -30,16 +37,22 @@ export class BatchCollector<Item, Result> {
   private flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const batch = this.pending;
-    this.pending = [];
-    this.runBatch(batch.map(({ item }) => item)).then(
-      (outcomes) =>
-        batch.forEach((entry, index) => {
-          const outcome = outcomes[index];
-          if (outcome instanceof Error) entry.reject(outcome);
-          else entry.resolve(outcome);
-        }),
-      (error: unknown) => batch.forEach((entry) => entry.reject(error)),
-    );
+    if (this.pending.length === 0 || this.inFlight >= (this.limits.maxInFlight ?? Infinity)) return;
+    const batch = this.pending.splice(0, this.limits.maxSize);
+    this.inFlight++;
+    this.runBatch(batch.map(({ item }) => item))
+      .finally(() => {
+        this.inFlight--;
+        if (this.pending.length > 0 && this.timer === undefined) this.flush();
+      })
+      .then(
+        (outcomes) =>
+          batch.forEach((entry, index) => {
+            const outcome = outcomes[index];
+            if (outcome instanceof Error) entry.reject(outcome);
+            else entry.resolve(outcome);
+          }),
+        (error: unknown) => batch.forEach((entry) => entry.reject(error)),
+      );
   }
 }

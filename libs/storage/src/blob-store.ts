@@ -3,8 +3,9 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
+import { FolderSync } from './folder-sync';
+import { pipeAll } from './pipe-all';
 import { sliceStream } from './slice-stream';
 
 export type Compression = 'none' | 'gzip';
@@ -30,6 +31,15 @@ export class BlobNotFoundError extends Error {
 
 const KEY_PATTERN = /^[0-9a-f]{64}(\.gz)?$/;
 
+interface Folder {
+  exists: Promise<void>;
+  /** Settles once the names of the folder and of the parents made with it survive a power loss. */
+  durable: Promise<void>;
+}
+
+/** One for the process: the more folders a round holds, the less each costs. */
+const folderSync = new FolderSync();
+
 /**
  * Content-addressed blobs on local disk. A blob is written to a temporary file, flushed
  * to disk and renamed into place, so a key that exists always names complete content;
@@ -39,8 +49,8 @@ const KEY_PATTERN = /^[0-9a-f]{64}(\.gz)?$/;
  * read, so compression suits archives rather than mail that is read often.
  */
 export class BlobStore {
-  /** Folders known to exist: a burst of puts would otherwise make two mkdir calls each. */
-  private readonly folders = new Set<string>();
+  /** Folders made or found by this store: a burst of puts would otherwise make two mkdir calls each. */
+  private readonly folders = new Map<string, Folder>();
 
   constructor(
     private readonly root: string,
@@ -49,7 +59,7 @@ export class BlobStore {
 
   async put(content: Buffer | Readable): Promise<StoredBlob> {
     const tmpDir = path.join(this.root, 'tmp');
-    await this.ensureFolder(tmpDir);
+    await this.folder(tmpDir).exists;
     const tmpPath = path.join(tmpDir, randomUUID());
     const hash = createHash('sha256');
     let size = 0;
@@ -63,13 +73,14 @@ export class BlobStore {
     const source = Buffer.isBuffer(content) ? Readable.from([content]) : content;
     const sink = createWriteStream(tmpPath, { flush: true });
     try {
-      if (this.compression === 'gzip') await pipeline(source, measure, createGzip(), sink);
-      else await pipeline(source, measure, sink);
+      await pipeAll(source, this.compression === 'gzip' ? [measure, createGzip()] : [measure], sink);
       const key = hash.digest('hex') + (this.compression === 'gzip' ? '.gz' : '');
       const finalPath = this.pathOf(key);
-      await this.ensureFolder(path.dirname(finalPath));
+      const folder = this.folder(path.dirname(finalPath));
+      await folder.exists;
       await rename(tmpPath, finalPath);
-      await syncFolder(path.dirname(finalPath));
+      // The blob's name and, in a new folder, the folder's own name: flushed in the same round.
+      await Promise.all([folderSync.sync(path.dirname(finalPath)), folder.durable]);
       return { key, size };
     } catch (error) {
       await rm(tmpPath, { force: true });
@@ -121,17 +132,25 @@ export class BlobStore {
     }
   }
 
-  private async ensureFolder(folder: string): Promise<void> {
-    if (this.folders.has(folder)) return;
-    const firstCreated = await mkdir(folder, { recursive: true });
-    // New folders' names must be durable before a blob's name in them can be: flush each parent that got one.
-    if (firstCreated !== undefined) {
+  /** Makes the folder if missing; each concurrent put into a new folder waits for the same flush of its parents. */
+  private folder(folder: string): Folder {
+    const known = this.folders.get(folder);
+    if (known) return known;
+    const made = mkdir(folder, { recursive: true });
+    const durable = made.then(async (firstCreated) => {
+      if (firstCreated === undefined) return;
+      const parents: string[] = [];
       for (let parent = path.dirname(folder); ; parent = path.dirname(parent)) {
-        await syncFolder(parent);
+        parents.push(parent);
         if (parent === path.dirname(firstCreated) || parent === path.dirname(parent)) break;
       }
-    }
-    this.folders.add(folder);
+      await Promise.all(parents.map((parent) => folderSync.sync(parent)));
+    });
+    const entry = { exists: made.then(() => undefined), durable };
+    // A folder that could not be made or flushed is tried again by the next put.
+    durable.catch(() => this.folders.delete(folder));
+    this.folders.set(folder, entry);
+    return entry;
   }
 
   private pathOf(key: string): string {
@@ -160,14 +179,4 @@ async function readAt(handle: FileHandle, range: ByteRange): Promise<Buffer> {
 
 function isCompressed(key: string): boolean {
   return key.endsWith('.gz');
-}
-
-/** fsync of a folder: makes the names created or renamed in it durable. */
-async function syncFolder(folder: string): Promise<void> {
-  const handle = await open(folder, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }

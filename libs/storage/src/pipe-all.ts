@@ -1,0 +1,33 @@
+import type { Readable, Transform, Writable } from 'node:stream';
+
+/**
+ * Pipes source through the transforms into sink, and settles when sink has finished and
+ * closed, or on the first error, after destroying every stream. What stream.pipeline
+ * does, without its per-call AbortController: it raises a DOMException, with a stack
+ * trace, on every pipeline that ends, which cost the intake ~0.1 ms per message.
+ */
+export function pipeAll(source: Readable, transforms: Transform[], sink: Writable): Promise<void> {
+  const streams = [source, ...transforms, sink];
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      for (const stream of streams) stream.destroy();
+      reject(error);
+    };
+    for (const stream of streams) stream.on('error', fail);
+    source.on('close', () => {
+      if (!source.readableEnded) fail(new Error('the source closed before its end'));
+    });
+    sink.on('close', () => {
+      if (settled) return;
+      if (!sink.writableFinished) return fail(new Error('the destination closed before it finished'));
+      settled = true;
+      resolve();
+    });
+    let tail: Readable = source;
+    for (const transform of transforms) tail = tail.pipe(transform);
+    tail.pipe(sink);
+  });
+}
