@@ -33,7 +33,7 @@ export class InboundAcceptances {
         });
         return payloads.map(() => undefined);
       },
-      { maxSize: 500, maxWaitMs: 2 },
+      { maxSize: 500, maxWaitMs: 2, maxInFlight: 2 },
     );
   }
 

@@ -47,7 +47,7 @@ export class InboundIntake {
         await queues.enqueueAll('ingest-mail', payloads);
         return payloads.map(() => undefined);
       },
-      { maxSize: 500, maxWaitMs: 2 },
+      { maxSize: 500, maxWaitMs: 2, maxInFlight: 1 },
     );
   }
 
