@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { confirmPassword } from '@letterbox/accounts';
 import { createSqlPool, type Database } from '@letterbox/db';
-import { MailboxQueries, MailContentReader, MailListQuery, MailQueries, MailUpdates, ReadReceipts, RenderedContentCache } from '@letterbox/mail';
+import { MailboxChanges, MailboxQueries, MailContentReader, MailListQuery, MailQueries, MailUpdates, ReadReceipts, RenderedContentCache } from '@letterbox/mail';
 import { DATABASE } from '@letterbox/nest-infrastructure';
 import { BlobStore } from '@letterbox/storage';
 import type { ReadApiConfig } from './read-api.config';
@@ -13,6 +14,11 @@ export class MailServicesModule implements OnApplicationShutdown {
   static forConfig(config: ReadApiConfig): DynamicModule {
     const providers = [
       { provide: MailboxQueries, useFactory: (db: Database) => new MailboxQueries(db.sql), inject: [DATABASE] },
+      {
+        provide: MailboxChanges,
+        useFactory: (db: Database) => new MailboxChanges(db.sql, (userId, password) => confirmPassword(db, userId, password)),
+        inject: [DATABASE],
+      },
       { provide: MailQueries, useFactory: (db: Database) => new MailQueries(db.sql), inject: [DATABASE] },
       {
         provide: MailListQuery,

@@ -1,4 +1,4 @@
-import { hashPassword } from '@letterbox/auth';
+import { hashPassword, verifyPassword } from '@letterbox/auth';
 import type { Database, MailboxRole } from '@letterbox/db';
 
 /** Every user has these, named as a webmail shows them. */
@@ -44,4 +44,10 @@ export async function createUser(db: Database, user: NewUser): Promise<CreatedUs
   });
   const mailboxes = Object.fromEntries(created.mailboxes.map((mailbox) => [mailbox.role, mailbox.id])) as Record<MailboxRole, number>;
   return { id: created.id, officeId: created.officeId, email: created.email, mailboxes };
+}
+
+/** Whether the signed-in user typed their password again (before unlocking a mailbox, say). */
+export async function confirmPassword(db: Database, userId: number, password: string): Promise<boolean> {
+  const { rows } = await db.sql.query<{ password_hash: string }>({ text: 'SELECT password_hash FROM users WHERE id = $1', values: [userId] });
+  return rows.length > 0 && verifyPassword(rows[0].password_hash, password);
 }

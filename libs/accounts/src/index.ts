@@ -1,1 +1,1 @@
-export { createOffice, createUser, SYSTEM_MAILBOXES, type NewUser, type CreatedUser } from './accounts';
+export { confirmPassword, createOffice, createUser, SYSTEM_MAILBOXES, type NewUser, type CreatedUser } from './accounts';

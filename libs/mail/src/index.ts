@@ -2,6 +2,7 @@ export { storeMail, prepareMail, prepareStoredMail, messageIdOf, MAX_MESSAGE_ID_
 export { mailInsertCtes, attachmentRows } from './mail-insert';
 export { storableText, storableJson } from './storable-text';
 export { MailboxQueries, type MailboxCounters } from './mailbox-queries';
+export { MailboxChanges } from './mailbox-changes';
 export { MailListQuery, type MailListFilter, type MailListRequest, type MailListPage } from './mail-list-query';
 export { MailQueries, type MailExpansion } from './mail-queries';
 export { MailContentReader, type MailContent } from './mail-content';
@@ -9,5 +10,5 @@ export { RenderedContentCache, type RenderedContent } from './rendered-content-c
 export { MailUpdates, type MailChanges, type MailState } from './mail-updates';
 export { ReadReceipts, newCertKey } from './read-receipts';
 export { encodeCursor, decodeCursor, type ListCursor } from './list-cursor';
-export { MailboxNotFoundError, MailboxLockedError, MailNotFoundError, AttachmentNotFoundError } from './mail-errors';
+export { MailboxNotFoundError, MailboxLockedError, MailboxNameTakenError, SystemMailboxError, WrongPasswordError, MailNotFoundError, AttachmentNotFoundError } from './mail-errors';
 export { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type MailboxView, type AttachmentView, type ReceiptView, type MailRecord, type SummaryRow } from './mail-views';

@@ -5,6 +5,29 @@ export class MailboxNotFoundError extends Error {
   }
 }
 
+/** Mailbox names are unique per user. */
+export class MailboxNameTakenError extends Error {
+  constructor(readonly mailboxName: string) {
+    super(`name: you already have a mailbox named "${mailboxName}"`);
+  }
+}
+
+export class SystemMailboxError extends Error {
+  constructor(
+    readonly mailboxId: number,
+    readonly role: string,
+    action: 'renamed' | 'deleted',
+  ) {
+    super(`mailbox ${mailboxId} is the ${role} mailbox: system mailboxes cannot be ${action}`);
+  }
+}
+
+export class WrongPasswordError extends Error {
+  constructor() {
+    super('password: does not match');
+  }
+}
+
 export class MailboxLockedError extends Error {
   constructor(readonly mailboxId: number) {
     super(`mailbox ${mailboxId} is locked`);

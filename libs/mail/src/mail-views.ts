@@ -45,6 +45,29 @@ export interface MailboxView {
   unreadCount: number | null;
 }
 
+/** A mailboxes row as SQL gives it. */
+export interface MailboxRow {
+  id: number;
+  name: string;
+  role: string;
+  locked: boolean;
+  total_count: number;
+  unread_count: number;
+}
+
+export const MAILBOX_COLUMNS = 'id, name, role, locked, total_count, unread_count';
+
+export function mapMailboxRow(row: MailboxRow): MailboxView {
+  return {
+    id: row.id,
+    name: row.name,
+    role: row.role,
+    locked: row.locked,
+    totalCount: row.locked ? null : row.total_count,
+    unreadCount: row.locked ? null : row.unread_count,
+  };
+}
+
 /** Columns every summary query selects, in the shape mapSummaryRow reads. */
 export const SUMMARY_COLUMNS = `m.id, m.mailbox_id, m.message_id, m.from_address, m.from_name, m.to_addresses,
   m.cc_addresses, m.subject, m.snippet, m.received_at, m.size, m.seen, m.flagged, m.important, m.has_attachments`;

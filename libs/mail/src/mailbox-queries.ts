@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { MailboxView } from './mail-views';
+import { MAILBOX_COLUMNS, mapMailboxRow, type MailboxRow, type MailboxView } from './mail-views';
 
 export interface MailboxCounters {
   id: number;
@@ -14,27 +14,12 @@ export class MailboxQueries {
   constructor(private readonly sql: Pool) {}
 
   async list(userId: number): Promise<MailboxView[]> {
-    const { rows } = await this.sql.query<{
-      id: number;
-      name: string;
-      role: string;
-      locked: boolean;
-      total_count: number;
-      unread_count: number;
-    }>({
+    const { rows } = await this.sql.query<MailboxRow>({
       name: 'mailboxes-list',
-      text: `SELECT id, name, role, locked, total_count, unread_count FROM mailboxes
-              WHERE user_id = $1 ORDER BY ${ROLE_ORDER}, name`,
+      text: `SELECT ${MAILBOX_COLUMNS} FROM mailboxes WHERE user_id = $1 ORDER BY ${ROLE_ORDER}, name`,
       values: [userId],
     });
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      role: row.role,
-      locked: row.locked,
-      totalCount: row.locked ? null : row.total_count,
-      unreadCount: row.locked ? null : row.unread_count,
-    }));
+    return rows.map(mapMailboxRow);
   }
 
   /** Every mailbox of the user with its lock state and counters: one small indexed read. */
