@@ -4,6 +4,7 @@ import { seedDemoOffice } from '@letterbox/demo-data';
 import { BlobStore } from '@letterbox/storage';
 import { ensureBenchReceipts } from './data/bench-receipts';
 import { ensureBulkUser } from './data/bulk-user';
+import { ensureSearchBodies } from './data/search-bodies';
 import { ensureSenderUsers } from './data/sender-users';
 
 /** Makes the data every scenario reads; each step checks first, so running it again is cheap. */
@@ -15,6 +16,7 @@ async function prepare(): Promise<void> {
     const seeded = await seedDemoOffice(db, blobs);
     console.log(seeded ? 'demo office seeded' : 'demo office already there');
     await ensureBulkUser(db, blobs);
+    await ensureSearchBodies(db);
     await ensureBenchReceipts(db);
     await ensureSenderUsers(db);
   } finally {

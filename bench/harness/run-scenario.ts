@@ -18,6 +18,8 @@ export interface ScenarioOutcome {
   notes: string[];
   ours: Measurement;
   naive?: Measurement;
+  /** What `naive` measured, when not the naive way. */
+  comparedWith?: string;
   /** Our server ÷ naive server: above 1 for req/s and below 1 for p99 favour ours. */
   ratios?: { requestsPerSecond: number; p99: number };
   goal?: LoadGoal & { met: boolean };
@@ -48,6 +50,7 @@ export async function runLoadScenario(scenario: LoadScenario, fixtures: BenchFix
       base: api.base.href,
       notes,
       ours,
+      ...(scenario.comparedWith ? { comparedWith: scenario.comparedWith } : {}),
       ...(scenario.goal ? { goal: { ...scenario.goal, met: meets(ours, scenario.goal) } } : {}),
     };
     if (!scenario.naiveTarget) return outcome;

@@ -5,6 +5,7 @@ import { authConfig, databaseConfig, loadConfig, portFrom, storageConfig } from 
 import { BlobStore } from '@letterbox/storage';
 import { naiveMailDetail, NaiveHttpError } from './naive-mail-detail';
 import { naiveMailPage } from './naive-mail-list';
+import { naiveSearch } from './naive-search';
 
 /**
  * The read paths as they are commonly first written, served for bench/ to measure the
@@ -33,6 +34,9 @@ async function start(): Promise<void> {
   app.get('/health', async () => ({ status: 'ok', pid: process.pid, rssBytes: process.memoryUsage.rss() }));
   app.get<{ Querystring: { limit?: string } }>('/naive/mails', async (request) =>
     naiveMailPage(sql, signedInUser(request.headers.authorization), pageSize(request.query.limit)),
+  );
+  app.get<{ Querystring: { q?: string; limit?: string } }>('/naive/search', async (request) =>
+    naiveSearch(sql, signedInUser(request.headers.authorization), request.query.q ?? '', pageSize(request.query.limit)),
   );
   app.get<{ Params: { id: string } }>('/naive/mails/:id', async (request) =>
     naiveMailDetail(sql, blobs, signedInUser(request.headers.authorization), mailId(request.params.id)),

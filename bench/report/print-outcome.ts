@@ -9,9 +9,10 @@ import { table } from './results-table';
 export function outcomeLines(outcome: ScenarioOutcome, resultFile: string): string[] {
   const label = outcome.server.padEnd(9);
   const lines = [...outcome.notes.map((note) => `  ${note}`), `  ${label} ${measurementLine(outcome.ours)}`];
-  if (outcome.naive) lines.push(`  ${'naive'.padEnd(9)} ${measurementLine(outcome.naive)}`);
+  const compared = outcome.comparedWith ?? 'naive';
+  if (outcome.naive) lines.push(`  ${compared.padEnd(9)} ${measurementLine(outcome.naive)}`);
   if (outcome.ratios) {
-    lines.push(`  ${outcome.server} / naive: req/s ${ratio(outcome.ratios.requestsPerSecond)}, p99 ${ratio(outcome.ratios.p99)}`);
+    lines.push(`  ${outcome.server} / ${compared}: req/s ${ratio(outcome.ratios.requestsPerSecond)}, p99 ${ratio(outcome.ratios.p99)}`);
   }
   if (outcome.goal) {
     const { goal } = outcome;

@@ -34,8 +34,8 @@ function loadTables(outcomes: ScenarioOutcome[]): string {
   // Where the naive p99 is a lower bound (≥), the p99 ratio is an upper bound.
   const comparison = table(
     ['scenario', 'req/s ours', 'req/s naive', 'ratio', 'p99 ours', 'p99 naive', 'ratio', 'RSS ours MB', 'RSS naive MB', 'errors naive'],
-    compared.map(({ scenario, ours, naive, ratios }) => [
-      scenario,
+    compared.map(({ scenario, ours, naive, ratios, comparedWith }) => [
+      comparedWith ? `${scenario} (vs ${comparedWith})` : scenario,
       count(ours.requestsPerSecond),
       count(naive.requestsPerSecond),
       ratio(ratios?.requestsPerSecond),

@@ -1,4 +1,6 @@
 import { attachment16mScenario } from './attachment-16m';
+import { bulkReadScenario } from './bulk-read';
+import { contactsScenario } from './contacts';
 import { deliveryE2eScenario } from './delivery-e2e';
 import { detail22mScenario } from './detail-22m';
 import { detail4kScenario } from './detail-4k';
@@ -11,7 +13,9 @@ import { notifyScenario } from './notify';
 import { raw22mScenario } from './raw-22m';
 import { receiptConfirmScenario } from './receipt-confirm';
 import type { Scenario } from './scenario';
+import { SEARCH_SCENARIOS } from './search';
 import { sendScenario } from './send';
+import { threadsScenario } from './threads';
 
 /** The read API's scenarios, in the order `read` (and `all`) runs them. */
 export const READ_SCENARIOS: readonly Scenario[] = [
@@ -25,6 +29,9 @@ export const READ_SCENARIOS: readonly Scenario[] = [
   attachment16mScenario,
 ];
 
+/** The everyday webmail's scenarios (issue 10), in the order `webmail` runs them: the bulk change last, as it moves mail. */
+export const WEBMAIL_SCENARIOS: readonly Scenario[] = [threadsScenario, ...SEARCH_SCENARIOS, contactsScenario, bulkReadScenario];
+
 /** The send pipeline's scenarios, in the order `sending` (and `all`) runs them: the load first, as it empties the queue after itself. */
 export const SENDING_SCENARIOS: readonly Scenario[] = [sendScenario, deliveryE2eScenario];
 
@@ -32,12 +39,13 @@ export const SENDING_SCENARIOS: readonly Scenario[] = [sendScenario, deliveryE2e
 export const INGEST_SCENARIOS: readonly Scenario[] = [ingestBurstScenario, ingestSustainedScenario];
 
 /** Every scenario, in the order `all` runs them. */
-export const SCENARIOS: readonly Scenario[] = [...READ_SCENARIOS, ...SENDING_SCENARIOS, ...INGEST_SCENARIOS, notifyScenario];
+export const SCENARIOS: readonly Scenario[] = [...READ_SCENARIOS, ...WEBMAIL_SCENARIOS, ...SENDING_SCENARIOS, ...INGEST_SCENARIOS, notifyScenario];
 
 /** Names that run several scenarios. */
 export const SCENARIO_GROUPS: Record<string, readonly Scenario[]> = {
   all: SCENARIOS,
   read: READ_SCENARIOS,
+  webmail: WEBMAIL_SCENARIOS,
   sending: SENDING_SCENARIOS,
   ingest: INGEST_SCENARIOS,
 };

@@ -40,6 +40,8 @@ export interface LoadScenario {
   check?(fixtures: BenchFixtures): Promise<string>;
   /** The same request to the naive server, measured right after the read API for a ratio. */
   naiveTarget?(fixtures: BenchFixtures): Promise<LoadTarget>;
+  /** What the second measurement is, when it is not the naive way (e.g. "flat list"); printed in its place. */
+  comparedWith?: string;
   /** Starts the naive server (and what it needs); bench/naive/naive-read-server.ts unless given. */
   startNaive?(fixtures: BenchFixtures): Promise<NaiveServer>;
   /** The heap limit (MB) the read API should run with for this scenario's memory figure to mean anything. */

@@ -1,9 +1,13 @@
 import nodemailer from 'nodemailer';
 import { createDatabase } from '@letterbox/db';
+import { ColleagueDelivery, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { isFinalAttempt, JobQueues, producerConnection, SenderRateLimit, startJobWorker, workerConnection } from '@letterbox/queue';
 import { ListingProviderReceipts, SendDelivery, SendOutbox } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import type { DeliveryWorkerConfig } from './delivery-worker.config';
+
+/** The send API bounded what a send holds; this only stops a runaway. */
+const COLLEAGUE_MESSAGE_MAX_BYTES = 512 * 1024 * 1024;
 
 export interface RunningDeliveryWorker {
   /** Lets deliveries in flight finish (or go back to the queue), then closes every connection. */
@@ -16,6 +20,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
   const blobs = new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS);
   const commands = workerConnection(config.REDIS_URL);
   const queues = new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX);
+  const directory = new RecipientDirectory(db.sql);
   const smtp = nodemailer.createTransport({
     host: config.SMTP_HOST,
     port: config.SMTP_PORT,
@@ -32,6 +37,10 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
   const delivery = new SendDelivery(db, blobs, smtp, new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, config.SENDER_BURST, config.QUEUE_PREFIX), {
     readApiPublicUrl: config.READ_API_PUBLIC_URL,
     receipts: config.SMTP_RECEIPTS_URL ? new ListingProviderReceipts(config.SMTP_RECEIPTS_URL) : undefined,
+    colleagues: new ColleagueDelivery(
+      directory,
+      new InboundIntake(blobs, directory, new InboundAcceptances(db.sql, queues), queues, COLLEAGUE_MESSAGE_MAX_BYTES),
+    ),
   });
   const worker = startJobWorker(
     'mail-delivery',

@@ -1,11 +1,12 @@
 import type { ErrorClassifier } from '@letterbox/http';
-import { AttachmentNotFoundError, MailboxLockedError, MailboxNameTakenError, MailboxNotFoundError, MailNotFoundError, SystemMailboxError, WrongPasswordError } from '@letterbox/mail';
+import { AttachmentNotFoundError, MailboxLockedError, MailboxNameTakenError, MailboxNotFoundError, MailNotFoundError, SearchQueryError, SystemMailboxError, ThreadNotFoundError, WrongPasswordError } from '@letterbox/mail';
 
 /** The mail domain's errors that are answers, not faults. */
 export const classifyDomainError: ErrorClassifier = (error) => {
-  if (error instanceof MailNotFoundError || error instanceof MailboxNotFoundError || error instanceof AttachmentNotFoundError) {
+  if (error instanceof MailNotFoundError || error instanceof MailboxNotFoundError || error instanceof AttachmentNotFoundError || error instanceof ThreadNotFoundError) {
     return { status: 404, detail: error.message };
   }
+  if (error instanceof SearchQueryError) return { status: 400, detail: error.message };
   if (error instanceof MailboxNameTakenError || error instanceof SystemMailboxError) return { status: 409, detail: error.message };
   // Not 401: the session is valid, and a client must not sign the user out over a mistyped password.
   if (error instanceof WrongPasswordError) return { status: 403, detail: error.message };

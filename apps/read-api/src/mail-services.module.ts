@@ -1,7 +1,7 @@
 import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { confirmPassword } from '@letterbox/accounts';
 import { createSqlPool, type Database } from '@letterbox/db';
-import { MailboxChanges, MailboxQueries, MailContentReader, MailListQuery, MailQueries, MailUpdates, ReadReceipts, RenderedContentCache } from '@letterbox/mail';
+import { BulkMailChanges, ContactQueries, MailboxChanges, MailboxQueries, MailContentReader, MailListQuery, MailQueries, MailUpdates, ReadReceipts, RenderedContentCache, ThreadQueries } from '@letterbox/mail';
 import { DATABASE } from '@letterbox/nest-infrastructure';
 import { BlobStore } from '@letterbox/storage';
 import type { ReadApiConfig } from './read-api.config';
@@ -20,9 +20,15 @@ export class MailServicesModule implements OnApplicationShutdown {
         inject: [DATABASE],
       },
       { provide: MailQueries, useFactory: (db: Database) => new MailQueries(db.sql), inject: [DATABASE] },
+      { provide: ContactQueries, useFactory: (db: Database) => new ContactQueries(db.sql), inject: [DATABASE] },
       {
         provide: MailListQuery,
         useFactory: (db: Database, mailboxes: MailboxQueries) => new MailListQuery(db.sql, mailboxes),
+        inject: [DATABASE, MailboxQueries],
+      },
+      {
+        provide: ThreadQueries,
+        useFactory: (db: Database, mailboxes: MailboxQueries) => new ThreadQueries(db.sql, mailboxes),
         inject: [DATABASE, MailboxQueries],
       },
       {
@@ -32,6 +38,11 @@ export class MailServicesModule implements OnApplicationShutdown {
         inject: [BlobStore],
       },
       { provide: MailUpdates, useFactory: (db: Database) => new MailUpdates(db), inject: [DATABASE] },
+      {
+        provide: BulkMailChanges,
+        useFactory: (db: Database, mailboxes: MailboxQueries) => new BulkMailChanges(db.sql, mailboxes),
+        inject: [DATABASE, MailboxQueries],
+      },
       {
         provide: ReadReceipts,
         // An open is a tracking event: waiting for each one's WAL flush would bound the pixel by fsyncs.

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { BearerAuthGuard } from '@letterbox/auth';
 import { InfrastructureModule } from '@letterbox/nest-infrastructure';
 import { AuthController } from './auth/auth.controller';
+import { ContactsController } from './contacts/contacts.controller';
 import { DevicesModule } from './devices/devices.module';
 import { EventsModule } from './events/events.module';
 import { MailServicesModule } from './mail-services.module';
@@ -10,6 +11,7 @@ import { MailboxesController } from './mailboxes/mailboxes.controller';
 import { MailDownloadsController } from './mails/mail-downloads.controller';
 import { MailsController } from './mails/mails.controller';
 import { ReceiptConfirmController } from './receipts/receipt-confirm.controller';
+import { ThreadsController } from './threads/threads.controller';
 import type { ReadApiConfig } from './read-api.config';
 
 @Module({})
@@ -22,6 +24,8 @@ export class ReadApiModule {
         AuthController,
         MailboxesController,
         MailsController,
+        ThreadsController,
+        ContactsController,
         MailDownloadsController,
         ReceiptConfirmController,
       ],

@@ -4,6 +4,7 @@ import { BearerAuthGuard } from '@letterbox/auth';
 import { InfrastructureModule } from '@letterbox/nest-infrastructure';
 import type { SendApiConfig } from './send-api.config';
 import { SendServicesModule } from './send-services.module';
+import { DraftsController } from './drafts/drafts.controller';
 import { SendsController } from './sends/sends.controller';
 
 @Module({})
@@ -12,7 +13,7 @@ export class SendApiModule {
     return {
       module: SendApiModule,
       imports: [InfrastructureModule.forApp('send-api', config), SendServicesModule.forConfig(config)],
-      controllers: [SendsController],
+      controllers: [SendsController, DraftsController],
       providers: [{ provide: APP_GUARD, useClass: BearerAuthGuard }],
     };
   }

@@ -1,14 +1,22 @@
 import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { Database } from '@letterbox/db';
+import { eventCommandConnection } from '@letterbox/events';
 import { DATABASE } from '@letterbox/nest-infrastructure';
 import { JobQueues, producerConnection } from '@letterbox/queue';
-import { SendOutbox, UserSends } from '@letterbox/sending';
+import { MailQueries } from '@letterbox/mail';
+import { Drafts, SendOutbox, SendSubmission, UserSends } from '@letterbox/sending';
+import { BlobStore } from '@letterbox/storage';
+import { AnsweredAnnouncer } from './answered-announcer';
 import { SEND_API_CONFIG, type SendApiConfig } from './send-api.config';
+import { SenderDirectory } from './sends/sender-directory';
 
 /** The sending domain's services and the queues the send API adds jobs to. */
 @Module({})
 export class SendServicesModule implements OnApplicationShutdown {
-  constructor(private readonly queues: JobQueues) {}
+  constructor(
+    private readonly queues: JobQueues,
+    private readonly answered: AnsweredAnnouncer,
+  ) {}
 
   static forConfig(config: SendApiConfig): DynamicModule {
     const providers = [
@@ -16,11 +24,25 @@ export class SendServicesModule implements OnApplicationShutdown {
       { provide: JobQueues, useFactory: () => new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX) },
       { provide: SendOutbox, useFactory: (db: Database, queues: JobQueues) => new SendOutbox(db, queues), inject: [DATABASE, JobQueues] },
       { provide: UserSends, useFactory: (db: Database) => new UserSends(db), inject: [DATABASE] },
+      { provide: AnsweredAnnouncer, useFactory: () => new AnsweredAnnouncer(eventCommandConnection(config.REDIS_URL), config.QUEUE_PREFIX) },
+      {
+        provide: SendSubmission,
+        useFactory: (db: Database, blobs: BlobStore, outbox: SendOutbox, answered: AnsweredAnnouncer) =>
+          new SendSubmission(db, blobs, new MailQueries(db.sql), outbox, config.QUEUE_PREFIX, (userId, answering) => answered.announce(userId, answering)),
+        inject: [DATABASE, BlobStore, SendOutbox, AnsweredAnnouncer],
+      },
+      {
+        provide: Drafts,
+        useFactory: (db: Database, blobs: BlobStore, submission: SendSubmission) => new Drafts(db, blobs, new MailQueries(db.sql), submission),
+        inject: [DATABASE, BlobStore, SendSubmission],
+      },
+      SenderDirectory,
     ];
-    return { module: SendServicesModule, providers, exports: providers.map((provider) => provider.provide) };
+    return { module: SendServicesModule, providers, exports: providers.map((provider) => ('provide' in provider ? provider.provide : provider)) };
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.queues.close();
+    this.answered.close();
   }
 }

@@ -67,11 +67,14 @@ describe('the API proxy', () => {
     await Promise.all([proxyServer, readApi, sendApi].map((server) => new Promise((resolve) => server.close(resolve))));
   });
 
-  test('routes /v2/mails/send and below to the send API, the rest of /v2 to the read API', () => {
+  test('routes /v2/mails/send, /v2/drafts and below to the send API, the rest of /v2 to the read API', () => {
     const upstreams = { readApi: new URL('http://read'), sendApi: new URL('http://send') };
     assert.equal(upstreamFor('/v2/mails/send', upstreams).host, 'send');
     assert.equal(upstreamFor('/v2/mails/send/12/cancel', upstreams).host, 'send');
     assert.equal(upstreamFor('/v2/mails/sender', upstreams).host, 'read');
+    assert.equal(upstreamFor('/v2/drafts', upstreams).host, 'send');
+    assert.equal(upstreamFor('/v2/drafts/7/send', upstreams).host, 'send');
+    assert.equal(upstreamFor('/v2/draftsman', upstreams).host, 'read');
     assert.equal(upstreamFor('/v2/mails?limit=5', upstreams).host, 'read');
     assert.ok(isApiPath('/v2/events?access_token=x'));
     assert.ok(!isApiPath('/v2x'));

@@ -37,15 +37,17 @@ const HOP_BY_HOP = new Set([
 ]);
 
 const EVENT_STREAM_PATH = '/v2/events';
+const SEND_API_ROUTES = ['/v2/mails/send', '/v2/drafts'];
 /** How soon a client refused a stream may try again. */
 const STREAM_RETRY_AFTER_SECONDS = 10;
 
 export const isApiPath = (url: string | undefined): boolean => url !== undefined && (url === '/v2' || url.startsWith('/v2/') || url.startsWith('/v2?'));
 
-/** `/v2/mails/send` and below belong to the send API; every other `/v2/` route to the read API. */
+/** `/v2/mails/send` and `/v2/drafts` and below belong to the send API; every other `/v2/` route to the read API. */
 export function upstreamFor(url: string, upstreams: ApiUpstreams): URL {
   const pathname = url.split('?')[0];
-  return pathname === '/v2/mails/send' || pathname.startsWith('/v2/mails/send/') ? upstreams.sendApi : upstreams.readApi;
+  const toSendApi = SEND_API_ROUTES.some((route) => pathname === route || pathname.startsWith(`${route}/`));
+  return toSendApi ? upstreams.sendApi : upstreams.readApi;
 }
 
 function forwardedHeaders(request: IncomingMessage, target: URL): IncomingHttpHeaders {

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { simpleParser } from 'mailparser';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Database } from '@letterbox/db';
+import { storeMail } from '@letterbox/mail';
 import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
 import { buildSpa } from './testing/build-spa';
 import { ARTIFACTS, startPlatform, type Platform } from './testing/platform';
@@ -295,6 +296,185 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     await row(subject).waitFor();
     await page.waitForFunction((count) => Number.parseInt(document.querySelector('[data-testid="unread-inbox"]')?.textContent ?? '0', 10) > count, before);
     assert.equal(await page.evaluate(() => (window as unknown as { stillTheSamePage?: boolean }).stillTheSamePage), true, 'the page was not reloaded');
+  });
+
+  const delivered = async (to: string) =>
+    (await (await fetch(`${platform.mockProvidersUrl}/smtp/messages?to=${encodeURIComponent(to)}&raw=1`)).json()) as SmtpMessages;
+
+  async function sendFromDialog(dialogName: string, subject: string): Promise<void> {
+    const dialog = page.getByRole('dialog', { name: dialogName });
+    await dialog.getByLabel('Undo for').selectOption('0');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('region', { name: 'Sending' }).locator('.send-item', { hasText: subject }).locator('[data-status="sent"]').waitFor({ timeout: 60_000 });
+  }
+
+  test('reply (r) and forward reach the provider with their headers and attachments; the reply joins the conversation', async () => {
+    const report = await db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(seeded.report.id) } });
+    await openMailbox('Inbox');
+    await row(seeded.report.subject).click();
+    const pane = page.getByRole('region', { name: 'Reading pane' });
+    await pane.getByRole('heading', { name: seeded.report.subject }).waitFor();
+    await page.locator('body').press('r');
+    const reply = page.getByRole('dialog', { name: 'Reply' });
+    await reply.waitFor();
+    assert.equal(await reply.getByLabel('To', { exact: true }).inputValue(), report.fromAddress);
+    assert.equal(await reply.getByLabel('Subject').inputValue(), `Re: ${seeded.report.subject}`);
+    assert.match(await reply.getByRole('textbox', { name: 'Message' }).inputValue(), /wrote:\n> /, 'the original is quoted');
+    await reply.getByRole('textbox', { name: 'Message' }).press('Control+Home');
+    await reply.getByRole('textbox', { name: 'Message' }).pressSequentially('Thanks, received.');
+    await screenshot(page, 'reply');
+    await sendFromDialog('Reply', `Re: ${seeded.report.subject}`);
+
+    const [answer] = (await delivered(report.fromAddress)).items;
+    const replied = await simpleParser(Buffer.from(answer.raw ?? '', 'base64'));
+    assert.equal(replied.inReplyTo, report.messageId);
+    assert.ok([replied.references].flat().includes(report.messageId));
+    assert.match(replied.text ?? '', /^Thanks, received\./);
+
+    const colleague = `colleague.${randomUUID().slice(0, 8)}@recipients.test`;
+    await row(seeded.report.subject).click();
+    await pane.getByRole('button', { name: 'Forward' }).click();
+    const forward = page.getByRole('dialog', { name: 'Forward' });
+    await forward.getByLabel('To', { exact: true }).fill(colleague);
+    await sendFromDialog('Forward', `Fwd: ${seeded.report.subject}`);
+    const forwarded = await simpleParser(Buffer.from((await delivered(colleague)).items[0].raw ?? '', 'base64'));
+    assert.equal(forwarded.subject, `Fwd: ${seeded.report.subject}`);
+    const file = forwarded.attachments.find((attachment) => attachment.filename === seeded.report.attachment.filename);
+    assert.ok(file?.content.equals(seeded.report.attachment.content), 'the original attachment, byte for byte, without uploading it again');
+
+    // The original is flagged as answered, and its conversation holds the reply and the forward.
+    await openMailbox('Sent');
+    await openMailbox('Inbox');
+    await row(seeded.report.subject).locator('.answered').waitFor();
+    await row(seeded.report.subject).locator('.forwarded').waitFor();
+    await row(seeded.report.subject).click();
+    const conversation = pane.getByRole('region', { name: 'Conversation' });
+    await conversation.getByRole('heading', { name: '3 messages in this conversation' }).waitFor();
+    await conversation.getByRole('button', { name: /Test reader/ }).first().click();
+    await conversation.getByText('Thanks, received.').waitFor();
+    await screenshot(page, 'conversation');
+
+    await page.getByLabel('Conversations').check();
+    await page.locator('.mail-row', { hasText: seeded.report.subject }).locator('.thread-count', { hasText: '3' }).waitFor();
+    await page.getByLabel('Conversations').uncheck();
+  });
+
+  test('search finds a mail by a word in its body, in English and in Korean, and marks the word', async () => {
+    const blobs = testBlobStore();
+    const inbox = user.mailboxes.inbox;
+    await storeMail(db, blobs, { userId: user.id, mailboxId: inbox, eml: plainEml({ from: 'ann@example.test', to: user.email, subject: 'Garden', text: 'The zephyrine roses bloomed early this year.' }) });
+    await storeMail(db, blobs, { userId: user.id, mailboxId: inbox, eml: plainEml({ from: 'jiwoo@example.test', to: user.email, subject: '보고', text: '분기별 예산안을 검토했습니다. 회의는 내일입니다.' }) });
+    const search = page.getByRole('searchbox', { name: 'Search mail' });
+    for (const [word, subject] of [['zephyrine', 'Garden'], ['예산안', '보고']]) {
+      await search.fill(word);
+      await search.press('Enter');
+      await page.waitForFunction(() => document.querySelectorAll('.mail-row').length === 1);
+      await row(subject).locator('mark', { hasText: word }).waitFor();
+    }
+    await screenshot(page, 'search');
+    await search.fill('from:ann zephyrine');
+    await search.press('Enter');
+    await row('Garden').waitFor();
+    await search.fill('');
+    await page.waitForFunction(() => document.querySelectorAll('.mail-row').length >= 50);
+  });
+
+  test('recipients autocomplete; a draft is kept on the server while it is written: after a reload it reopens from Drafts', async () => {
+    const other = await browser.newContext({ viewport: { width: 1366, height: 860 } });
+    other.setDefaultTimeout(30_000);
+    const tab = await other.newPage();
+    try {
+      await tab.goto(platform.webmailUrl);
+      await signIn(tab);
+      const subject = `Draft ${randomUUID().slice(0, 6)}`;
+      await tab.getByRole('button', { name: /Compose/ }).click();
+      const dialog = tab.getByRole('dialog', { name: 'New message' });
+      // Recipients are completed from the people the user hears from.
+      await dialog.getByLabel('To', { exact: true }).pressSequentially('minj');
+      await dialog.getByRole('option', { name: /minjun@example\.test/ }).waitFor();
+      await dialog.getByLabel('To', { exact: true }).press('Enter');
+      assert.equal(await dialog.getByLabel('To', { exact: true }).inputValue(), 'minjun@example.test, ');
+      await dialog.getByLabel('Subject').fill(subject);
+      await dialog.getByLabel('Rich text').uncheck();
+      await dialog.getByRole('textbox', { name: 'Message' }).fill('Half a thought, kept by the server.');
+      await dialog.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor();
+      await tab.reload();
+      await tab.getByRole('dialog', { name: 'New message' }).getByRole('button', { name: 'Close', exact: true }).click();
+      await tab.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: /Drafts/ }).click();
+      await row(subject, tab).click();
+      await tab.getByRole('region', { name: 'Reading pane' }).getByRole('button', { name: 'Edit draft' }).click();
+      const reopened = tab.getByRole('dialog', { name: 'New message' });
+      assert.equal(await reopened.getByLabel('Subject').inputValue(), subject);
+      assert.equal(await reopened.getByRole('textbox', { name: 'Message' }).inputValue(), 'Half a thought, kept by the server.');
+      await screenshot(tab, 'draft-reopened');
+      await reopened.getByRole('button', { name: 'Discard' }).click();
+      await row(subject, tab).waitFor({ state: 'detached' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('a folder is made, mail moved into it, the folder renamed and deleted (its mail going to Trash)', async () => {
+    const sidebar = page.getByRole('navigation', { name: 'Mailboxes' });
+    await openMailbox('Inbox');
+    await sidebar.getByRole('button', { name: '+ New folder' }).click();
+    await sidebar.getByLabel('Folder name').fill('Projects');
+    await sidebar.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { level: 2, name: /^Projects/ }).waitFor();
+
+    await openMailbox('Inbox');
+    for (const subject of ['Everyday note 53', 'Everyday note 54']) await page.getByLabel(`Select ${subject}`).check();
+    await page.getByRole('toolbar', { name: 'Selected mail' }).getByLabel('Move selected to').selectOption({ label: 'Projects' });
+    await row('Everyday note 53').waitFor({ state: 'detached' });
+    await openMailbox('Projects');
+    await page.waitForFunction(() => document.querySelectorAll('.mail-row').length === 2);
+
+    await sidebar.getByRole('button', { name: 'Rename Projects' }).click();
+    await sidebar.getByLabel('New name').fill('Archive 2026');
+    await sidebar.getByRole('button', { name: 'Rename', exact: true }).click();
+    await sidebar.getByRole('link', { name: /Archive 2026/ }).waitFor();
+    await screenshot(page, 'folders');
+
+    await sidebar.getByRole('button', { name: 'Delete Archive 2026' }).click();
+    await sidebar.getByRole('button', { name: 'Delete folder' }).click();
+    await sidebar.getByRole('link', { name: /Archive 2026/ }).waitFor({ state: 'detached' });
+    await openMailbox('Trash');
+    await row('Everyday note 53').waitFor();
+    await row('Everyday note 54').waitFor();
+    await openMailbox('Inbox');
+  });
+
+  test('fifty mails ticked (x, then shift-click) are marked read at once, and the unread count follows; then all of them', async () => {
+    const blobs = testBlobStore();
+    const longAgo = new Date('2020-01-01T00:00:00Z').getTime();
+    for (let index = 0; index < 50; index++) {
+      const subject = `Batchling ${String(index).padStart(2, '0')}`;
+      await storeMail(db, blobs, { userId: user.id, mailboxId: user.mailboxes.inbox, receivedAt: new Date(longAgo + index * 1000), eml: plainEml({ from: 'batch@example.test', to: user.email, subject, text: 'one of many' }) });
+    }
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Mailboxes' }).getByTestId('unread-inbox').waitFor();
+    const before = await unreadInbox();
+    assert.ok(before >= 50, `${before} unread`);
+    const search = page.getByRole('searchbox', { name: 'Search mail' });
+    await search.fill('batchling');
+    await search.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('.mail-row').length === 50);
+    await row('Batchling 49').focus();
+    await page.keyboard.press('x');
+    await page.getByRole('toolbar', { name: 'Selected mail' }).getByText('1 selected').waitFor();
+    await page.getByLabel('Select Batchling 00').click({ modifiers: ['Shift'] });
+    const bar = page.getByRole('toolbar', { name: 'Selected mail' });
+    await bar.getByText('50 selected').waitFor();
+    await screenshot(page, 'fifty-selected');
+    await bar.getByRole('button', { name: 'Mark read' }).click();
+    await page.waitForFunction((expected) => Number.parseInt(document.querySelector('[data-testid="unread-inbox"]')?.textContent ?? '0', 10) === expected, before - 50);
+    await page.waitForFunction(() => document.querySelectorAll('.mail-row-item.unread').length === 0);
+    await search.fill('');
+    await page.waitForFunction(() => document.querySelectorAll('.mail-row').length >= 50);
+
+    await page.getByRole('button', { name: 'Mark all as read' }).click();
+    await page.getByTestId('unread-inbox').waitFor({ state: 'detached' });
   });
 
   test('an expired session asks to sign in again and returns to where the user was, draft included', async () => {

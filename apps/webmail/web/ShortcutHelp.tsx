@@ -7,6 +7,8 @@ const SHORTCUTS: Array<[string, string]> = [
   ['s', 'flag or unflag the open mail'],
   ['#', 'delete the open mail'],
   ['u', 'mark the open mail unread'],
+  ['r / a / f', 'reply, reply all, forward'],
+  ['x', 'tick the open or focused mail (shift-click ticks a range)'],
 ];
 
 export function ShortcutHelp() {

@@ -1,7 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { MailChanges, MailSummary, SendView, Session } from './api/types';
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { changeMails, deleteDraft, fetchDraft, type BulkSelection } from './api/endpoints';
+import { messageOf } from './api/http';
+import type { AnswerMode, MailChanges, MailDetail, SendView, Session } from './api/types';
+import { answerDraft } from './compose/answer';
 import { Compose } from './compose/Compose';
-import { emptyDraft, type Draft } from './compose/draft';
+import { draftFromServer, emptyDraft, type Draft } from './compose/draft';
 import { SendTracker } from './compose/SendTracker';
 import { useSendTracking } from './compose/useSendTracking';
 import { useLiveEvents, type LiveEvent } from './live/useLiveEvents';
@@ -9,7 +12,8 @@ import { MailboxList } from './mailboxes/MailboxList';
 import { useMailboxes } from './mailboxes/useMailboxes';
 import { MailListToolbar } from './mails/MailListToolbar';
 import { MailListView } from './mails/MailListView';
-import { DEFAULT_LIST_OPTIONS, useMailList, type ListOptions } from './mails/useMailList';
+import { SelectionBar } from './mails/SelectionBar';
+import { DEFAULT_LIST_OPTIONS, useMailList, type ListItem, type ListOptions } from './mails/useMailList';
 import { ReadingPane, type PaneActions } from './reader/ReadingPane';
 import { navigate, useRoute } from './shared/route';
 import { useShortcuts } from './shared/shortcuts';
@@ -39,6 +43,13 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   const sentView = mailbox?.role === 'sent';
   const list = useMailList(mailbox?.id ?? null, options, sentView);
   const filtered = options.unreadOnly || options.flaggedOnly || options.withAttachments || options.search !== '';
+  const [checked, setChecked] = useState<Set<number>>(new Set());
+  const lastChecked = useRef<number | null>(null);
+  const [bulkBusy, setBulkBusy] = useState(false);
+  const [bulkError, setBulkError] = useState<string | null>(null);
+
+  // A selection belongs to the list it was made in.
+  useEffect(() => setChecked(new Set()), [mailbox?.id, options]);
 
   // No mailbox in the address (or one that is gone): the inbox.
   useEffect(() => {
@@ -64,6 +75,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
       const mailboxId = routeRef.current.mailboxId;
       const concernsList =
         event.type === 'resync' ||
+        event.type === 'mails.changed' ||
         (event.type === 'mail.created' && (event.mailboxId === mailboxId || event.mailboxId === undefined)) ||
         ((event.type === 'mail.updated' || event.type === 'mail.deleted') && (event.mailIds ?? []).some((id) => shown.has(id)));
       if (concernsList) void current.refresh();
@@ -88,7 +100,44 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   }, [refreshMailboxes, sentView, mailbox?.role]);
   const tracking = useSendTracking(afterSend);
 
-  const open = useCallback((mail: MailSummary) => navigate({ mailboxId: mail.mailboxId, mailId: mail.id }), []);
+  // A row opens in the mailbox being shown (a conversation's newest mail may lie in another).
+  const open = useCallback((mail: ListItem) => navigate({ mailboxId: routeRef.current.mailboxId ?? mail.mailboxId, mailId: mail.id }), []);
+
+  /** Ticks a row; with Shift, every row from the last ticked one to it. */
+  const toggleChecked = useCallback((item: ListItem, range = false) => {
+    const items = listRef.current.items;
+    const from = items.findIndex((candidate) => candidate.id === lastChecked.current);
+    const to = items.findIndex((candidate) => candidate.id === item.id);
+    const span = range && from !== -1 ? items.slice(Math.min(from, to), Math.max(from, to) + 1) : [item];
+    lastChecked.current = item.id;
+    setChecked((current) => {
+      const next = new Set(current);
+      const turnOn = !current.has(item.id);
+      for (const one of span) {
+        if (turnOn) next.add(one.id);
+        else next.delete(one.id);
+      }
+      return next;
+    });
+  }, []);
+  const onCheck = useCallback((item: ListItem, event: MouseEvent<HTMLInputElement>) => toggleChecked(item, event.shiftKey), [toggleChecked]);
+
+  /** One request for every ticked row (whole conversations when they are shown), or for the whole mailbox. */
+  async function bulk(change: MailChanges | { delete: true }, selection?: BulkSelection) {
+    const items = listRef.current.items.filter((item) => checked.has(item.id));
+    const chosen: BulkSelection = selection ?? (options.conversations ? { threadIds: items.map((item) => item.threadId) } : { ids: items.map((item) => item.id) });
+    setBulkBusy(true);
+    setBulkError(null);
+    try {
+      await changeMails(chosen, change);
+      if (!selection) setChecked(new Set());
+      await Promise.all([listRef.current.refresh(), refreshMailboxes()]);
+    } catch (failure) {
+      setBulkError(messageOf(failure));
+    } finally {
+      setBulkBusy(false);
+    }
+  }
   const back = useCallback(() => {
     navigate({ mailboxId: routeRef.current.mailboxId, mailId: null });
     requestAnimationFrame(() => document.querySelector<HTMLElement>('.mail-row[aria-current="true"], .mail-row')?.focus());
@@ -135,6 +184,33 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
     onComposing(true);
   }, [draft, onDraft, onComposing]);
 
+  const answer = useCallback(
+    (mail: MailDetail, mode: AnswerMode) => {
+      onDraft(answerDraft(mail, mode, session.user.email));
+      onComposing(true);
+    },
+    [onDraft, onComposing, session.user.email],
+  );
+
+  const editDraft = useCallback(
+    async (mailId: number) => {
+      try {
+        onDraft(draftFromServer(await fetchDraft(mailId)));
+        onComposing(true);
+      } catch (failure) {
+        setBulkError(messageOf(failure));
+      }
+    },
+    [onDraft, onComposing],
+  );
+
+  /** The row the keyboard is on: the open mail, else the focused row. */
+  function currentRow(): ListItem | undefined {
+    const items = list.items;
+    const focused = Number((document.activeElement as HTMLElement | null)?.dataset?.mailId);
+    return items.find((item) => item.id === route.mailId) ?? items.find((item) => item.id === focused);
+  }
+
   useShortcuts(
     {
       j: () => step(1),
@@ -150,6 +226,23 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
       s: () => paneActions.current?.toggleFlag(),
       '#': () => paneActions.current?.remove(),
       u: () => paneActions.current?.markUnread(),
+      // The key must not also be typed into the compose window that opens.
+      r: (event) => {
+        event.preventDefault();
+        paneActions.current?.answer('reply');
+      },
+      a: (event) => {
+        event.preventDefault();
+        paneActions.current?.answer('replyAll');
+      },
+      f: (event) => {
+        event.preventDefault();
+        paneActions.current?.answer('forward');
+      },
+      x: () => {
+        const item = currentRow();
+        if (item) toggleChecked(item);
+      },
       Escape: () => {
         if (route.mailId !== null) back();
       },
@@ -182,7 +275,13 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
       <TopBar user={session.user} live={live} onCompose={startCompose} onSignOut={onSignOut} />
       <div className="workspace" data-view={route.mailId === null ? 'list' : 'reader'}>
         <aside className="sidebar">
-          <MailboxList mailboxes={mailboxes} error={mailboxError} currentId={route.mailboxId} onRetry={() => void refreshMailboxes()} />
+          <MailboxList
+            mailboxes={mailboxes}
+            error={mailboxError}
+            currentId={route.mailboxId}
+            onRetry={() => void refreshMailboxes()}
+            onChanged={refreshMailboxes}
+          />
           <ShortcutHelp />
         </aside>
         <section className="list-pane" id="mail-list-region" aria-label="Mail list" tabIndex={-1}>
@@ -190,7 +289,44 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
           {mailbox?.locked ? (
             <p className="empty">This mailbox is locked.</p>
           ) : (
-            <MailListView title={mailbox?.name ?? 'Mail'} list={list} selectedId={route.mailId} sentView={sentView} filtered={filtered} onOpen={open} />
+            <MailListView
+              title={mailbox?.name ?? 'Mail'}
+              list={list}
+              selectedId={route.mailId}
+              sentView={sentView}
+              filtered={filtered}
+              checked={checked}
+              onCheck={onCheck}
+              onOpen={open}
+              actions={
+                <>
+                  {checked.size > 0 && mailboxes ? (
+                    <SelectionBar
+                      count={checked.size}
+                      mailboxes={mailboxes}
+                      currentMailboxId={mailbox?.id ?? null}
+                      busy={bulkBusy}
+                      onRead={(seen) => void bulk({ seen })}
+                      onFlag={(flagged) => void bulk({ flagged })}
+                      onMove={(mailboxId) => void bulk({ mailboxId })}
+                      onDelete={() => void bulk({ delete: true })}
+                      onClear={() => setChecked(new Set())}
+                    />
+                  ) : (
+                    !!mailbox?.unreadCount && (
+                      <button type="button" className="link mark-all-read" disabled={bulkBusy} onClick={() => void bulk({ seen: true }, { filter: { mailboxId: mailbox.id, seen: false } })}>
+                        Mark all as read
+                      </button>
+                    )
+                  )}
+                  {bulkError && (
+                    <p className="error" role="alert">
+                      {bulkError}
+                    </p>
+                  )}
+                </>
+              }
+            />
           )}
         </section>
         <section className="reader" aria-label="Reading pane">
@@ -203,6 +339,8 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
               onBack={back}
               onChanged={onChanged}
               onRemoved={onRemoved}
+              onAnswer={answer}
+              onEditDraft={(mailId) => void editDraft(mailId)}
               registerActions={registerActions}
             />
           ) : (
@@ -215,6 +353,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
         <Compose
           draft={draft} onChange={onDraft} onSent={sent} onClose={() => onComposing(false)}
           onDiscard={() => {
+            if (draft.server) void deleteDraft(draft.server.id).then(afterSend, (failure: unknown) => setBulkError(messageOf(failure)));
             onDraft(null);
             onComposing(false);
           }}

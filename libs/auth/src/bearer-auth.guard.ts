@@ -9,6 +9,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { AccessTokens } from './access-tokens';
+import { bearerTokenOf } from './bearer-token';
 
 export interface AuthenticatedUser {
   userId: number;
@@ -36,9 +37,9 @@ export class BearerAuthGuard implements CanActivate {
     const isPublic = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const header = request.headers.authorization;
-    if (!header?.startsWith('Bearer ')) throw new UnauthorizedException('a bearer token is required in the Authorization header');
-    const claims = this.tokens.verify(header.slice(7).trim());
+    const token = bearerTokenOf(request);
+    if (!token) throw new UnauthorizedException('a bearer token is required in the Authorization header');
+    const claims = this.tokens.verify(token);
     if (!claims) throw new UnauthorizedException('the access token is invalid or has expired; sign in again');
     request.user = { userId: claims.userId, officeId: claims.officeId, tokenExpiresAt: claims.expiresAt };
     return true;

@@ -1,4 +1,5 @@
 export { createDatabase, createSqlPool, type Database, type DatabaseOptions, type SqlPoolOptions } from './database';
 export { applyMigrations, type MigrationReport } from './migrations';
+export { inTransaction } from './in-transaction';
 export { PrismaClient, Prisma } from './generated/prisma/client';
 export type { MailboxRole, SendStatus } from './generated/prisma/enums';

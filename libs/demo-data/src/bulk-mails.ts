@@ -10,12 +10,15 @@ export interface BulkMailsResult {
 }
 
 const TEMPLATE_COUNT = 50;
+/** Consecutive clones form conversations of this many mails, with one subject. */
+const THREAD_SIZE = 3;
 
 /**
  * Gives a user `count` more mails for benchmarks, quickly: a few dozen real messages are
  * stored, then cloned in SQL with their own Message-IDs, dates and flags (clones share
  * the templates' EML, which content addressing allows). One in a hundred lands in a
- * locked mailbox and one in ten in a custom one, as lists must tell them apart.
+ * locked mailbox and one in ten in a custom one, as lists must tell them apart; every
+ * three in a row are one conversation.
  */
 export async function addBulkMails(db: Database, blobs: BlobStore, userId: number, count: number): Promise<BulkMailsResult> {
   const inbox = await mailboxOf(db, userId, 'Inbox', false);
@@ -34,14 +37,18 @@ export async function addBulkMails(db: Database, blobs: BlobStore, userId: numbe
     await db.sql.query(
       `WITH templates AS (
          SELECT (row_number() OVER (ORDER BY id)) - 1 AS n, * FROM mails WHERE id = ANY($1::int8[])
+       ), numbered AS (
+         SELECT g, nextval(pg_get_serial_sequence('mails', 'id')) AS id FROM generate_series($7::int, $8::int) AS g
+       ), threaded AS (
+         SELECT g, id, min(id) OVER (PARTITION BY g / ${THREAD_SIZE}) AS thread_id FROM numbered
        ), inserted AS (
-         INSERT INTO mails (user_id, mailbox_id, message_id, from_address, from_name, to_addresses, cc_addresses,
+         INSERT INTO mails (id, thread_id, user_id, mailbox_id, message_id, from_address, from_name, to_addresses, cc_addresses,
                             subject, snippet, received_at, size, seen, flagged, important, has_attachments, storage_key, layout)
-         SELECT $2::int, CASE WHEN g % 100 = 0 THEN $3::int WHEN g % 10 = 0 THEN $4::int ELSE $5::int END,
+         SELECT n.id, n.thread_id, $2::int, CASE WHEN g % 100 = 0 THEN $3::int WHEN g % 10 = 0 THEN $4::int ELSE $5::int END,
                 '<bulk-' || $6::text || '-' || g || '@letterbox.test>', t.from_address, t.from_name, t.to_addresses, t.cc_addresses,
                 t.subject, t.snippet, now() - g * interval '31 seconds', t.size, g % 3 <> 0, g % 17 = 0, g % 29 = 0,
                 t.has_attachments, t.storage_key, t.layout
-           FROM generate_series($7::int, $8::int) AS g JOIN templates t ON t.n = g % $9::int
+           FROM threaded n JOIN templates t ON t.n = (g / ${THREAD_SIZE}) % $9::int
          RETURNING id, storage_key
        )
        INSERT INTO attachments (mail_id, part_id, filename, content_type, disposition, content_id, size, encoding, body_start, body_end)

@@ -2,7 +2,7 @@
  * What a signed-in user's clients are told about their mail. The webmail refetches mailbox
  * counts on any event, so counts are not carried here.
  */
-export type MailEvent = MailCreatedEvent | MailUpdatedEvent | MailDeletedEvent;
+export type MailEvent = MailCreatedEvent | MailUpdatedEvent | MailDeletedEvent | MailsChangedEvent | MailboxChangedEvent;
 
 export interface MailCreatedEvent {
   type: 'mail.created';
@@ -23,9 +23,31 @@ export interface MailDeletedEvent {
   mailIds: number[];
 }
 
+/**
+ * Many mails changed at once, more than an event lists by id (MAX_EVENT_MAIL_IDS): lists
+ * and counts shown are to be fetched again.
+ */
+export interface MailsChangedEvent {
+  type: 'mails.changed';
+  count: number;
+  /** Their new values, for mails updated; empty for mails deleted for good. */
+  changes: MailEventChanges;
+  deleted: boolean;
+}
+
+/** A mailbox was made, renamed, locked, unlocked or deleted. */
+export interface MailboxChangedEvent {
+  type: 'mailbox.changed';
+  mailboxId: number;
+  deleted: boolean;
+}
+
 export interface MailEventChanges {
   seen?: boolean;
   flagged?: boolean;
   important?: boolean;
+  /** $Answered / $Forwarded, set by a reply or forward sent. */
+  answered?: boolean;
+  forwarded?: boolean;
   mailboxId?: number;
 }

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { attachmentRows, storableJson, type PreparedMail } from '@letterbox/mail';
+import { attachmentRows, searchDocumentSql, searchDocumentTexts, storableJson, threadReferences, type PreparedMail } from '@letterbox/mail';
 
 export interface InboundMailRow {
   inboundId: string;
@@ -34,7 +34,9 @@ export interface StoredInboundMail {
  */
 export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Promise<StoredInboundMail[]> {
   if (rows.length === 0) return [];
-  const input = rows.map(({ inboundId, userId, dedupKey, messageId, receivedAt, prepared }) => ({
+  const input = rows.map(({ inboundId, userId, dedupKey, messageId, receivedAt, prepared }) => {
+    const search = searchDocumentTexts(prepared);
+    return {
     inbound_id: inboundId,
     user_id: userId,
     dedup_key: dedupKey,
@@ -44,6 +46,7 @@ export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Pro
     to_addresses: prepared.summary.to.map(({ name, address }) => ({ name, address })),
     cc_addresses: prepared.summary.cc.map(({ name, address }) => ({ name, address })),
     subject: prepared.summary.subject,
+    thread_references: threadReferences(prepared.summary),
     snippet: prepared.snippet,
     received_at: receivedAt.toISOString(),
     size: prepared.blob.size,
@@ -51,7 +54,12 @@ export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Pro
     storage_key: prepared.blob.key,
     layout: prepared.layout,
     attachments: attachmentRows(prepared),
-  }));
+    body_text: search.body,
+    subject_tokens: search.subjectTokens,
+    people_tokens: search.peopleTokens,
+    body_tokens: search.bodyTokens,
+    };
+  });
   const { rows: stored } = await sql.query<{
     inbound_id: string;
     user_id: number;
@@ -83,7 +91,8 @@ const INSERT_INBOUND_BATCH = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
     inbound_id uuid, user_id int, dedup_key text, message_id text, from_address text, from_name text, to_addresses jsonb, cc_addresses jsonb,
-    subject text, snippet text, received_at timestamptz, size int, has_attachments boolean, storage_key text, layout jsonb, attachments jsonb)
+    subject text, thread_references text[], snippet text, received_at timestamptz, size int, has_attachments boolean, storage_key text, layout jsonb, attachments jsonb,
+    body_text text, subject_tokens text, people_tokens text, body_tokens text)
 ), inboxes AS (
   SELECT user_id, id AS mailbox_id FROM mailboxes WHERE role = 'inbox' AND user_id IN (SELECT user_id FROM input)
 ), claimed AS (
@@ -93,12 +102,16 @@ WITH input AS (
   ON CONFLICT (user_id, dedup_key) DO NOTHING
   RETURNING user_id, dedup_key, inbound_id, mail_id
 ), new_mails AS (
-  INSERT INTO mails (id, user_id, mailbox_id, message_id, from_address, from_name, to_addresses, cc_addresses, subject, snippet,
+  INSERT INTO mails (id, thread_id, user_id, mailbox_id, message_id, from_address, from_name, to_addresses, cc_addresses, subject, snippet,
                      received_at, size, has_attachments, storage_key, layout)
-  SELECT c.mail_id, i.user_id, b.mailbox_id, i.message_id, i.from_address, i.from_name, i.to_addresses, i.cc_addresses, i.subject,
+  SELECT c.mail_id, COALESCE(mail_thread_of(i.user_id, i.thread_references, i.subject, i.received_at), c.mail_id), i.user_id, b.mailbox_id, i.message_id, i.from_address, i.from_name, i.to_addresses, i.cc_addresses, i.subject,
          i.snippet, i.received_at, i.size, i.has_attachments, i.storage_key, i.layout
     FROM claimed c JOIN input i USING (user_id, dedup_key) JOIN inboxes b USING (user_id)
   RETURNING id, mailbox_id, COALESCE(NULLIF(from_name, ''), from_address) AS sender, subject
+), new_search AS (
+  INSERT INTO mail_search (mail_id, user_id, body, document)
+  SELECT c.mail_id, i.user_id, i.body_text, ${searchDocumentSql('i.subject_tokens', 'i.people_tokens', 'i.body_tokens')}
+    FROM claimed c JOIN input i USING (user_id, dedup_key)
 ), new_attachments AS (
   INSERT INTO attachments (mail_id, part_id, filename, content_type, disposition, content_id, size, encoding, body_start, body_end)
   SELECT c.mail_id, a.part_id, a.filename, a.content_type, a.disposition, a.content_id, a.size, a.encoding, a.body_start, a.body_end

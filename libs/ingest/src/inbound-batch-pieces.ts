@@ -52,9 +52,10 @@ function barest(row: InboundMailRow): InboundMailRow {
       ...prepared,
       layout: { headerEnd: 0, bodies: [] },
       attachments: [],
-      summary: { subject: '(a message that could not be read; download it to see it)', to: [], cc: [], bcc: [] },
+      summary: { subject: '(a message that could not be read; download it to see it)', to: [], cc: [], bcc: [], references: [] },
       messageId: `<${key}@letterbox.invalid>`,
       snippet: '',
+      bodyText: '',
     },
   };
 }

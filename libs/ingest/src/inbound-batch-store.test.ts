@@ -83,6 +83,20 @@ describe('InboundBatchStore', () => {
     assert.equal(await copies(original.messageId), 1);
   });
 
+  test('incoming mail joins its conversation: a reply by In-Reply-To, a Re: by subject', async () => {
+    const originalId = `<${randomUUID()}@example.org>`;
+    const subject = `Quarterly ${randomUUID()}`;
+    await store.store([await accepted([user.id], originalId, { subject })]);
+    const replyBlob = await blobs.put(Buffer.from(`From: b@example.org\r\nSubject: Re: ${subject}\r\nMessage-ID: <r-${randomUUID()}@example.org>\r\nIn-Reply-To: ${originalId}\r\n\r\nyes\r\n`));
+    const reply = { inboundId: randomUUID(), storageKey: replyBlob.key, size: replyBlob.size, messageId: `<r@x>`, recipientIds: [user.id], receivedAt: new Date().toISOString() };
+    await store.store([reply, await accepted([user.id], undefined, { subject: `RE: ${subject}` })]);
+    const { rows } = await db.sql.query<{ threads: number; mails: number }>(
+      'SELECT count(DISTINCT thread_id)::int AS threads, count(*)::int AS mails FROM mails WHERE user_id = $1 AND mail_thread_subject(subject) = lower($2)',
+      [user.id, subject],
+    );
+    assert.deepEqual(rows[0], { threads: 1, mails: 3 });
+  });
+
   test('the same message twice in one batch is stored once', async () => {
     const first = await accepted([user.id]);
     const second = await accepted([user.id], first.messageId);

@@ -13,3 +13,4 @@ export {
 } from './inbound-errors';
 export { createSmtpIntake, type SmtpIntakeOptions } from './smtp-intake';
 export { InboundAcceptances } from './inbound-acceptances';
+export { ColleagueDelivery } from './colleague-delivery';

@@ -49,3 +49,10 @@ export class AttachmentNotFoundError extends Error {
     super(`mail ${mailId} has no attachment ${partId}`);
   }
 }
+
+/** Also what a thread of another user, or one whose mail is all deleted or locked, is. */
+export class ThreadNotFoundError extends Error {
+  constructor(readonly threadId: number) {
+    super(`thread ${threadId} does not exist`);
+  }
+}

@@ -1,22 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { encodeCursor, type ListCursor } from './list-cursor';
-import { MailboxLockedError, MailboxNotFoundError } from './mail-errors';
+import { afterCursor, mailConditions, statementName, type MailConditions, type MailListFilter } from './mail-filter-sql';
 import { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type SummaryRow } from './mail-views';
 import type { MailboxCounters, MailboxQueries } from './mailbox-queries';
-
-export interface MailListFilter {
-  mailboxId?: number;
-  seen?: boolean;
-  flagged?: boolean;
-  hasAttachments?: boolean;
-  /** Part of the sender's address or name, case-insensitive. */
-  from?: string;
-  /** Part of the subject, case-insensitive. */
-  subject?: string;
-  since?: Date;
-  until?: Date;
-}
+import { addHighlights } from './search/search-highlight';
 
 export interface MailListRequest {
   filter: MailListFilter;
@@ -27,15 +14,25 @@ export interface MailListRequest {
 
 export interface MailListPage {
   items: MailSummary[];
+  /** Counted up to MAX_COUNTED (MAX_SEARCH_COUNTED for a full-text search) when the mailbox counters cannot answer. */
   total: number;
+  /** True when there are more than `total`: a count stops at MAX_COUNTED. */
+  totalCapped?: boolean;
   nextCursor: string | null;
 }
 
+/** A filtered total is counted this far and no further: bounded work for a filter matching most of a mailbox. */
+export const MAX_COUNTED = 1_000;
+/**
+ * A full-text search's total stops sooner: counting a word in most mail walks the list
+ * checking each mail's words, and at 1,000 that was nine tenths of the search's cost.
+ */
+export const MAX_SEARCH_COUNTED = 100;
+
 /**
  * The mail list and its total, leaving out soft-deleted mail and mail in locked
- * mailboxes. Locked mailbox ids are read first and excluded by id, never by joining
- * mails to mailboxes: the join made the planner visit every mailbox row for every mail.
- * Totals that mailbox counters can answer come from them; other filters are counted.
+ * mailboxes (mailConditions). Totals that mailbox counters can answer come from them;
+ * other filters are counted.
  */
 export class MailListQuery {
   constructor(
@@ -45,87 +42,61 @@ export class MailListQuery {
 
   async page(userId: number, request: MailListRequest): Promise<MailListPage> {
     const mailboxes = await this.mailboxes.counters(userId);
-    const lockedIds = this.lockedIds(mailboxes, request.filter.mailboxId);
-    const where = buildWhere(userId, lockedIds, request.filter);
-    const [rows, total] = await Promise.all([this.rows(where, request), this.total(where, mailboxes, request.filter)]);
+    const where = mailConditions(userId, mailboxes, request.filter);
+    const searchFirstPage = Boolean(request.filter.search?.terms.length) && !request.cursor;
+    const [rows, total] = searchFirstPage
+      ? await this.searchFirstPage(where, request)
+      : await Promise.all([this.rows(where, request), this.total(where, mailboxes, request.filter)]);
     const hasMore = rows.length > request.limit;
     const items = (hasMore ? rows.slice(0, request.limit) : rows).map(mapSummaryRow);
+    await addHighlights(this.sql, items, request.filter);
     const last = items[items.length - 1];
     return {
       items,
-      total,
+      total: total.count,
+      ...(total.capped ? { totalCapped: true } : {}),
       nextCursor: hasMore && last ? encodeCursor({ receivedAt: new Date(last.receivedAt), id: last.id }) : null,
     };
   }
 
-  private lockedIds(mailboxes: MailboxCounters[], mailboxId: number | undefined): number[] {
-    if (mailboxId !== undefined) {
-      const mailbox = mailboxes.find((candidate) => candidate.id === mailboxId);
-      if (!mailbox) throw new MailboxNotFoundError(mailboxId);
-      if (mailbox.locked) throw new MailboxLockedError(mailboxId);
-    }
-    return mailboxes.filter((mailbox) => mailbox.locked).map((mailbox) => mailbox.id);
-  }
-
-  private async rows(where: WhereClause, request: MailListRequest): Promise<SummaryRow[]> {
+  private async rows(where: MailConditions, request: MailListRequest): Promise<SummaryRow[]> {
     const values = [...where.values];
-    const conditions = [...where.conditions];
-    if (request.cursor) {
-      values.push(request.cursor.receivedAt, request.cursor.id);
-      const comparison = request.order === 'desc' ? '<' : '>';
-      conditions.push(`(m.received_at, m.id) ${comparison} ($${values.length - 1}, $${values.length})`);
-    }
+    const conditions = where.on('m');
+    if (request.cursor) conditions.push(afterCursor('m', request.cursor, request.order, values));
     values.push(request.limit + 1);
     const direction = request.order === 'desc' ? 'DESC' : 'ASC';
     const text = `SELECT ${SUMMARY_COLUMNS} FROM mails m WHERE ${conditions.join(' AND ')}
         ORDER BY m.received_at ${direction}, m.id ${direction} LIMIT $${values.length}`;
-    const { rows } = await this.sql.query<SummaryRow>({ name: statementName('mail-list', text), text, values });
+    const { rows } = await this.sql.query<SummaryRow>({ name: statementName('mail-list', text, request.filter), text, values });
     return rows;
   }
 
-  private async total(where: WhereClause, mailboxes: MailboxCounters[], filter: MailListFilter): Promise<number> {
-    const fromCounters = totalFromCounters(mailboxes, filter);
-    if (fromCounters !== undefined) return fromCounters;
-    const text = `SELECT count(*) AS total FROM mails m WHERE ${where.conditions.join(' AND ')}`;
-    const { rows } = await this.sql.query<{ total: string }>({ name: statementName('mail-count', text), text, values: where.values });
-    return Number(rows[0].total);
+  /**
+   * A search's first page and its total from one planned statement: the hits' ids, in
+   * order, up to the count's cap (a search is planned each time, see statementName, and
+   * planning costs more than finding a page); then the page's rows by id.
+   */
+  private async searchFirstPage(where: MailConditions, request: MailListRequest): Promise<[SummaryRow[], { count: number; capped: boolean }]> {
+    const direction = request.order === 'desc' ? 'DESC' : 'ASC';
+    const { rows: hits } = await this.sql.query<{ id: string }>({
+      text: `SELECT m.id FROM mails m WHERE ${where.on('m').join(' AND ')}
+              ORDER BY m.received_at ${direction}, m.id ${direction} LIMIT ${MAX_SEARCH_COUNTED + 1}`,
+      values: where.values,
+    });
+    const text = `SELECT ${SUMMARY_COLUMNS} FROM mails m WHERE m.id = ANY($1::int8[]) ORDER BY m.received_at ${direction}, m.id ${direction}`;
+    const { rows } = await this.sql.query<SummaryRow>({ name: `search-page-${direction}`, text, values: [hits.slice(0, request.limit + 1).map((hit) => hit.id)] });
+    return [rows, { count: Math.min(hits.length, MAX_SEARCH_COUNTED), capped: hits.length > MAX_SEARCH_COUNTED }];
   }
-}
 
-interface WhereClause {
-  conditions: string[];
-  values: unknown[];
-}
-
-function buildWhere(userId: number, lockedIds: number[], filter: MailListFilter): WhereClause {
-  const values: unknown[] = [userId];
-  const conditions = ['m.user_id = $1', 'm.deleted_at IS NULL'];
-  const add = (condition: (placeholder: string) => string, value: unknown) => {
-    values.push(value);
-    conditions.push(condition(`$${values.length}`));
-  };
-  if (lockedIds.length > 0) add((p) => `m.mailbox_id <> ALL(${p}::int[])`, lockedIds);
-  if (filter.mailboxId !== undefined) add((p) => `m.mailbox_id = ${p}`, filter.mailboxId);
-  if (filter.seen !== undefined) add((p) => `m.seen = ${p}`, filter.seen);
-  if (filter.flagged !== undefined) add((p) => `m.flagged = ${p}`, filter.flagged);
-  if (filter.hasAttachments !== undefined) add((p) => `m.has_attachments = ${p}`, filter.hasAttachments);
-  if (filter.from) add((p) => `(m.from_address ILIKE ${p} OR m.from_name ILIKE ${p})`, containsPattern(filter.from));
-  if (filter.subject) add((p) => `m.subject ILIKE ${p}`, containsPattern(filter.subject));
-  if (filter.since) add((p) => `m.received_at >= ${p}`, filter.since);
-  if (filter.until) add((p) => `m.received_at < ${p}`, filter.until);
-  return { conditions, values };
-}
-
-/**
- * Filters combine into a bounded set of query shapes; naming each one lets every pooled
- * connection prepare it once, where planning cost four times what running it does.
- */
-function statementName(prefix: string, text: string): string {
-  return `${prefix}-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`;
-}
-
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  private async total(where: MailConditions, mailboxes: MailboxCounters[], filter: MailListFilter): Promise<{ count: number; capped: boolean }> {
+    const fromCounters = totalFromCounters(mailboxes, filter);
+    if (fromCounters !== undefined) return { count: fromCounters, capped: false };
+    const cap = filter.search?.terms.length ? MAX_SEARCH_COUNTED : MAX_COUNTED;
+    const text = `SELECT count(*) AS total FROM (SELECT 1 FROM mails m WHERE ${where.on('m').join(' AND ')} LIMIT ${cap + 1}) AS counted`;
+    const { rows } = await this.sql.query<{ total: string }>({ name: statementName('mail-count', text, filter), text, values: where.values });
+    const counted = Number(rows[0].total);
+    return { count: Math.min(counted, cap), capped: counted > cap };
+  }
 }
 
 /** The total straight from mailbox counters, when the filter is one they keep. */

@@ -1,9 +1,11 @@
 import type { MailAddress, MailLayout } from '@letterbox/mime';
+import type { SearchHighlight } from './search/search-highlight';
 
 /** How the API shows mail; shared by the list, the detail and their tests. */
 export interface MailSummary {
   id: number;
   mailboxId: number;
+  threadId: number;
   messageId: string;
   from: MailAddress;
   to: MailAddress[];
@@ -15,9 +17,15 @@ export interface MailSummary {
   seen: boolean;
   flagged: boolean;
   important: boolean;
+  /** $Answered: the user replied to it. */
+  answered: boolean;
+  /** $Forwarded: the user forwarded it. */
+  forwarded: boolean;
   hasAttachments: boolean;
   attachments?: AttachmentView[];
   receiptConfirm?: ReceiptView[];
+  /** A full-text search hit's body around the words searched for. */
+  highlight?: SearchHighlight;
 }
 
 export interface AttachmentView {
@@ -69,12 +77,13 @@ export function mapMailboxRow(row: MailboxRow): MailboxView {
 }
 
 /** Columns every summary query selects, in the shape mapSummaryRow reads. */
-export const SUMMARY_COLUMNS = `m.id, m.mailbox_id, m.message_id, m.from_address, m.from_name, m.to_addresses,
-  m.cc_addresses, m.subject, m.snippet, m.received_at, m.size, m.seen, m.flagged, m.important, m.has_attachments`;
+export const SUMMARY_COLUMNS = `m.id, m.mailbox_id, m.thread_id, m.message_id, m.from_address, m.from_name, m.to_addresses,
+  m.cc_addresses, m.subject, m.snippet, m.received_at, m.size, m.seen, m.flagged, m.important, m.answered, m.forwarded, m.has_attachments`;
 
 export interface SummaryRow {
   id: string;
   mailbox_id: number;
+  thread_id: string;
   message_id: string;
   from_address: string;
   from_name: string;
@@ -87,6 +96,8 @@ export interface SummaryRow {
   seen: boolean;
   flagged: boolean;
   important: boolean;
+  answered: boolean;
+  forwarded: boolean;
   has_attachments: boolean;
 }
 
@@ -94,6 +105,7 @@ export function mapSummaryRow(row: SummaryRow): MailSummary {
   return {
     id: Number(row.id),
     mailboxId: row.mailbox_id,
+    threadId: Number(row.thread_id),
     messageId: row.message_id,
     from: { name: row.from_name, address: row.from_address },
     to: row.to_addresses,
@@ -105,6 +117,8 @@ export function mapSummaryRow(row: SummaryRow): MailSummary {
     seen: row.seen,
     flagged: row.flagged,
     important: row.important,
+    answered: row.answered,
+    forwarded: row.forwarded,
     hasAttachments: row.has_attachments,
   };
 }

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { inTransaction } from '@letterbox/db';
 import { MailboxLockedError, MailboxNameTakenError, MailboxNotFoundError, SystemMailboxError, WrongPasswordError } from './mail-errors';
 import { MAILBOX_COLUMNS, mapMailboxRow, type MailboxRow, type MailboxView } from './mail-views';
 
@@ -39,9 +40,7 @@ export class MailboxChanges {
 
   /** Deletes a folder; its mail (deleted or not) moves to the trash first. Answers how many live mails moved. */
   async remove(userId: number, mailboxId: number): Promise<{ id: number; movedToTrash: number }> {
-    const client = await this.sql.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.sql, async (client) => {
       const mailbox = await this.mailboxOf(client, userId, mailboxId, 'FOR UPDATE');
       if (mailbox.role !== 'custom') throw new SystemMailboxError(mailboxId, mailbox.role, 'deleted');
       if (mailbox.locked) throw new MailboxLockedError(mailboxId);
@@ -53,14 +52,8 @@ export class MailboxChanges {
         values: [userId, mailboxId],
       });
       await client.query({ text: 'DELETE FROM mailboxes WHERE id = $1', values: [mailboxId] });
-      await client.query('COMMIT');
       return { id: mailboxId, movedToTrash: Number(moved.rows[0].live) };
-    } catch (error) {
-      await client.query('ROLLBACK');
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   lock(userId: number, mailboxId: number): Promise<MailboxView> {

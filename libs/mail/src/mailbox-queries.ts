@@ -3,6 +3,8 @@ import { MAILBOX_COLUMNS, mapMailboxRow, type MailboxRow, type MailboxView } fro
 
 export interface MailboxCounters {
   id: number;
+  name: string;
+  role: string;
   locked: boolean;
   totalCount: number;
   unreadCount: number;
@@ -24,11 +26,11 @@ export class MailboxQueries {
 
   /** Every mailbox of the user with its lock state and counters: one small indexed read. */
   async counters(userId: number): Promise<MailboxCounters[]> {
-    const { rows } = await this.sql.query<{ id: number; locked: boolean; total_count: number; unread_count: number }>({
+    const { rows } = await this.sql.query<{ id: number; name: string; role: string; locked: boolean; total_count: number; unread_count: number }>({
       name: 'mailboxes-counters',
-      text: 'SELECT id, locked, total_count, unread_count FROM mailboxes WHERE user_id = $1',
+      text: 'SELECT id, name, role, locked, total_count, unread_count FROM mailboxes WHERE user_id = $1',
       values: [userId],
     });
-    return rows.map((row) => ({ id: row.id, locked: row.locked, totalCount: row.total_count, unreadCount: row.unread_count }));
+    return rows.map((row) => ({ id: row.id, name: row.name, role: row.role, locked: row.locked, totalCount: row.total_count, unreadCount: row.unread_count }));
   }
 }

@@ -15,6 +15,7 @@ import {
 import type { BlobStore, ByteRange, StoredBlob } from '@letterbox/storage';
 import { mailInsertCtes } from './mail-insert';
 import { mapConcurrently } from './map-concurrently';
+import { SEARCH_BODY_CHARS } from './search/search-text';
 import { storableText } from './storable-text';
 
 export interface MailPlacement {
@@ -33,6 +34,7 @@ export interface MailToStore extends MailPlacement {
 
 export interface StoredMail {
   id: number;
+  threadId: number;
   storageKey: string;
   messageId: string;
 }
@@ -45,12 +47,14 @@ export interface PreparedMail {
   summary: HeaderSummary;
   messageId: string;
   snippet: string;
+  /** The start of the body as text (HTML made text, charsets decoded), for search. */
+  bodyText: string;
 }
 
-/** How much of the text body is decoded to make the list's snippet. */
-const SNIPPET_SOURCE_BYTES = 16 * 1024;
-/** The body parts a snippet may come from: its first words are in the first of them. */
-const SNIPPET_SOURCE_PARTS = 4;
+/** How much of each body part is decoded to make the list's snippet and the search text. */
+const BODY_SOURCE_BYTES = 64 * 1024;
+/** The body parts these may come from: the text is in the first of them. */
+const BODY_SOURCE_PARTS = 4;
 /** Attachments whose decoded size is measured at once, each through a stream (a descriptor) of its own. */
 const DECODING_CONCURRENCY = 8;
 
@@ -76,19 +80,21 @@ async function describeMail(blob: StoredBlob, stored: StoredBytes): Promise<Prep
     ...part,
     size: await decodedSize(stored.stream(part), part),
   }));
-  const snippetSources = layout.bodies.slice(0, SNIPPET_SOURCE_PARTS);
+  const bodySources = layout.bodies.slice(0, BODY_SOURCE_PARTS);
   const [headerBlock, ...bodyParts] = await stored.readRanges([
     { start: 0, end: layout.headerEnd },
-    ...snippetSources.map((part) => ({ start: part.start, end: Math.min(part.end, part.start + SNIPPET_SOURCE_BYTES) })),
+    ...bodySources.map((part) => ({ start: part.start, end: Math.min(part.end, part.start + BODY_SOURCE_BYTES) })),
   ]);
   const summary = summarizeHeaders(parseHeaderBlock(headerBlock, layout.bodies[0]?.charset));
+  const { text } = renderBodies(bodySources, bodyParts);
   return {
     blob,
     layout: { headerEnd: layout.headerEnd, bodies: layout.bodies, ...(layout.omittedParts ? { omittedParts: layout.omittedParts } : {}) },
     attachments,
     summary,
     messageId: messageIdOf(summary, blob),
-    snippet: makeSnippet(renderBodies(snippetSources, bodyParts).text),
+    snippet: makeSnippet(text),
+    bodyText: text.slice(0, SEARCH_BODY_CHARS),
   };
 }
 
@@ -96,8 +102,11 @@ async function describeMail(blob: StoredBlob, stored: StoredBytes): Promise<Prep
 export async function storeMail(db: Database, blobs: BlobStore, mail: MailToStore): Promise<StoredMail> {
   const prepared = await prepareMail(blobs, mail.eml);
   const values: unknown[] = [];
-  const { rows } = await db.sql.query<{ id: string }>(`WITH ${mailInsertCtes(prepared, mail, values)} SELECT id FROM new_mail`, values);
-  return { id: Number(rows[0].id), storageKey: prepared.blob.key, messageId: prepared.messageId };
+  const { rows } = await db.sql.query<{ id: string; thread_id: string }>(
+    `WITH ${mailInsertCtes(prepared, mail, values)} SELECT id, thread_id FROM new_mail`,
+    values,
+  );
+  return { id: Number(rows[0].id), threadId: Number(rows[0].thread_id), storageKey: prepared.blob.key, messageId: prepared.messageId };
 }
 
 /**

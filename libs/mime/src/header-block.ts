@@ -21,7 +21,14 @@ export interface HeaderSummary {
   cc: MailAddress[];
   bcc: MailAddress[];
   date?: Date;
+  /** The Message-ID this one answers, if any. */
+  inReplyTo?: string;
+  /** The conversation's Message-IDs, oldest first, at most MAX_REFERENCES of the newest. */
+  references: string[];
 }
+
+/** A reply needs only the newest references to find its conversation; more is unbounded work. */
+export const MAX_REFERENCES = 20;
 
 /** Headers holding address lists, whose encoded words may only be display names. */
 const ADDRESS_HEADERS = new Set([
@@ -55,7 +62,14 @@ export function summarizeHeaders(headers: MailHeader[]): HeaderSummary {
     cc: parseAddresses(all('cc')),
     bcc: parseAddresses(all('bcc')),
     date: date && !Number.isNaN(date.getTime()) ? date : undefined,
+    inReplyTo: messageIdsIn(first('in-reply-to') ?? '').at(-1),
+    references: messageIdsIn(all('references').join(' ')).slice(-MAX_REFERENCES),
   };
+}
+
+/** The `<id>` tokens of a header, in order; anything between them (comments, junk) is ignored. */
+function messageIdsIn(value: string): string[] {
+  return value.match(/<[^<>\s]{1,500}>/g) ?? [];
 }
 
 /** Parses address headers, flattening groups; entries without an address are dropped. */

@@ -67,7 +67,25 @@ describe('summarizeHeaders', () => {
       cc: [{ name: 'Zoë', address: 'zoe@x.test' }],
       bcc: [],
       date: new Date('2024-03-01T12:34:56Z'),
+      inReplyTo: undefined,
+      references: [],
     });
+  });
+
+  it('keeps raw UTF-8 whose last byte is 0xA0, which String#trim would take for a no-break space', () => {
+    const block = Buffer.from('Subject: 예산 검토\r\nFrom: 검토 <a@x.test>\r\n\r\n');
+    const summary = summarizeHeaders(parseHeaderBlock(block));
+    assert.equal(summary.subject, '예산 검토');
+    assert.equal(summary.from?.name, '검토');
+  });
+
+  it('reads In-Reply-To and the newest References as Message-IDs, ignoring what lies between them', () => {
+    const many = Array.from({ length: 30 }, (_, index) => `<r${index}@x.test>`).join('\r\n ');
+    const summary = summarize(['In-Reply-To: (a comment) <parent@x.test>', `References: junk ${many}`]);
+    assert.equal(summary.inReplyTo, '<parent@x.test>');
+    assert.equal(summary.references.length, 20);
+    assert.equal(summary.references[0], '<r10@x.test>');
+    assert.equal(summary.references[19], '<r29@x.test>');
   });
 
   it('decodes encoded words in From', () => {
@@ -119,8 +137,8 @@ describe('summarizeHeaders', () => {
   });
 
   it('gives defaults for a message with no headers it knows', () => {
-    assert.deepEqual(summarize(['X-Other: 1']), { messageId: undefined, subject: '', from: undefined, to: [], cc: [], bcc: [], date: undefined });
-    assert.deepEqual(summarizeHeaders([]), { messageId: undefined, subject: '', from: undefined, to: [], cc: [], bcc: [], date: undefined });
+    assert.deepEqual(summarize(['X-Other: 1']), { messageId: undefined, subject: '', from: undefined, to: [], cc: [], bcc: [], date: undefined, inReplyTo: undefined, references: [] });
+    assert.deepEqual(summarizeHeaders([]), { messageId: undefined, subject: '', from: undefined, to: [], cc: [], bcc: [], date: undefined, inReplyTo: undefined, references: [] });
   });
 
   it('trims the Message-ID and ignores an empty one', () => {

@@ -16,15 +16,30 @@ export function unfoldHeaderLines(lines: string[]): Array<{ name: string; value:
   const headers: Array<{ name: string; value: string }> = [];
   for (const line of lines) {
     if ((line.startsWith(' ') || line.startsWith('\t')) && headers.length > 0) {
-      headers[headers.length - 1].value += ' ' + line.trim();
+      headers[headers.length - 1].value += ' ' + trimAsciiSpace(line);
       continue;
     }
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
-    headers.push({ name: line.slice(0, colon).trim(), value: line.slice(colon + 1).trim() });
+    headers.push({ name: trimAsciiSpace(line.slice(0, colon)), value: trimAsciiSpace(line.slice(colon + 1)) });
   }
   return headers;
 }
+
+/**
+ * Lines are read as latin1, where String#trim would also take 0xA0 (no-break space) off
+ * the ends: that byte ends many raw UTF-8 characters ("토" is ED 86 A0), which then no
+ * longer decode.
+ */
+function trimAsciiSpace(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isAsciiSpace(text.charCodeAt(start))) start++;
+  while (end > start && isAsciiSpace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
+const isAsciiSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
 
 /** What a MIME part's headers say about its content; defaults per RFC 2045. */
 export function readPartInfo(lines: string[]): PartInfo {

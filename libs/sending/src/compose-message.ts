@@ -1,6 +1,8 @@
+import { pipeline, type Readable } from 'node:stream';
 import type Mail from 'nodemailer/lib/mailer';
+import { createTransferDecoder } from '@letterbox/mime';
 import type { BlobStore } from '@letterbox/storage';
-import type { Sender, SendRequest } from './send-request';
+import type { SendAttachment, Sender, SendRequest } from './send-request';
 
 export interface MessageIdentity {
   messageId: string;
@@ -16,6 +18,8 @@ export interface Delivery {
   headerCc: string[];
   /** The read-receipt image for this one recipient, when receipts were asked for. */
   receiptPixelUrl?: string;
+  /** To Letterbox's own users, delivered by Letterbox (Colleagues), not the provider. */
+  internal?: boolean;
 }
 
 /**
@@ -35,12 +39,24 @@ export function messageOptions(blobs: BlobStore, sender: Sender, request: SendRe
     priority: request.important ? 'high' : 'normal',
     messageId: identity.messageId,
     date: identity.date,
+    // A forward is no answer, but its References keep it in the original's conversation.
+    inReplyTo: request.answering && request.answering.mode !== 'forward' ? request.answering.messageId : undefined,
+    references: request.answering?.references,
     attachments: request.attachments.map((attachment) => ({
       filename: attachment.filename,
       contentType: attachment.contentType,
-      content: blobs.createReadStream(attachment.storageKey),
+      content: attachmentContent(blobs, attachment),
+      ...(attachment.contentId ? { cid: attachment.contentId } : {}),
+      contentDisposition: attachment.inline ? 'inline' : 'attachment',
     })),
   };
+}
+
+/** An uploaded file as stored; a forwarded part decoded from its range of the original, as it streams. */
+function attachmentContent(blobs: BlobStore, attachment: SendAttachment): Readable {
+  if (!attachment.part) return blobs.createReadStream(attachment.storageKey);
+  const { start, end, encoding } = attachment.part;
+  return pipeline(blobs.createReadStream(attachment.storageKey, { start, end }), createTransferDecoder(encoding), () => undefined);
 }
 
 /** The copy kept in the sender's Sent mailbox: every recipient, Bcc included, no pixel. */

@@ -1,9 +1,12 @@
-export type { SendRequest, SendAttachment, Sender } from './send-request';
+export type { SendRequest, SendAttachment, Sender, AnswerMode, AnsweredMail } from './send-request';
 export { recipientsOf } from './send-request';
 export { recordSend, type RecordedRequest } from './record-send';
 export { UserSends } from './user-sends';
-export { SendDelivery, type SendDeliveryOptions } from './send-delivery';
-export { SendNotFoundError, SendAlreadyStartedError, IdempotencyKeyReusedError } from './send-errors';
+export { SendDelivery, type SendDeliveryOptions, type Colleagues } from './send-delivery';
+export { SendNotFoundError, SendAlreadyStartedError, IdempotencyKeyReusedError, NoRecipientsError, DraftNotFoundError, DraftVersionConflictError } from './send-errors';
+export { Drafts } from './drafts';
+export type { DraftChanges, DraftView } from './draft-content';
+export { SendSubmission, type SendDraft } from './send-submission';
 export { isPermanentSmtpFailure, describeSmtpFailure } from './smtp-failure';
 export type { SendView } from './send-view';
 export { SendOutbox } from './send-outbox';

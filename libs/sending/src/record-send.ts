@@ -57,10 +57,16 @@ export async function recordSend(
            FROM new_mail, jsonb_to_recordset(${value(JSON.stringify(receipts))}::jsonb) AS r(email text, cert_key text)
        ),`
     : '';
+  const answeredCte = request.answering
+    ? `answered AS (
+         UPDATE mails SET ${request.answering.mode === 'forward' ? 'forwarded' : 'answered'} = true
+          WHERE id = ${value(request.answering.mailId)}::int8 AND user_id = ${value(sender.userId)}::int
+       ),`
+    : '';
   try {
-    // One statement: the Sent copy, its attachments, the receipt keys and the send commit together.
+    // One statement: the Sent copy, its attachments, the receipt keys, the original's flag and the send commit together.
     const { rows } = await db.sql.query<SendRecordRow>(
-      `WITH ${sentCopyCtes} sent_mail AS (SELECT ${sentCopy ? '(SELECT id FROM new_mail)' : 'NULL::int8'} AS id)
+      `WITH ${sentCopyCtes} ${answeredCte} sent_mail AS (SELECT ${sentCopy ? '(SELECT id FROM new_mail)' : 'NULL::int8'} AS id)
        INSERT INTO outbound_sends (user_id, idempotency_key, queue_prefix, request, scheduled_at, sent_mail_id)
        SELECT ${value(sender.userId)}::int, ${value(idempotencyKey ?? null)}, ${value(queuePrefix)}, ${value(JSON.stringify(recorded))}::jsonb,
               ${value(request.sendAt ? new Date(request.sendAt) : null)}::timestamptz, sent_mail.id
@@ -89,8 +95,11 @@ async function sentMailboxOf(db: Database, userId: number): Promise<number> {
   return rows[0].id;
 }
 
-/** Small messages are composed in memory and stored in one write; with attachments, streamed. */
-async function composeSentCopy(blobs: BlobStore, sender: Sender, request: SendRequest, identity: MessageIdentity): Promise<PreparedMail> {
+/**
+ * The sender's own copy of a message (a Sent copy, a draft), composed and put in storage:
+ * small messages in memory with one write; with attachments, streamed.
+ */
+export async function composeSentCopy(blobs: BlobStore, sender: Sender, request: SendRequest, identity: MessageIdentity): Promise<PreparedMail> {
   const message = new MailComposer(sentCopyOptions(blobs, sender, request, identity)).compile();
   // The sender's own copy shows whom they Bcc'd; delivered messages never do.
   message.keepBcc = true;

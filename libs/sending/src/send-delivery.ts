@@ -1,5 +1,7 @@
+import type { Readable } from 'node:stream';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Database } from '@letterbox/db';
 import type { SenderRateLimit } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
@@ -9,15 +11,26 @@ import type { RecordedRequest } from './record-send';
 import { recipientsOf, type Sender } from './send-request';
 import { describeSmtpFailure, isPermanentSmtpFailure } from './smtp-failure';
 
+/** Letterbox's own users among a send's recipients: they get it from Letterbox, never through the provider. */
+export interface Colleagues {
+  colleaguesAmong(addresses: string[]): Promise<Set<string>>;
+  /** Hands a message to Letterbox's incoming mail for them; repeating it stores it once. */
+  deliver(message: Readable, recipients: string[]): Promise<void>;
+}
+
 export interface SendDeliveryOptions {
   /** Base of the read API's public URL, for read-receipt images. */
   readApiPublicUrl: string;
   /** Where the provider can be asked what it accepted; without it a message whose attempt was cut short is sent again. */
   receipts?: ProviderReceipts;
+  /** Without it every recipient goes through the provider. */
+  colleagues?: Colleagues;
 }
 
-/** The key under which a whole-send message is recorded as delivered. */
+/** The key under which a whole-send message to the recipients outside Letterbox is recorded as delivered. */
 const ALL_RECIPIENTS = '*';
+/** The key of a whole-send message delivered to Letterbox's own users. */
+const ALL_COLLEAGUES = 'colleagues';
 
 /**
  * Delivers one recorded send over SMTP. A send to several recipients separately, or with
@@ -26,6 +39,7 @@ const ALL_RECIPIENTS = '*';
  * A sender over its rate limit is delayed, not failed. A 5xx reply fails a whole-send
  * message at once; in a per-recipient send it refuses that recipient only, recorded with
  * its reason, and the others are still delivered: the send fails only if all are refused.
+ * Letterbox's own users among the recipients get the message from Letterbox itself.
  */
 export class SendDelivery {
   constructor(
@@ -44,11 +58,23 @@ export class SendDelivery {
     if (!send || send.status === 'cancelled' || send.status === 'sent' || send.status === 'failed') return;
     const request = send.request as unknown as RecordedRequest;
     const sender: Sender = { userId: send.user.id, officeId: send.user.officeId, email: send.user.email, displayName: send.user.displayName };
-    const deliveries = await this.plan(send.sentMailId, sender, request);
+    const colleagues = this.options.colleagues ? await this.options.colleagues.colleaguesAmong(recipientsOf(request)) : new Set<string>();
+    const deliveries = await this.plan(send.sentMailId, sender, request, colleagues);
     let claimed = false;
     const refused = [...send.refusedTo];
     for (const [key, delivery] of deliveries) {
       if (send.deliveredTo.includes(key) || refused.includes(key)) continue;
+      if (delivery.internal && this.options.colleagues) {
+        if (!claimed) {
+          if (!(await this.claim(sendId))) return;
+          claimed = true;
+        }
+        const identity = { messageId: request.messageId, date: new Date(request.date) };
+        const message = new MailComposer(messageOptions(this.blobs, sender, request, identity, delivery)).compile().createReadStream();
+        await this.options.colleagues.deliver(message, delivery.recipients);
+        await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { deliveredTo: { push: key } } });
+        continue;
+      }
       if (send.attemptedTo.includes(key) && (await this.reachedProvider(sendId, request, delivery))) {
         await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { deliveredTo: { push: key } } });
         continue;
@@ -168,10 +194,14 @@ export class SendDelivery {
   }
 
   /** The messages a send is made of, each under the key its delivery is recorded by. */
-  private async plan(sentMailId: bigint | null, sender: Sender, request: RecordedRequest): Promise<Array<[string, Delivery]>> {
+  private async plan(sentMailId: bigint | null, sender: Sender, request: RecordedRequest, colleagues: Set<string>): Promise<Array<[string, Delivery]>> {
     const recipients = recipientsOf(request);
     if (!request.sendSeparately && !request.requestReadReceipt) {
-      return [[ALL_RECIPIENTS, { recipients, headerTo: request.to, headerCc: request.cc }]];
+      const outside = recipients.filter((recipient) => !colleagues.has(recipient));
+      const plan: Array<[string, Delivery]> = [];
+      if (outside.length > 0) plan.push([ALL_RECIPIENTS, { recipients: outside, headerTo: request.to, headerCc: request.cc }]);
+      if (colleagues.size > 0) plan.push([ALL_COLLEAGUES, { recipients: [...colleagues], headerTo: request.to, headerCc: request.cc, internal: true }]);
+      return plan;
     }
     const certKeys = request.requestReadReceipt && sentMailId !== null ? await this.certKeys(sentMailId) : new Map<string, string>();
     return recipients.map((recipient) => {
@@ -181,6 +211,7 @@ export class SendDelivery {
         headerTo: request.sendSeparately ? [recipient] : request.to,
         headerCc: request.sendSeparately ? [] : request.cc,
         receiptPixelUrl: certKey ? this.pixelUrl(sender.officeId, certKey, recipient) : undefined,
+        internal: colleagues.has(recipient),
       };
       return [recipient, delivery];
     });

@@ -20,3 +20,28 @@ export class IdempotencyKeyReusedError extends Error {
     super('this Idempotency-Key was used for a different send; use a new key for a new send');
   }
 }
+
+/** A reply whose original names nobody to answer (the user's own mail to no one), with no recipient given. */
+export class NoRecipientsError extends Error {
+  constructor() {
+    super('to: give at least one recipient in to, cc or bcc');
+  }
+}
+
+/** Also what another user's draft, or a mail that is no draft, is. */
+export class DraftNotFoundError extends Error {
+  constructor(readonly draftId: number) {
+    super(`draft ${draftId} does not exist`);
+  }
+}
+
+/** A save or send naming a version that is no longer the draft's: another tab saved in between. */
+export class DraftVersionConflictError extends Error {
+  constructor(
+    readonly draftId: number,
+    readonly expected: number,
+    readonly current: number,
+  ) {
+    super(`draft ${draftId} is at version ${current}, not ${expected}: it was saved elsewhere; reload it before saving`);
+  }
+}

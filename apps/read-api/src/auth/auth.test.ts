@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { AccessTokens } from '@letterbox/auth';
 import type { Database } from '@letterbox/db';
@@ -146,5 +147,27 @@ describe('signing in', () => {
       body: JSON.stringify({ email: user.email, password: user.password }),
     });
     assert.equal(response.status, 200);
+  });
+
+  test('the bearer scheme is case-insensitive; two Authorization headers are refused', async () => {
+    const token = await api.login(user.email, user.password);
+    for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
+      const response = await fetch(`${api.url}/v2/auth/me`, { headers: { authorization: `${scheme} ${token}` } });
+      assert.equal(response.status, 200, scheme);
+    }
+    const twice = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(`${api.url}/v2/auth/me`);
+      // Two header lines, as a confused or hostile client sends them; Node would keep only the first.
+      request.setHeader('authorization', [`Bearer ${token}`, 'Bearer someone-else']);
+      request.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+    assert.equal(twice.status, 400);
+    assert.match(twice.body, /header\.authorization: send it once/);
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AccessTokens, type AuthenticatedUser } from '@letterbox/auth';
+import { AccessTokens, bearerTokenOf, type AuthenticatedUser } from '@letterbox/auth';
 
 type EventStreamRequest = FastifyRequest<{ Querystring: { access_token?: unknown } }> & { user?: AuthenticatedUser };
 
@@ -29,8 +29,8 @@ export class EventStreamAuthGuard implements CanActivate {
 
 /** The header's token when there is the header (a malformed one is not passed over for the query's), else the query's. */
 function tokenOf(request: EventStreamRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (header !== undefined) return header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  const header = bearerTokenOf(request);
+  if (header !== undefined) return header;
   const query = request.query.access_token;
   if (query === undefined) return undefined;
   return typeof query === 'string' ? query : '';

@@ -12,11 +12,16 @@ export class MailEventAnnouncer {
 
   constructor(private readonly events: UserEvents) {}
 
-  async announce(userId: number, event: MailEvent): Promise<void> {
+  announce(userId: number, event: MailEvent): Promise<void> {
+    return this.announceAll(userId, [event]);
+  }
+
+  async announceAll(userId: number, events: MailEvent[]): Promise<void> {
     try {
-      await this.events.publish(userId, event);
+      await this.events.publishAll(events.map((event) => ({ userId, event })));
     } catch (error) {
-      this.logger.error(`${event.type} for user ${userId} was not announced: ${(error as Error).message}`);
+      const types = events.map((event) => event.type).join(', ');
+      this.logger.error(`${types} for user ${userId} was not announced: ${(error as Error).message}`);
     }
   }
 }

@@ -109,13 +109,17 @@ describe('GET /v2/mails list and count', () => {
     ['date range', () => ({ since: new Date(Date.now() - 6 * 3600_000).toISOString(), until: new Date(Date.now() - 3600_000).toISOString() })],
   ];
 
+  /** Totals the mailbox counters keep are exact; others are counted up to 1,000 (totalCapped past it). */
+  const expectedTotal = (filter: Filter, count: number) =>
+    Object.keys(filter).every((key) => ['mailboxId', 'seen', 'sort'].includes(key)) ? count : Math.min(count, 1000);
+
   for (const [name, filterOf] of cases) {
     test(`${name}: same rows, order and total as the LEFT JOIN form`, async () => {
       const filter = filterOf();
       const expected = await leftJoinList(db, user.id, filter);
       const { ids, totals } = await listAll(filter);
       assert.deepEqual(ids, expected);
-      for (const total of totals) assert.equal(total, expected.length);
+      for (const total of totals) assert.equal(total, expectedTotal(filter, expected.length));
     });
   }
 
@@ -152,7 +156,7 @@ describe('GET /v2/mails list and count', () => {
       const expected = await leftJoinList(db, user.id, filter);
       const { ids, totals } = await listAll(filter);
       assert.deepEqual(ids, expected, JSON.stringify(filter));
-      assert.equal(totals[0], expected.length, JSON.stringify(filter));
+      assert.equal(totals[0], expectedTotal(filter, expected.length), JSON.stringify(filter));
     }
   });
 

@@ -2,7 +2,7 @@
  * JSON Schemas of what the mail routes answer. Fastify compiles them into serializers
  * (several times faster than JSON.stringify on a page of mails), and OpenAPI shows them.
  */
-const address = {
+export const address = {
   type: 'object',
   properties: { name: { type: 'string' }, address: { type: 'string' } },
   required: ['name', 'address'],
@@ -27,9 +27,10 @@ const receipt = {
   required: ['email', 'firstReadAt', 'readCount'],
 } as const;
 
-const summaryProperties = {
+export const summaryProperties = {
   id: { type: 'integer' },
   mailboxId: { type: 'integer' },
+  threadId: { type: 'integer' },
   messageId: { type: 'string' },
   from: address,
   to: { type: 'array', items: address },
@@ -41,10 +42,22 @@ const summaryProperties = {
   seen: { type: 'boolean' },
   flagged: { type: 'boolean' },
   important: { type: 'boolean' },
+  answered: { type: 'boolean' },
+  forwarded: { type: 'boolean' },
   hasAttachments: { type: 'boolean' },
 } as const;
 
-const summaryRequired = Object.keys(summaryProperties);
+export const summaryRequired = Object.keys(summaryProperties);
+
+/** Where a search hit's words are: [start, end) offsets into `text`. */
+export const highlight = {
+  type: 'object',
+  properties: {
+    text: { type: 'string' },
+    marks: { type: 'array', items: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 } },
+  },
+  required: ['text', 'marks'],
+} as const;
 
 export const mailListResponse = {
   type: 'object',
@@ -57,11 +70,13 @@ export const mailListResponse = {
           ...summaryProperties,
           attachments: { type: 'array', items: attachment },
           receiptConfirm: { type: 'array', items: receipt },
+          highlight,
         },
         required: summaryRequired,
       },
     },
     total: { type: 'integer' },
+    totalCapped: { type: 'boolean' },
     nextCursor: { type: ['string', 'null'] },
   },
   required: ['items', 'total', 'nextCursor'],

@@ -1,13 +1,13 @@
-import { Body, Controller, Delete, Get, Param, Patch, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { mailChangeEvent, type MailEventChanges } from '@letterbox/events';
+import { bulkChangeEvents, mailChangeEvent, type UserMailChanges } from '@letterbox/events';
 import { ApiZodBody, ApiZodQuery, ZodValidationPipe } from '@letterbox/http';
-import { MailContentReader, MailListQuery, MailQueries, MailUpdates, type MailSummary } from '@letterbox/mail';
+import { BulkMailChanges, MailContentReader, MailListQuery, MailQueries, MailUpdates, type MailSelection, type MailSummary } from '@letterbox/mail';
 import { MailEventAnnouncer } from '../events/mail-event-announcer';
-import { mailIdParams, mailListQuery, mailPatchBody, type MailListQueryParams } from './mail-request.schemas';
+import { bulkChangeBody, listFilterOf, mailIdParams, mailListQuery, mailPatchBody, type MailListQueryParams } from './mail-request.schemas';
 import { mailDetailResponse, mailListResponse } from './mail-response.schemas';
 
 export const attachmentPath = (mailId: number, partId: string) => `/v2/mails/${mailId}/attachments/${partId}`;
@@ -21,6 +21,7 @@ export class MailsController {
     private readonly mails: MailQueries,
     private readonly content: MailContentReader,
     private readonly updates: MailUpdates,
+    private readonly bulkChanges: BulkMailChanges,
     private readonly announcer: MailEventAnnouncer,
   ) {}
 
@@ -30,16 +31,7 @@ export class MailsController {
   @ApiOkResponse({ schema: mailListResponse as object })
   async page(@CurrentUser() user: AuthenticatedUser, @Query(new ZodValidationPipe(mailListQuery, 'query')) query: MailListQueryParams) {
     const page = await this.list.page(user.userId, {
-      filter: {
-        mailboxId: query.mailboxId,
-        seen: query.seen,
-        flagged: query.flagged,
-        hasAttachments: query.hasAttachments,
-        from: query.from,
-        subject: query.subject,
-        since: query.since,
-        until: query.until,
-      },
+      filter: listFilterOf(query),
       order: query.sort === 'receivedAt' ? 'asc' : 'desc',
       limit: query.limit,
       cursor: query.cursor,
@@ -79,8 +71,23 @@ export class MailsController {
     @Body(new ZodValidationPipe(mailPatchBody, 'body')) body: z.infer<typeof mailPatchBody>,
   ) {
     const state = await this.updates.change(user.userId, params.id, body);
-    await this.announcer.announce(user.userId, mailChangeEvent(state, Object.keys(body) as Array<keyof MailEventChanges>));
+    await this.announcer.announce(user.userId, mailChangeEvent(state, Object.keys(body) as Array<keyof UserMailChanges>));
     return state;
+  }
+
+  /**
+   * Changes many mails in one statement: listed by id (up to 1,000), whole conversations,
+   * or every mail a filter matches. Mail already as asked is not counted.
+   */
+  @Post('bulk')
+  @HttpCode(200)
+  @ApiZodBody(bulkChangeBody)
+  async bulk(@CurrentUser() user: AuthenticatedUser, @Body(new ZodValidationPipe(bulkChangeBody, 'body')) body: z.infer<typeof bulkChangeBody>) {
+    const { ids, threadIds, filter, delete: remove, ...changes } = body;
+    const selection: MailSelection = ids ? { ids } : threadIds ? { threadIds } : { filter: filter ?? {} };
+    const outcome = await this.bulkChanges.apply(user.userId, selection, remove ? { delete: true } : { changes });
+    await this.announcer.announceAll(user.userId, bulkChangeEvents(outcome.updated, outcome.deleted, outcome.changes));
+    return { updated: outcome.updated.length, deleted: outcome.deleted.length };
   }
 
   /** Moves the mail to the trash; a mail already in the trash is deleted. */

@@ -5,7 +5,7 @@ const MAX_BODY_CHARS = 1_000_000;
 const MAX_SCHEDULE_DAYS = 30;
 
 /** Recipients given as a JSON array, repeated form fields, or one comma-separated field. */
-const addressList = z.preprocess(
+export const addressList = z.preprocess(
   (value) => {
     if (value === undefined) return [];
     const values = Array.isArray(value) ? value : [value];
@@ -15,7 +15,7 @@ const addressList = z.preprocess(
 );
 
 /** A boolean from JSON, or a form field's "true"/"false"/"1"/"0". */
-const flag = (fallback: boolean) =>
+export const flag = (fallback: boolean) =>
   z
     .preprocess((value) => {
       if (typeof value !== 'string') return value;
@@ -25,24 +25,37 @@ const flag = (fallback: boolean) =>
     }, z.boolean('must be true or false'))
     .default(fallback);
 
+export const originalMailId = z.coerce.number('must be a mail id').int('must be a mail id').positive('must be a mail id').max(Number.MAX_SAFE_INTEGER);
+export const answerMode = z.enum(['reply', 'replyAll', 'forward'], { message: 'must be reply, replyAll or forward' });
+export const subjectField = z.string().max(998, 'at most 998 characters');
+export const bodyField = z.string().max(MAX_BODY_CHARS);
+
 export const sendRequestBody = z
   .object({
     to: addressList,
     cc: addressList,
     bcc: addressList,
-    subject: z.string().max(998, 'at most 998 characters').default(''),
-    text: z.string().max(MAX_BODY_CHARS).optional(),
-    html: z.string().max(MAX_BODY_CHARS).optional(),
+    subject: subjectField.default(''),
+    text: bodyField.optional(),
+    html: bodyField.optional(),
     important: flag(false),
     saveCopy: flag(true),
     sendSeparately: flag(false),
     requestReadReceipt: flag(false),
     sendAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
+    /** The id of the mail this send answers or forwards. */
+    original: originalMailId.optional(),
+    mode: answerMode.optional(),
   })
   .strict()
   .superRefine((body, context) => {
     const recipients = body.to.length + body.cc.length + body.bcc.length;
-    if (recipients === 0) context.addIssue({ code: 'custom', path: ['to'], message: 'give at least one recipient in to, cc or bcc' });
+    // A reply's recipients come from its original when none are given.
+    const answersSomeone = body.original !== undefined && body.mode !== 'forward';
+    if (recipients === 0 && !answersSomeone) context.addIssue({ code: 'custom', path: ['to'], message: 'give at least one recipient in to, cc or bcc' });
+    if (body.mode !== undefined && body.original === undefined) {
+      context.addIssue({ code: 'custom', path: ['original'], message: 'give the id of the mail to reply to or forward' });
+    }
     if (recipients > MAX_RECIPIENTS) context.addIssue({ code: 'custom', path: ['to'], message: `at most ${MAX_RECIPIENTS} recipients in all` });
     if (body.requestReadReceipt && !body.saveCopy) {
       context.addIssue({ code: 'custom', path: ['requestReadReceipt'], message: 'read receipts are shown on the Sent copy: keep saveCopy true' });

@@ -1,16 +1,15 @@
-import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import type { Database } from '@letterbox/db';
 import { integerParam, ZodValidationPipe } from '@letterbox/http';
-import { recordSend, SendOutbox, UserSends, type Sender } from '@letterbox/sending';
+import { SendOutbox, SendSubmission, UserSends } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
-import { DATABASE } from '@letterbox/nest-infrastructure';
 import { SEND_API_CONFIG, type SendApiConfig } from '../send-api.config';
 import { readSendForm } from './read-send-form';
 import { idempotencyKeyHeader, sendRequestBody } from './send-request.schema';
+import { SenderDirectory } from './sender-directory';
 
 const sendIdParams = z.object({ id: integerParam(1, Number.MAX_SAFE_INTEGER) });
 const statusUrl = (id: number) => `/v2/mails/send/${id}`;
@@ -23,17 +22,18 @@ export class SendsController {
   private readonly validateHeaders = new ZodValidationPipe(z.object({ 'idempotency-key': idempotencyKeyHeader }), 'header');
 
   constructor(
-    @Inject(DATABASE) private readonly db: Database,
     @Inject(SEND_API_CONFIG) private readonly config: SendApiConfig,
     private readonly blobs: BlobStore,
+    private readonly submission: SendSubmission,
     private readonly outbox: SendOutbox,
     private readonly sends: UserSends,
+    private readonly senders: SenderDirectory,
   ) {}
 
   /**
    * Records the send in one short transaction, queues its delivery and answers 202 at once:
    * the provider's latency and limits never reach this request. JSON, or multipart/form-data
-   * with files in `attachments`.
+   * with files in `attachments`. With `original` and `mode`, it replies to or forwards that mail.
    */
   @Post()
   @HttpCode(202)
@@ -48,12 +48,9 @@ export class SendsController {
   ) {
     const idempotencyKey = this.validateHeaders.transform({ 'idempotency-key': rawIdempotencyKey })['idempotency-key'];
     const form = await readSendForm(request, this.blobs, this.config.SEND_MAX_ATTACHMENT_BYTES);
-    const body = this.validateBody.transform(form.fields) as z.infer<typeof sendRequestBody>;
-    const { send, created } = await recordSend(this.db, this.blobs, await this.sender(user), { ...body, attachments: form.attachments }, {
-      idempotencyKey,
-      queuePrefix: this.config.QUEUE_PREFIX,
-    });
-    if (created) await this.outbox.enqueue(send);
+    const { original, mode, ...body } = this.validateBody.transform(form.fields) as z.infer<typeof sendRequestBody>;
+    const draft = { ...body, attachments: form.attachments, original: original === undefined ? undefined : { mailId: original, mode: mode ?? 'reply' } };
+    const { send } = await this.submission.submit(await this.senders.of(user), draft, idempotencyKey);
     reply.header('location', statusUrl(send.id));
     return { ...send, statusUrl: statusUrl(send.id) };
   }
@@ -70,15 +67,5 @@ export class SendsController {
     const send = await this.sends.cancel(user.userId, params.id);
     await this.outbox.withdraw(send.id);
     return send;
-  }
-
-  private async sender(user: AuthenticatedUser): Promise<Sender> {
-    const { rows } = await this.db.sql.query<{ email: string; display_name: string }>({
-      name: 'sender-of',
-      text: 'SELECT email, display_name FROM users WHERE id = $1',
-      values: [user.userId],
-    });
-    if (!rows[0]) throw new UnauthorizedException('the signed-in user no longer exists');
-    return { userId: user.userId, officeId: user.officeId, email: rows[0].email, displayName: rows[0].display_name };
   }
 }

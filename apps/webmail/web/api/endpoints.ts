@@ -1,5 +1,5 @@
 import { request, requestJson } from './http';
-import type { MailChanges, MailDetail, Mailbox, MailPage, SendView, Session } from './types';
+import type { Contact, MailChanges, MailDetail, Mailbox, MailPage, MailSummary, ServerDraft, SendView, Session, ThreadPage } from './types';
 
 export const login = (email: string, password: string) =>
   requestJson<Session>('/v2/auth/login', { method: 'POST', json: { email, password }, anonymous: true });
@@ -12,8 +12,8 @@ export interface ListParams {
   unreadOnly: boolean;
   flaggedOnly: boolean;
   withAttachments: boolean;
+  /** Full-text search with operators (from:, has:attachment, "phrases" …). */
   search: string;
-  searchIn: 'subject' | 'from';
   withReceipts: boolean;
   limit: number;
   cursor?: string | null;
@@ -24,13 +24,51 @@ export function listQuery(params: ListParams): string {
   if (params.unreadOnly) query.set('seen', 'false');
   if (params.flaggedOnly) query.set('flagged', 'true');
   if (params.withAttachments) query.set('hasAttachments', 'true');
-  if (params.search.trim()) query.set(params.searchIn, params.search.trim());
+  if (params.search.trim()) query.set('q', params.search.trim());
   if (params.withReceipts) query.append('with', 'receipt_confirm');
   if (params.cursor) query.set('cursor', params.cursor);
   return query.toString();
 }
 
 export const fetchMails = (params: ListParams, signal?: AbortSignal) => requestJson<MailPage>(`/v2/mails?${listQuery(params)}`, { signal });
+
+/** The same filters, collapsed into conversations (always newest first). */
+export function fetchThreads(params: ListParams, signal?: AbortSignal) {
+  const query = new URLSearchParams(listQuery(params));
+  query.delete('sort');
+  query.delete('with');
+  return requestJson<ThreadPage>(`/v2/threads?${query.toString()}`, { signal });
+}
+
+export const fetchThread = (threadId: number, signal?: AbortSignal) =>
+  requestJson<{ threadId: number; messages: MailSummary[] }>(`/v2/threads/${threadId}`, { signal });
+
+export type BulkSelection = { ids: number[] } | { threadIds: number[] } | { filter: { mailboxId: number; seen?: boolean } };
+
+/** One change to many mails at once. */
+export const changeMails = (selection: BulkSelection, change: MailChanges | { delete: true }) =>
+  requestJson<{ updated: number; deleted: number }>('/v2/mails/bulk', { method: 'POST', json: { ...selection, ...change } });
+
+export const createMailbox = (name: string) => requestJson<Mailbox>('/v2/mailboxes', { method: 'POST', json: { name } });
+export const renameMailbox = (id: number, name: string) => requestJson<Mailbox>(`/v2/mailboxes/${id}`, { method: 'PATCH', json: { name } });
+export const deleteMailbox = (id: number) => requestJson<{ id: number; movedToTrash: number }>(`/v2/mailboxes/${id}`, { method: 'DELETE' });
+
+export const fetchContacts = (typed: string, signal?: AbortSignal) =>
+  requestJson<{ items: Contact[] }>(`/v2/contacts?limit=8&q=${encodeURIComponent(typed)}`, { signal }).then((body) => body.items);
+
+export const createDraft = (body: FormData | Record<string, unknown>) =>
+  requestJson<ServerDraft>('/v2/drafts', { method: 'POST', ...(body instanceof FormData ? { body } : { json: body }) });
+
+/** Saves over `version`; a 412 means another window saved the draft first. */
+export const saveDraft = (id: number, version: number, body: FormData | Record<string, unknown>) =>
+  requestJson<ServerDraft>(`/v2/drafts/${id}`, { method: 'PUT', headers: { 'if-match': `"${version}"` }, ...(body instanceof FormData ? { body } : { json: body }) });
+
+export const fetchDraft = (id: number, signal?: AbortSignal) => requestJson<ServerDraft>(`/v2/drafts/${id}`, { signal });
+
+export const deleteDraft = (id: number) => request(`/v2/drafts/${id}`, { method: 'DELETE' });
+
+export const sendDraft = (id: number, version: number, sendAt: string | undefined) =>
+  requestJson<SendView>(`/v2/drafts/${id}/send`, { method: 'POST', headers: { 'if-match': `"${version}"` }, json: sendAt ? { sendAt } : {} });
 
 export const fetchMail = (id: number, signal?: AbortSignal) => requestJson<MailDetail>(`/v2/mails/${id}`, { signal });
 

@@ -42,9 +42,16 @@ export interface AttachmentInfo {
   size: number;
 }
 
+/** Where a search hit's words are in `text`: [start, end) offsets. */
+export interface Highlight {
+  text: string;
+  marks: Array<[number, number]>;
+}
+
 export interface MailSummary {
   id: number;
   mailboxId: number;
+  threadId: number;
   messageId: string;
   from: Address;
   to: Address[];
@@ -56,8 +63,11 @@ export interface MailSummary {
   seen: boolean;
   flagged: boolean;
   important: boolean;
+  answered: boolean;
+  forwarded: boolean;
   hasAttachments: boolean;
   receiptConfirm?: Receipt[];
+  highlight?: Highlight;
 }
 
 export interface MailDetail extends MailSummary {
@@ -71,7 +81,44 @@ export interface MailDetail extends MailSummary {
 export interface MailPage {
   items: MailSummary[];
   total: number;
+  totalCapped?: boolean;
   nextCursor: string | null;
+}
+
+export interface ThreadSummary {
+  threadId: number;
+  latest: MailSummary;
+  messageCount: number;
+  unreadCount: number;
+  hasAttachments: boolean;
+  participants: Address[];
+}
+
+export interface ThreadPage {
+  items: ThreadSummary[];
+  nextCursor: string | null;
+}
+
+export type AnswerMode = 'reply' | 'replyAll' | 'forward';
+
+/** A draft as the send API keeps it; its version is what the next save must name. */
+export interface ServerDraft {
+  id: number;
+  version: number;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  text: string | null;
+  html: string | null;
+  requestReadReceipt: boolean;
+  attachments: Array<{ id: string; filename: string; contentType: string; size: number }>;
+  answering: { mailId: number; mode: AnswerMode } | null;
+}
+
+export interface Contact {
+  address: string;
+  name: string;
 }
 
 export type SendStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'cancelled';

@@ -1,10 +1,22 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { sendMail } from '../api/endpoints';
+import { sendDraft, sendMail } from '../api/endpoints';
 import { ApiError, messageOf, SessionExpiredError } from '../api/http';
 import type { SendView } from '../api/types';
+import { formatSize } from '../shared/format';
 import { AttachmentPicker } from './AttachmentPicker';
-import { draftProblems, sendBody, type Draft } from './draft';
+import { draftProblems, sendAtOf, sendBody, type Draft } from './draft';
+import { RecipientField } from './RecipientField';
 import { RichEditor } from './RichEditor';
+import { useDraftAutosave, type SaveState } from './useDraftAutosave';
+
+const TITLES = { reply: 'Reply', replyAll: 'Reply all', forward: 'Forward' } as const;
+const SAVE_LABELS: Record<SaveState, string> = {
+  unsaved: '',
+  saving: 'Saving…',
+  saved: 'Draft saved',
+  conflict: 'This draft was changed in another window; reopen it from Drafts',
+  failed: 'Draft not saved',
+};
 
 interface Props {
   draft: Draft;
@@ -14,8 +26,13 @@ interface Props {
   onDiscard(): void;
 }
 
-/** The compose dialog: recipients, subject, rich or plain text, files and send options. */
+/**
+ * The compose dialog: recipients (completed from contacts), subject, rich or plain text,
+ * files and send options. The draft is saved on the server as it is written, and a saved
+ * draft is sent from there, its files already uploaded.
+ */
 export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) {
+  const autosave = useDraftAutosave(draft, onChange);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
@@ -41,8 +58,14 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
     if (Object.keys(found).length) return;
     setSending(true);
     try {
-      const send = await sendMail(sendBody(draft), idempotencyKey.current);
-      onSent(send, draft);
+      let send: SendView;
+      if (draft.server) {
+        const saved = await autosave.save();
+        send = await sendDraft(saved.server?.id ?? draft.server.id, saved.server?.version ?? draft.server.version, sendAtOf(draft));
+      } else {
+        send = await sendMail(sendBody(draft), idempotencyKey.current);
+      }
+      onSent(send, { ...draft, server: null, serverAttachments: [] });
     } catch (failure) {
       setSending(false);
       if (failure instanceof SessionExpiredError) return; // the draft is kept for after sign-in
@@ -75,34 +98,23 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
   }
 
   const field = (name: 'to' | 'cc' | 'bcc', label: string) => (
-    <div className="compose-field">
-      <label htmlFor={`compose-${name}`}>{label}</label>
-      <input
-        id={`compose-${name}`}
-        ref={name === 'to' ? firstField : undefined}
-        type="text"
-        inputMode="email"
-        autoComplete="email"
-        placeholder="name@example.com, …"
-        value={draft[name]}
-        aria-invalid={Boolean(problems[name])}
-        aria-describedby={problems[name] ? `compose-${name}-error` : undefined}
-        onChange={(event) => set(name, event.target.value)}
-      />
-      {problems[name] && (
-        <p className="field-error" id={`compose-${name}-error`}>
-          {problems[name]}
-        </p>
-      )}
-    </div>
+    <RecipientField
+      id={`compose-${name}`}
+      label={label}
+      value={draft[name]}
+      error={problems[name]}
+      inputRef={name === 'to' ? firstField : undefined}
+      onChange={(value) => set(name, value)}
+    />
   );
+  const title = draft.original ? TITLES[draft.original.mode] : 'New message';
 
   return (
     <div className="dialog-backdrop">
       <div className="dialog compose" role="dialog" aria-modal="true" aria-labelledby="compose-title" ref={dialog} onKeyDown={trapKeys}>
         <form onSubmit={submit} noValidate>
           <header className="dialog-header">
-            <h2 id="compose-title">New message</h2>
+            <h2 id="compose-title">{title}</h2>
             <button type="button" className="icon" aria-label="Close (the draft is kept)" onClick={onClose}>
               ✕
             </button>
@@ -137,6 +149,18 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
               </>
             )}
           </div>
+          {draft.serverAttachments.length > 0 && (
+            <ul className="server-attachments" aria-label="Attached">
+              {draft.serverAttachments.map((attachment) => (
+                <li key={attachment.id}>
+                  {attachment.filename} <span className="size">({formatSize(attachment.size)})</span>
+                  <button type="button" className="link" aria-label={`Remove ${attachment.filename}`} onClick={() => autosave.removeServerAttachment(attachment.id)}>
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
           <AttachmentPicker files={draft.files} error={problems.files ?? problems.attachments} onChange={(files) => set('files', files)} />
           <fieldset className="send-options">
             <legend className="visually-hidden">Send options</legend>
@@ -162,6 +186,9 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
             </p>
           )}
           <footer className="dialog-footer">
+            <span className="draft-state" role="status" data-state={autosave.state}>
+              {SAVE_LABELS[autosave.state]}
+            </span>
             <button type="submit" className="primary" disabled={sending}>
               {sending ? 'Sending…' : 'Send'}
             </button>

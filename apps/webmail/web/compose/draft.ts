@@ -1,3 +1,13 @@
+import type { AnswerMode, ServerDraft } from '../api/types';
+
+/** The copy kept on the server (send API drafts): what its next save must name, and which files it already holds. */
+export interface DraftSync {
+  id: number;
+  version: number;
+  /** Files of the draft already stored with it: their key (fileKey) → the server's attachment id. */
+  uploaded: Record<string, string>;
+}
+
 export interface Draft {
   to: string;
   cc: string;
@@ -12,6 +22,11 @@ export interface Draft {
   sendSeparately: boolean;
   /** Seconds the send waits so it can be undone; 0 sends at once. */
   undoSeconds: number;
+  /** The mail this answers or forwards: the server adds its headers (and a forward's attachments). */
+  original: { mailId: number; mode: AnswerMode } | null;
+  /** Attachments on the server only (a forward's, a draft reopened from Drafts). */
+  serverAttachments: Array<{ id: string; filename: string; size: number }>;
+  server: DraftSync | null;
 }
 
 export const emptyDraft = (): Draft => ({
@@ -26,7 +41,31 @@ export const emptyDraft = (): Draft => ({
   requestReadReceipt: false,
   sendSeparately: false,
   undoSeconds: 5,
+  original: null,
+  serverAttachments: [],
+  server: null,
 });
+
+/** Tells apart the files of a draft, which have no ids of their own. */
+export const fileKey = (file: File) => `${file.name}:${file.size}:${file.lastModified}`;
+
+/** A draft reopened from Drafts. */
+export function draftFromServer(saved: ServerDraft): Draft {
+  return {
+    ...emptyDraft(),
+    to: saved.to.join(', '),
+    cc: saved.cc.join(', '),
+    bcc: saved.bcc.join(', '),
+    subject: saved.subject,
+    rich: saved.html !== null,
+    text: saved.text ?? '',
+    html: saved.html ?? '',
+    requestReadReceipt: saved.requestReadReceipt,
+    original: saved.answering,
+    serverAttachments: saved.attachments.map(({ id, filename, size }) => ({ id, filename, size })),
+    server: { id: saved.id, version: saved.version, uploaded: {} },
+  };
+}
 
 export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
 
@@ -58,9 +97,11 @@ export function htmlToText(html: string): string {
   return (container.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim();
 }
 
-/** The send API's request: JSON, or multipart/form-data when files go with it. */
-export function sendBody(draft: Draft): FormData | Record<string, unknown> {
-  const fields: Record<string, string | string[] | boolean | undefined> = {
+type Fields = Record<string, string | string[] | number | boolean | undefined>;
+
+/** What the user wrote, as both the send and the drafts API take it. */
+function contentFields(draft: Draft): Fields {
+  return {
     to: splitAddresses(draft.to),
     cc: splitAddresses(draft.cc),
     bcc: splitAddresses(draft.bcc),
@@ -68,16 +109,48 @@ export function sendBody(draft: Draft): FormData | Record<string, unknown> {
     text: draft.rich ? htmlToText(draft.html) : draft.text,
     html: draft.rich ? draft.html : undefined,
     requestReadReceipt: draft.requestReadReceipt,
-    sendSeparately: draft.sendSeparately,
-    sendAt: draft.undoSeconds > 0 ? new Date(Date.now() + draft.undoSeconds * 1000).toISOString() : undefined,
   };
-  if (draft.files.length === 0) return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+export const sendAtOf = (draft: Draft) => (draft.undoSeconds > 0 ? new Date(Date.now() + draft.undoSeconds * 1000).toISOString() : undefined);
+
+/** The send API's request: JSON, or multipart/form-data when files go with it. */
+export function sendBody(draft: Draft): FormData | Record<string, unknown> {
+  return requestBody(
+    {
+      ...contentFields(draft),
+      sendSeparately: draft.sendSeparately,
+      sendAt: sendAtOf(draft),
+      original: draft.original?.mailId,
+      mode: draft.original?.mode,
+    },
+    draft.files,
+  );
+}
+
+/**
+ * A save of the draft on the server: everything written, the files it does not hold yet,
+ * and the ids of those it holds that the user took away. `newFiles` are in the order the
+ * server appends them to its attachments.
+ */
+export function draftSaveBody(draft: Draft, removedServerAttachments: string[]): { body: FormData | Record<string, unknown>; newFiles: File[] } {
+  const uploaded = draft.server?.uploaded ?? {};
+  const keys = new Set(draft.files.map(fileKey));
+  const newFiles = draft.files.filter((file) => !(fileKey(file) in uploaded));
+  const removed = [...Object.entries(uploaded).filter(([key]) => !keys.has(key)).map(([, id]) => id), ...removedServerAttachments];
+  const fields: Fields = draft.server
+    ? contentFields(draft)
+    : { ...contentFields(draft), original: draft.original?.mailId, mode: draft.original?.mode };
+  if (removed.length > 0) fields.removeAttachments = removed;
+  return { body: requestBody(fields, newFiles), newFiles };
+}
+
+function requestBody(fields: Fields, files: File[]): FormData | Record<string, unknown> {
+  const given = Object.entries(fields).filter(([, value]) => value !== undefined);
+  if (files.length === 0) return Object.fromEntries(given);
   const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) form.append(name, String(item));
-  }
-  for (const file of draft.files) form.append('attachments', file, file.name);
+  for (const [name, value] of given) for (const item of Array.isArray(value) ? value : [value]) form.append(name, String(item));
+  for (const file of files) form.append('attachments', file, file.name);
   return form;
 }
 

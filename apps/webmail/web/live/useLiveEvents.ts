@@ -4,11 +4,13 @@ export type LiveEvent =
   | { type: 'mail.created'; mailId: number; mailboxId: number }
   | { type: 'mail.updated'; mailIds: number[]; changes: Record<string, unknown> }
   | { type: 'mail.deleted'; mailIds: number[] }
+  | { type: 'mails.changed'; count: number }
+  | { type: 'mailbox.changed'; mailboxId: number; deleted: boolean }
   | { type: 'resync' };
 
 export type LiveState = 'connecting' | 'live' | 'offline';
 
-const TYPES = ['mail.created', 'mail.updated', 'mail.deleted', 'resync'] as const;
+const TYPES = ['mail.created', 'mail.updated', 'mail.deleted', 'mails.changed', 'mailbox.changed', 'resync'] as const;
 const RETRY_MS = [2_000, 5_000, 15_000, 30_000];
 
 /**

@@ -8,17 +8,25 @@ export function useMailboxes() {
   const [mailboxes, setMailboxes] = useState<Mailbox[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const inFlight = useRef<AbortController | null>(null);
+  const latest = useRef<Promise<void> | null>(null);
 
-  const refresh = useCallback(async () => {
+  /** Resolves once the mailboxes are fetched: a refresh overtaken by a newer one waits for that one, so a caller
+   * that made a folder never sees a list without it (and is not sent back to the inbox). */
+  const refresh = useCallback((): Promise<void> => {
     inFlight.current?.abort();
     const controller = new AbortController();
     inFlight.current = controller;
-    try {
-      setMailboxes(await fetchMailboxes(controller.signal));
-      setError(null);
-    } catch (failure) {
-      if (!isAbort(failure)) setError(messageOf(failure));
-    }
+    const fetched: Promise<void> = (async () => {
+      try {
+        setMailboxes(await fetchMailboxes(controller.signal));
+        setError(null);
+      } catch (failure) {
+        if (!isAbort(failure)) setError(messageOf(failure));
+        else if (latest.current !== fetched) await latest.current;
+      }
+    })();
+    latest.current = fetched;
+    return fetched;
   }, []);
 
   useEffect(() => {

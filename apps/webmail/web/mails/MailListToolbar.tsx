@@ -7,7 +7,7 @@ interface Props {
   searchRef: RefObject<HTMLInputElement | null>;
 }
 
-/** Search (subject or sender), sort order, and the unread / flagged / attachment filters. */
+/** Full-text search (with operators), conversations, sort order, and the unread / flagged / attachment filters. */
 export function MailListToolbar({ options, onChange, searchRef }: Props) {
   const [search, setSearch] = useState(options.search);
   useEffect(() => setSearch(options.search), [options.search]);
@@ -27,23 +27,20 @@ export function MailListToolbar({ options, onChange, searchRef }: Props) {
           id="search-text"
           ref={searchRef}
           type="search"
-          placeholder="Search (/)"
+          placeholder='Search (/): words, "a phrase", from:, has:attachment'
           value={search}
           onChange={(event) => {
             setSearch(event.target.value);
             if (event.target.value === '' && options.search) onChange({ ...options, search: '' });
           }}
         />
-        <label htmlFor="search-in" className="visually-hidden">
-          Search in
-        </label>
-        <select id="search-in" value={options.searchIn} onChange={(event) => onChange({ ...options, searchIn: event.target.value as ListOptions['searchIn'] })}>
-          <option value="subject">Subject</option>
-          <option value="from">From</option>
-        </select>
         <button type="submit">Search</button>
       </form>
       <div className="filters" role="group" aria-label="Filters and order">
+        <label>
+          <input type="checkbox" checked={options.conversations} onChange={(event) => onChange({ ...options, conversations: event.target.checked })} />{' '}
+          Conversations
+        </label>
         <label>
           <input type="checkbox" checked={options.unreadOnly} onChange={(event) => onChange({ ...options, unreadOnly: event.target.checked })} /> Unread
         </label>
@@ -61,7 +58,7 @@ export function MailListToolbar({ options, onChange, searchRef }: Props) {
         <label htmlFor="sort-order" className="visually-hidden">
           Order
         </label>
-        <select id="sort-order" value={options.sort} onChange={(event) => onChange({ ...options, sort: event.target.value as ListOptions['sort'] })}>
+        <select id="sort-order" value={options.sort} disabled={options.conversations} onChange={(event) => onChange({ ...options, sort: event.target.value as ListOptions['sort'] })}>
           <option value="-receivedAt">Newest first</option>
           <option value="receivedAt">Oldest first</option>
         </select>

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
-import type { MailSummary } from '../api/types';
+import type { MouseEvent, ReactNode } from 'react';
 import { ErrorMessage, Loading } from '../shared/LoadStates';
 import { MailRow } from './MailRow';
-import type { MailList } from './useMailList';
+import type { ListItem, MailList } from './useMailList';
 
 interface Props {
   title: string;
@@ -10,11 +10,16 @@ interface Props {
   selectedId: number | null;
   sentView: boolean;
   filtered: boolean;
-  onOpen(mail: MailSummary): void;
+  /** Rows ticked for a change to many at once. */
+  checked: Set<number>;
+  onCheck(item: ListItem, event: MouseEvent<HTMLInputElement>): void;
+  onOpen(mail: ListItem): void;
+  /** Above the rows: the actions on the ticked ones, mark all read. */
+  actions?: ReactNode;
 }
 
 /** The rows, with more loaded as the end scrolls into view (or by the button). */
-export function MailListView({ title, list, selectedId, sentView, filtered, onOpen }: Props) {
+export function MailListView({ title, list, selectedId, sentView, filtered, checked, onCheck, onOpen, actions }: Props) {
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasMore, loadMore } = list;
 
@@ -31,8 +36,12 @@ export function MailListView({ title, list, selectedId, sentView, filtered, onOp
   return (
     <div className="mail-list-scroll">
       <h2 className="list-title">
-        {title} <span className="list-total">{list.status !== 'loading' && `${list.total} ${list.total === 1 ? 'mail' : 'mails'}`}</span>
+        {title}{' '}
+        <span className="list-total">
+          {list.status !== 'loading' && list.total !== null && `${list.total}${list.totalCapped ? '+' : ''} ${list.total === 1 ? 'mail' : 'mails'}`}
+        </span>
       </h2>
+      {actions}
       {list.status === 'loading' && <Loading label="Loading mail…" />}
       {list.status === 'error' && list.error && <ErrorMessage message={list.error} onRetry={list.retry} />}
       {list.status !== 'loading' && list.items.length === 0 && list.status !== 'error' && (
@@ -41,7 +50,15 @@ export function MailListView({ title, list, selectedId, sentView, filtered, onOp
       {list.items.length > 0 && (
         <ol className="mail-list" aria-label={`${title} messages`} aria-busy={list.status === 'more'}>
           {list.items.map((mail) => (
-            <MailRow key={mail.id} mail={mail} selected={mail.id === selectedId} sentView={sentView} onOpen={onOpen} />
+            <MailRow
+              key={mail.id}
+              mail={mail}
+              selected={mail.id === selectedId}
+              checked={checked.has(mail.id)}
+              sentView={sentView}
+              onCheck={onCheck}
+              onOpen={onOpen}
+            />
           ))}
         </ol>
       )}

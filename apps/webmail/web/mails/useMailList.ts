@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { fetchMails, type ListParams } from '../api/endpoints';
+import { fetchMails, fetchThreads, type ListParams } from '../api/endpoints';
 import { isAbort, messageOf } from '../api/http';
-import type { MailSummary } from '../api/types';
+import type { Address, MailSummary, ThreadPage } from '../api/types';
 
 export const PAGE_SIZE = 50;
 const MAX_PAGE = 100;
@@ -11,8 +11,10 @@ export interface ListOptions {
   unreadOnly: boolean;
   flaggedOnly: boolean;
   withAttachments: boolean;
+  /** Full-text search, operators included. */
   search: string;
-  searchIn: 'subject' | 'from';
+  /** Conversations collapsed into one row each. */
+  conversations: boolean;
 }
 
 export const DEFAULT_LIST_OPTIONS: ListOptions = {
@@ -21,18 +23,40 @@ export const DEFAULT_LIST_OPTIONS: ListOptions = {
   flaggedOnly: false,
   withAttachments: false,
   search: '',
-  searchIn: 'subject',
+  conversations: false,
 };
 
+/** What a conversation row shows beyond its newest mail. */
+export interface ThreadInfo {
+  messageCount: number;
+  unreadCount: number;
+  participants: Address[];
+}
+
+/** A row: a mail, or a conversation shown by its newest mail. */
+export type ListItem = MailSummary & { thread?: ThreadInfo };
+
 interface ListState {
-  items: MailSummary[];
-  total: number;
+  items: ListItem[];
+  /** Null for conversations, which are not counted. */
+  total: number | null;
+  totalCapped: boolean;
   nextCursor: string | null;
   status: 'loading' | 'ready' | 'more' | 'error';
   error: string | null;
 }
 
-const EMPTY: ListState = { items: [], total: 0, nextCursor: null, status: 'loading', error: null };
+const EMPTY: ListState = { items: [], total: 0, totalCapped: false, nextCursor: null, status: 'loading', error: null };
+
+function threadRows(page: ThreadPage) {
+  const items: ListItem[] = page.items.map((thread) => ({
+    ...thread.latest,
+    seen: thread.unreadCount === 0,
+    hasAttachments: thread.hasAttachments,
+    thread: { messageCount: thread.messageCount, unreadCount: thread.unreadCount, participants: thread.participants },
+  }));
+  return { items, total: null, totalCapped: false, nextCursor: page.nextCursor };
+}
 
 /**
  * One mailbox's list, a page at a time. `refresh` reloads what is shown (as many rows as
@@ -58,11 +82,14 @@ export function useMailList(mailboxId: number | null, options: ListOptions, with
       controller.current = ours;
       const run = ++generation.current;
       try {
-        const page = await fetchMails(params(limit, cursor), ours.signal);
+        const page = options.conversations
+          ? threadRows(await fetchThreads(params(limit, cursor), ours.signal))
+          : await fetchMails(params(limit, cursor), ours.signal).then((mails) => ({ ...mails, totalCapped: mails.totalCapped ?? false }));
         if (run !== generation.current) return;
         setState((previous) => ({
           items: append ? [...previous.items, ...page.items.filter((item) => !previous.items.some((old) => old.id === item.id))] : page.items,
           total: page.total,
+          totalCapped: page.totalCapped,
           nextCursor: page.nextCursor,
           status: 'ready',
           error: null,
@@ -72,7 +99,7 @@ export function useMailList(mailboxId: number | null, options: ListOptions, with
         setState((previous) => ({ ...previous, status: 'error', error: messageOf(failure) }));
       }
     },
-    [mailboxId, params],
+    [mailboxId, params, options.conversations],
   );
 
   useEffect(() => {
@@ -103,7 +130,11 @@ export function useMailList(mailboxId: number | null, options: ListOptions, with
   }, []);
 
   const remove = useCallback((id: number) => {
-    setState((previous) => ({ ...previous, total: Math.max(0, previous.total - 1), items: previous.items.filter((item) => item.id !== id) }));
+    setState((previous) => ({
+      ...previous,
+      total: previous.total === null ? null : Math.max(0, previous.total - 1),
+      items: previous.items.filter((item) => item.id !== id),
+    }));
   }, []);
 
   return { ...state, hasMore: state.nextCursor !== null, loadMore, refresh, retry, patch, remove };

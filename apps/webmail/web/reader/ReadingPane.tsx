@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { changeMail, deleteMail } from '../api/endpoints';
 import { messageOf } from '../api/http';
-import type { MailChanges, Mailbox, MailDetail, Receipt } from '../api/types';
+import type { AnswerMode, MailChanges, Mailbox, MailDetail, Receipt } from '../api/types';
 import { formatAddresses, formatFullDate } from '../shared/format';
 import { ErrorMessage, Loading } from '../shared/LoadStates';
 import { AttachmentList } from './AttachmentList';
@@ -9,12 +9,14 @@ import { hasRemoteContent } from './inline-images';
 import { MailActions } from './MailActions';
 import { MailFrame } from './MailFrame';
 import { ReceiptList } from './ReceiptList';
+import { ThreadMessages } from './ThreadMessages';
 import { useMail } from './useMail';
 
 export interface PaneActions {
   toggleFlag(): void;
   markUnread(): void;
   remove(): void;
+  answer(mode: AnswerMode): void;
 }
 
 interface Props {
@@ -25,10 +27,12 @@ interface Props {
   /** After a change: the list and the counts show it. */
   onChanged(mailId: number, changes: MailChanges): void;
   onRemoved(mailId: number): void;
+  onAnswer(mail: MailDetail, mode: AnswerMode): void;
+  onEditDraft(mailId: number): void;
   registerActions(actions: PaneActions | null): void;
 }
 
-export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, onRemoved, registerActions }: Props) {
+export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, onRemoved, onAnswer, onEditDraft, registerActions }: Props) {
   const { mail, html, error, loading, update, retry } = useMail(mailId);
   const [remoteImages, setRemoteImages] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -82,17 +86,19 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
     }
   }
 
-  const actions = useRef<PaneActions>({ toggleFlag: () => {}, markUnread: () => {}, remove: () => {} });
+  const actions = useRef<PaneActions>({ toggleFlag: () => {}, markUnread: () => {}, remove: () => {}, answer: () => {} });
   actions.current = {
     toggleFlag: () => mail && void apply({ flagged: !mail.flagged }),
     markUnread: () => mail && void apply({ seen: false }),
     remove: () => void remove(),
+    answer: (mode) => mail && onAnswer(mail, mode),
   };
   useEffect(() => {
     registerActions({
       toggleFlag: () => actions.current.toggleFlag(),
       markUnread: () => actions.current.markUnread(),
       remove: () => actions.current.remove(),
+      answer: (mode) => actions.current.answer(mode),
     });
     return () => registerActions(null);
   }, [registerActions]);
@@ -102,6 +108,7 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
   if (!mail) return null;
 
   const remote = html !== null && hasRemoteContent(html);
+  const isDraft = mailboxes.find((mailbox) => mailbox.id === mail.mailboxId)?.role === 'drafts';
   return (
     <article className="reader-content" aria-labelledby="mail-subject">
       <MailActions
@@ -109,6 +116,8 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
         mailboxes={mailboxes}
         busy={busy}
         onBack={onBack}
+        onAnswer={(mode) => onAnswer(mail, mode)}
+        onEditDraft={isDraft ? () => onEditDraft(mail.id) : undefined}
         onFlag={(flagged) => void apply({ flagged })}
         onSeen={(seen) => void apply({ seen })}
         onMove={(mailboxId) => void apply({ mailboxId }).then((moved) => moved && onRemoved(mail.id))}
@@ -140,6 +149,7 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
           </dd>
         </dl>
       </header>
+      <ThreadMessages threadId={mail.threadId} openMailId={mail.id} />
       {receipts && <ReceiptList receipts={receipts} />}
       <AttachmentList attachments={mail.attachments} />
       {remote && !remoteImages && (

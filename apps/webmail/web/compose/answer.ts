@@ -1,0 +1,61 @@
+import type { AnswerMode, MailDetail } from '../api/types';
+import { formatAddress, formatAddresses, formatFullDate } from '../shared/format';
+import { emptyDraft, splitAddresses, type Draft } from './draft';
+
+const PREFIX: Record<AnswerMode, string> = { reply: 'Re:', replyAll: 'Re:', forward: 'Fwd:' };
+const PREFIXED: Record<AnswerMode, RegExp> = { reply: /^\s*re\s*:/i, replyAll: /^\s*re\s*:/i, forward: /^\s*fwd?\s*:/i };
+
+/**
+ * A reply, reply all or forward of an open mail, as the compose window starts it: the
+ * recipients and subject filled in (the user may change them), the original quoted
+ * below. The send API adds In-Reply-To, References and a forward's attachments itself.
+ */
+export function answerDraft(mail: MailDetail, mode: AnswerMode, self: string): Draft {
+  const me = self.toLowerCase();
+  const subject = PREFIXED[mode].test(mail.subject) ? mail.subject : `${PREFIX[mode]} ${mail.subject}`.trimEnd();
+  const replyTo = mail.headers.filter((header) => header.name.toLowerCase() === 'reply-to').flatMap((header) => splitAddresses(header.value).map(plainAddress));
+  const author = replyTo.length > 0 ? replyTo : [mail.from.address];
+  const fromMe = mail.from.address.toLowerCase() === me;
+  const to = fromMe ? mail.to.map((address) => address.address) : author;
+  const others = (addresses: MailDetail['to']) => addresses.map((address) => address.address).filter((address) => address.toLowerCase() !== me);
+  const recipients =
+    mode === 'forward'
+      ? { to: '', cc: '' }
+      : mode === 'reply'
+        ? { to: to.join(', '), cc: '' }
+        : { to: unique([...to, ...others(mail.to)]).join(', '), cc: unique(others(mail.cc)).filter((address) => !to.includes(address)).join(', ') };
+  return {
+    ...emptyDraft(),
+    ...recipients,
+    subject,
+    rich: false,
+    text: `\n\n${mode === 'forward' ? forwardedHeader(mail) : `On ${formatFullDate(mail.receivedAt)}, ${formatAddress(mail.from)} wrote:`}\n${quote(mail.text, mode)}`,
+    original: { mailId: mail.id, mode },
+  };
+}
+
+function forwardedHeader(mail: MailDetail): string {
+  return [
+    '---------- Forwarded message ----------',
+    `From: ${formatAddress(mail.from)}`,
+    `Date: ${formatFullDate(mail.receivedAt)}`,
+    `Subject: ${mail.subject}`,
+    `To: ${formatAddresses(mail.to)}`,
+    '',
+  ].join('\n');
+}
+
+function quote(text: string, mode: AnswerMode): string {
+  if (mode === 'forward') return text;
+  return text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+}
+
+const unique = (values: string[]) => [...new Set(values)];
+
+/** The address of "Name <address>", or the value itself. */
+function plainAddress(value: string): string {
+  return /<([^<>]+)>/.exec(value)?.[1].trim() ?? value.trim();
+}

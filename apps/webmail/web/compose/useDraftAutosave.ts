@@ -1,0 +1,92 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { createDraft, saveDraft } from '../api/endpoints';
+import { ApiError } from '../api/http';
+import { draftSaveBody, fileKey, type Draft } from './draft';
+
+export type SaveState = 'unsaved' | 'saving' | 'saved' | 'conflict' | 'failed';
+
+const AUTOSAVE_MS = 1200;
+
+/** What a save stores: the draft's words, recipients and files, not where the server keeps them. */
+function signature(draft: Draft): string {
+  const { server: _server, undoSeconds: _undo, sendSeparately: _separately, files, ...content } = draft;
+  return JSON.stringify({ ...content, files: files.map(fileKey) });
+}
+
+const hasContent = (draft: Draft) => signature(draft) !== signature({ ...draft, to: '', cc: '', bcc: '', subject: '', text: '', html: '', files: [] }) || draft.original !== null;
+
+/**
+ * Keeps the draft on the server while it is written: a save a moment after the last
+ * change, one at a time, each naming the version it replaces. Another window having
+ * saved first is a conflict, shown, never overwritten. `save` flushes before a send.
+ */
+export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void) {
+  const [state, setState] = useState<SaveState>(draft.server ? 'saved' : 'unsaved');
+  const latest = useRef(draft);
+  latest.current = draft;
+  const saved = useRef(draft.server ? signature(draft) : '');
+  const inFlight = useRef<Promise<Draft> | null>(null);
+  const removed = useRef<string[]>([]);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  const save = useCallback(async (): Promise<Draft> => {
+    while (inFlight.current) await inFlight.current.catch(() => undefined);
+    const current = latest.current;
+    if (current.server && signature(current) === saved.current) return current;
+    const run = (async () => {
+      setState('saving');
+      const { body, newFiles } = draftSaveBody(current, removed.current);
+      const answer = current.server ? await saveDraft(current.server.id, current.server.version, body) : await createDraft(body);
+      const newIds = answer.attachments.slice(answer.attachments.length - newFiles.length).map((attachment) => attachment.id);
+      const kept = new Set(answer.attachments.map((attachment) => attachment.id));
+      const uploaded = Object.fromEntries(Object.entries(current.server?.uploaded ?? {}).filter(([, id]) => kept.has(id)));
+      newFiles.forEach((file, index) => (uploaded[fileKey(file)] = newIds[index]));
+      const ofFiles = new Set(Object.values(uploaded));
+      const serverAttachments = answer.attachments.filter((attachment) => !ofFiles.has(attachment.id)).map(({ id, filename, size }) => ({ id, filename, size }));
+      removed.current = [];
+      saved.current = signature({ ...current, serverAttachments });
+      const next: Draft = { ...latest.current, serverAttachments, server: { id: answer.id, version: answer.version, uploaded } };
+      latest.current = next;
+      // A save that ends after the window closed (the draft sent or discarded) changes nothing.
+      if (mounted.current) onChange(next);
+      return next;
+    })();
+    inFlight.current = run;
+    try {
+      const next = await run;
+      setState(signature(latest.current) === saved.current ? 'saved' : 'unsaved');
+      return next;
+    } catch (failure) {
+      setState(failure instanceof ApiError && failure.status === 412 ? 'conflict' : 'failed');
+      throw failure;
+    } finally {
+      inFlight.current = null;
+    }
+  }, [onChange]);
+
+  const current = signature(draft);
+  useEffect(() => {
+    if (current === saved.current || !hasContent(latest.current)) return;
+    setState('unsaved');
+    // A failed autosave is shown as such; the next change, or the send, tries again.
+    const timer = setTimeout(() => void save().catch(() => undefined), AUTOSAVE_MS);
+    return () => clearTimeout(timer);
+  }, [current, save]);
+
+  /** An attachment held only by the server (a forward's, a reopened draft's) is dropped at the next save. */
+  const removeServerAttachment = useCallback(
+    (id: string) => {
+      removed.current.push(id);
+      onChange({ ...latest.current, serverAttachments: latest.current.serverAttachments.filter((attachment) => attachment.id !== id) });
+    },
+    [onChange],
+  );
+
+  return { state, save, removeServerAttachment };
+}

@@ -1,0 +1,26 @@
+import type { Readable } from 'node:stream';
+import type { InboundIntake } from './inbound-intake';
+import type { RecipientDirectory } from './recipient-directory';
+
+/**
+ * Mail from one Letterbox user to others, delivered by Letterbox itself: accepted as
+ * incoming mail for them, so it is stored by the ingest worker's exactly-once store (a
+ * retried delivery, same sender and Message-ID, is stored once) and announced with the
+ * recipient's push and live event, like any incoming mail.
+ */
+export class ColleagueDelivery {
+  constructor(
+    private readonly directory: RecipientDirectory,
+    private readonly intake: InboundIntake,
+  ) {}
+
+  /** The addresses that are Letterbox users. */
+  async colleaguesAmong(addresses: string[]): Promise<Set<string>> {
+    return new Set((await this.directory.resolve(addresses)).known.keys());
+  }
+
+  /** Resolves once the message is durably accepted for them (stored, recorded, queued). */
+  async deliver(message: Readable, recipients: string[]): Promise<void> {
+    await this.intake.accept({ content: message, envelopeRecipients: recipients });
+  }
+}

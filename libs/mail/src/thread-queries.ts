@@ -1,0 +1,144 @@
+import type { Pool } from 'pg';
+import type { MailAddress } from '@letterbox/mime';
+import { encodeCursor, type ListCursor } from './list-cursor';
+import { ThreadNotFoundError } from './mail-errors';
+import { afterCursor, mailConditions, statementName, type MailConditions, type MailListFilter } from './mail-filter-sql';
+import { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type SummaryRow } from './mail-views';
+import type { MailboxQueries } from './mailbox-queries';
+import { addHighlights } from './search/search-highlight';
+
+/** A conversation as the collapsed list shows it: its newest matching mail and what it holds. */
+export interface ThreadSummary {
+  threadId: number;
+  /** The thread's newest mail that matches the filter; the list is ordered by it. */
+  latest: MailSummary;
+  messageCount: number;
+  unreadCount: number;
+  hasAttachments: boolean;
+  /** Senders, oldest first, at most MAX_PARTICIPANTS. */
+  participants: MailAddress[];
+}
+
+export interface ThreadListRequest {
+  filter: MailListFilter;
+  limit: number;
+  cursor?: ListCursor;
+}
+
+export interface ThreadListPage {
+  items: ThreadSummary[];
+  nextCursor: string | null;
+}
+
+const MAX_PARTICIPANTS = 5;
+/** More than a thread takes (mail_thread_of stops at 100), so a page of one is always whole. */
+const MAX_THREAD_MESSAGES = 500;
+
+type ThreadRow = SummaryRow & { message_count: string; unread_count: string; any_attachments: boolean; sender_addresses: string[]; sender_names: string[] };
+
+/**
+ * Conversations of one user's visible mail (not deleted, not in a locked mailbox), newest
+ * first. Thread totals count the thread's visible mail, whatever the filter, as mail
+ * clients show them; they and the first senders come from the `threads` summaries.
+ */
+export class ThreadQueries {
+  constructor(
+    private readonly sql: Pool,
+    private readonly mailboxes: MailboxQueries,
+  ) {}
+
+  async page(userId: number, request: ThreadListRequest): Promise<ThreadListPage> {
+    let text: string;
+    let values: unknown[];
+    if (isUnfiltered(request.filter)) {
+      // The summaries leave out locked mail already: every thread needs only the user, not the mailboxes.
+      values = [userId, request.limit + 1];
+      text = everyThread(request.cursor, values, '$2');
+    } else {
+      const where = mailConditions(userId, await this.mailboxes.counters(userId), request.filter);
+      values = [...where.values, request.limit + 1];
+      text = matchingThreads(where, request.cursor, values, `$${values.length}`);
+    }
+    const { rows } = await this.sql.query<ThreadRow>({ name: statementName('thread-list', text, request.filter), text, values });
+    const hasMore = rows.length > request.limit;
+    const items = (hasMore ? rows.slice(0, request.limit) : rows).map(mapThreadRow);
+    await addHighlights(this.sql, items.map((item) => item.latest), request.filter);
+    const last = items[items.length - 1]?.latest;
+    return { items, nextCursor: hasMore && last ? encodeCursor({ receivedAt: new Date(last.receivedAt), id: last.id }) : null };
+  }
+
+  /** The thread's visible mail, oldest first. */
+  async messages(userId: number, threadId: number): Promise<MailSummary[]> {
+    const mailboxes = await this.mailboxes.counters(userId);
+    const lockedIds = mailboxes.filter((mailbox) => mailbox.locked).map((mailbox) => mailbox.id);
+    const { rows } = await this.sql.query<SummaryRow>({
+      name: 'thread-messages',
+      text: `SELECT ${SUMMARY_COLUMNS} FROM mails m
+              WHERE m.user_id = $1 AND m.thread_id = $2 AND m.deleted_at IS NULL AND m.mailbox_id <> ALL($3::int[])
+              ORDER BY m.received_at, m.id LIMIT ${MAX_THREAD_MESSAGES}`,
+      values: [userId, threadId, lockedIds],
+    });
+    if (rows.length === 0) throw new ThreadNotFoundError(threadId);
+    return rows.map(mapSummaryRow);
+  }
+}
+
+const THREAD_COLUMNS = `COALESCE(t.message_count, 1) AS message_count, COALESCE(t.unread_count, CASE WHEN m.seen THEN 0 ELSE 1 END) AS unread_count,
+  COALESCE(t.has_attachments, m.has_attachments) AS any_attachments, COALESCE(t.sender_addresses, ARRAY[m.from_address]) AS sender_addresses,
+  COALESCE(t.sender_names, ARRAY[m.from_name]) AS sender_names`;
+
+function isUnfiltered(filter: MailListFilter): boolean {
+  return Object.values(filter).every((value) => value === undefined);
+}
+
+/**
+ * Every conversation: one walk of the thread summaries (kept by trigger, visible mail
+ * only) newest first, each joined to its newest mail: about the cost of the flat list.
+ */
+function everyThread(cursor: ListCursor | undefined, values: unknown[], limit: string): string {
+  let after = '';
+  if (cursor) {
+    values.push(cursor.receivedAt, cursor.id);
+    after = `AND (t.latest_received_at, t.latest_mail_id) < ($${values.length - 1}, $${values.length})`;
+  }
+  return `SELECT ${SUMMARY_COLUMNS}, ${THREAD_COLUMNS}
+            FROM threads t JOIN mails m ON m.id = t.latest_mail_id
+           WHERE t.user_id = $1 ${after}
+           ORDER BY t.latest_received_at DESC, t.latest_mail_id DESC LIMIT ${limit}`;
+}
+
+/**
+ * The conversations with mail matching a filter, each where its newest matching mail
+ * falls: the list index is walked newest first and a mail is kept only if no newer
+ * matching mail of its thread exists (one probe of the thread index, which holds what
+ * visibility needs). Totals come from the thread summaries.
+ */
+function matchingThreads(where: MailConditions, cursor: ListCursor | undefined, values: unknown[], limit: string): string {
+  const conditions = where.on('m');
+  if (cursor) conditions.push(afterCursor('m', cursor, 'desc', values));
+  return `WITH latest AS (
+        SELECT ${SUMMARY_COLUMNS}, m.user_id FROM mails m
+         WHERE ${conditions.join(' AND ')}
+           AND NOT EXISTS (SELECT 1 FROM mails n WHERE ${where.on('n').join(' AND ')} AND n.thread_id = m.thread_id
+                              AND (n.received_at, n.id) > (m.received_at, m.id))
+         ORDER BY m.received_at DESC, m.id DESC LIMIT ${limit}
+      )
+      SELECT m.*, ${THREAD_COLUMNS}
+        FROM latest m LEFT JOIN threads t ON t.user_id = m.user_id AND t.thread_id = m.thread_id
+       ORDER BY m.received_at DESC, m.id DESC`;
+}
+
+function mapThreadRow(row: ThreadRow): ThreadSummary {
+  const participants = new Map<string, MailAddress>();
+  row.sender_addresses.forEach((address, index) => {
+    if (participants.size < MAX_PARTICIPANTS && !participants.has(address)) participants.set(address, { name: row.sender_names[index], address });
+  });
+  return {
+    threadId: Number(row.thread_id),
+    latest: mapSummaryRow(row),
+    messageCount: Number(row.message_count),
+    unreadCount: Number(row.unread_count),
+    hasAttachments: row.any_attachments,
+    participants: [...participants.values()],
+  };
+}

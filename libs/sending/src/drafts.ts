@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import type { PoolClient } from 'pg';
+import { inTransaction, type Database } from '@letterbox/db';
+import { attachmentRows, mailInsertCtes, searchDocumentSql, searchDocumentTexts, storableJson, type MailQueries, type PreparedMail } from '@letterbox/mail';
+import type { BlobStore } from '@letterbox/storage';
+import { answerOf } from './answer-original';
+import type { DraftChanges, DraftContent, DraftView } from './draft-content';
+import { composeSentCopy } from './record-send';
+import { DraftNotFoundError, DraftVersionConflictError } from './send-errors';
+import type { SendSubmission } from './send-submission';
+import type { Sender, SendRequest } from './send-request';
+import type { SendView } from './send-view';
+
+interface DraftRow {
+  mail_id: string;
+  version: number;
+  content: DraftContent;
+  updated_at: Date;
+  thread_id: string;
+}
+
+/**
+ * Drafts kept on the server. A draft is a real mail in Drafts, composed anew at each save
+ * (so it is listed, searched and threaded like any), plus its editor's content and a
+ * version. A save names the version it started from: two tabs saving the same draft
+ * cannot overwrite each other unseen, the later is refused (DraftVersionConflictError).
+ * Composing and storing the EML happen before the short transaction that swaps it in.
+ */
+export class Drafts {
+  constructor(
+    private readonly db: Database,
+    private readonly blobs: BlobStore,
+    private readonly mails: MailQueries,
+    private readonly submission: SendSubmission,
+  ) {}
+
+  async create(sender: Sender, changes: DraftChanges): Promise<DraftView> {
+    let content = applyChanges(EMPTY, changes);
+    if (changes.original) {
+      const answer = await answerOf(this.mails, this.blobs, sender, changes.original.mailId, changes.original.mode);
+      const recipientsGiven = content.to.length + content.cc.length + content.bcc.length > 0;
+      content = {
+        ...content,
+        to: recipientsGiven ? content.to : answer.to,
+        cc: recipientsGiven ? content.cc : answer.cc,
+        subject: content.subject || answer.subject,
+        attachments: [...answer.attachments.map((attachment) => ({ ...attachment, id: newAttachmentId() })), ...content.attachments],
+        answering: answer.answering,
+      };
+    }
+    const prepared = await this.compose(sender, content);
+    const values: unknown[] = [];
+    const placement = { userId: sender.userId, mailboxId: await this.draftsMailbox(sender.userId), receivedAt: new Date(), seen: true };
+    values.push(JSON.stringify(content, storableJson), sender.userId);
+    const { rows } = await this.db.sql.query<DraftRow>(
+      `WITH ${mailInsertCtes(prepared, placement, values)},
+       new_draft AS (INSERT INTO drafts (mail_id, user_id, content) SELECT id, $2, $1::jsonb FROM new_mail RETURNING *)
+       SELECT d.mail_id, d.version, d.content, d.updated_at, new_mail.thread_id FROM new_draft d, new_mail`,
+      values,
+    );
+    return draftView(rows[0]);
+  }
+
+  async get(userId: number, draftId: number): Promise<DraftView> {
+    return draftView(await this.row(userId, draftId));
+  }
+
+  /** Saves the changes over version `expectedVersion`; the answer has the next version. */
+  async update(sender: Sender, draftId: number, expectedVersion: number, changes: DraftChanges): Promise<DraftView> {
+    const current = await this.row(sender.userId, draftId);
+    if (current.version !== expectedVersion) throw new DraftVersionConflictError(draftId, expectedVersion, current.version);
+    const content = applyChanges(current.content, changes);
+    const prepared = await this.compose(sender, content);
+    return inTransaction(this.db.sql, async (client) => {
+      const { rows } = await client.query<DraftRow>({
+        text: `UPDATE drafts d SET version = version + 1, content = $4::jsonb, updated_at = now()
+                 FROM mails m WHERE d.mail_id = $1 AND d.user_id = $2 AND d.version = $3 AND m.id = d.mail_id
+               RETURNING d.mail_id, d.version, d.content, d.updated_at, m.thread_id`,
+        values: [draftId, sender.userId, expectedVersion, JSON.stringify(content, storableJson)],
+      });
+      if (!rows[0]) throw await this.whyNotSaved(client, sender.userId, draftId, expectedVersion);
+      await this.replaceMessage(client, draftId, prepared);
+      return draftView(rows[0]);
+    });
+  }
+
+  /** Discards a draft: its mail is deleted for good, not moved to the trash. */
+  async remove(userId: number, draftId: number): Promise<void> {
+    const { rowCount } = await this.db.sql.query({
+      text: `WITH gone AS (DELETE FROM drafts WHERE mail_id = $1 AND user_id = $2 RETURNING mail_id)
+             UPDATE mails SET deleted_at = now() WHERE id IN (SELECT mail_id FROM gone)`,
+      values: [draftId, userId],
+    });
+    if (rowCount === 0) throw new DraftNotFoundError(draftId);
+  }
+
+  /**
+   * Sends the draft as saved (at `expectedVersion`, when given) and takes it out of
+   * Drafts. The send's idempotency key is the draft's version: sending again after a lost
+   * answer gives the same send.
+   */
+  async send(sender: Sender, draftId: number, expectedVersion?: number, sendAt?: string): Promise<SendView> {
+    const current = await this.row(sender.userId, draftId);
+    if (expectedVersion !== undefined && current.version !== expectedVersion) throw new DraftVersionConflictError(draftId, expectedVersion, current.version);
+    const request = { ...requestOf(current.content), ...(sendAt ? { sendAt } : {}) };
+    const { send } = await this.submission.submitRequest(sender, request, `draft-${draftId}-v${current.version}`);
+    await this.remove(sender.userId, draftId);
+    return send;
+  }
+
+  private compose(sender: Sender, content: DraftContent): Promise<PreparedMail> {
+    const identity = { messageId: `<draft-${randomUUID()}@${sender.email.split('@')[1]}>`, date: new Date() };
+    return composeSentCopy(this.blobs, sender, requestOf(content), identity);
+  }
+
+  /** Puts the newly composed message in the draft's mail row, its attachments and its search row. */
+  private async replaceMessage(client: PoolClient, draftId: number, prepared: PreparedMail): Promise<void> {
+    const { summary } = prepared;
+    const search = searchDocumentTexts(prepared);
+    await client.query({
+      text: `UPDATE mails SET message_id = $2, from_address = $3, from_name = $4, to_addresses = $5::jsonb, cc_addresses = $6::jsonb,
+                    subject = $7, snippet = $8, received_at = now(), size = $9, has_attachments = $10, storage_key = $11, layout = $12::jsonb
+              WHERE id = $1`,
+      values: [
+        draftId,
+        prepared.messageId,
+        summary.from?.address ?? '',
+        summary.from?.name ?? '',
+        JSON.stringify(summary.to.map(({ name, address }) => ({ name, address })), storableJson),
+        JSON.stringify(summary.cc.map(({ name, address }) => ({ name, address })), storableJson),
+        summary.subject,
+        prepared.snippet,
+        prepared.blob.size,
+        prepared.attachments.some((part) => part.disposition === 'attachment'),
+        prepared.blob.key,
+        JSON.stringify(prepared.layout),
+      ],
+    });
+    await client.query({ text: 'DELETE FROM attachments WHERE mail_id = $1', values: [draftId] });
+    await client.query({
+      text: `INSERT INTO attachments (mail_id, part_id, filename, content_type, disposition, content_id, size, encoding, body_start, body_end)
+             SELECT $1, a.part_id, a.filename, a.content_type, a.disposition, a.content_id, a.size, a.encoding, a.body_start, a.body_end
+               FROM jsonb_to_recordset($2::jsonb) AS a(part_id text, filename text, content_type text, disposition text, content_id text,
+                                                       size int, encoding text, body_start int, body_end int)`,
+      values: [draftId, JSON.stringify(attachmentRows(prepared), storableJson)],
+    });
+    await client.query({
+      text: `UPDATE mail_search SET body = $2, document = ${searchDocumentSql('$3', '$4', '$5')} WHERE mail_id = $1`,
+      values: [draftId, search.body, search.subjectTokens, search.peopleTokens, search.bodyTokens],
+    });
+  }
+
+  private async whyNotSaved(client: PoolClient, userId: number, draftId: number, expectedVersion: number): Promise<Error> {
+    const { rows } = await client.query<{ version: number }>({ text: 'SELECT version FROM drafts WHERE mail_id = $1 AND user_id = $2', values: [draftId, userId] });
+    return rows[0] ? new DraftVersionConflictError(draftId, expectedVersion, rows[0].version) : new DraftNotFoundError(draftId);
+  }
+
+  private async row(userId: number, draftId: number): Promise<DraftRow> {
+    const { rows } = await this.db.sql.query<DraftRow>({
+      name: 'draft-of',
+      text: `SELECT d.mail_id, d.version, d.content, d.updated_at, m.thread_id FROM drafts d JOIN mails m ON m.id = d.mail_id
+              WHERE d.mail_id = $1 AND d.user_id = $2 AND m.deleted_at IS NULL`,
+      values: [draftId, userId],
+    });
+    if (!rows[0]) throw new DraftNotFoundError(draftId);
+    return rows[0];
+  }
+
+  private async draftsMailbox(userId: number): Promise<number> {
+    const { rows } = await this.db.sql.query<{ id: number }>({
+      name: 'drafts-mailbox-of',
+      text: `SELECT id FROM mailboxes WHERE user_id = $1 AND role = 'drafts'`,
+      values: [userId],
+    });
+    if (!rows[0]) throw new Error(`user ${userId} has no Drafts mailbox`);
+    return rows[0].id;
+  }
+}
+
+const EMPTY: DraftContent = { to: [], cc: [], bcc: [], subject: '', important: false, requestReadReceipt: false, attachments: [] };
+
+function applyChanges(content: DraftContent, { newAttachments = [], removeAttachments = [], original: _original, ...fields }: DraftChanges): DraftContent {
+  const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<DraftContent>;
+  return {
+    ...content,
+    ...defined,
+    attachments: [
+      ...content.attachments.filter((attachment) => !removeAttachments.includes(attachment.id)),
+      ...newAttachments.map((attachment) => ({ ...attachment, id: newAttachmentId() })),
+    ],
+  };
+}
+
+function requestOf({ attachments, ...content }: DraftContent): SendRequest {
+  return { ...content, saveCopy: true, sendSeparately: false, attachments: attachments.map(({ id: _id, ...attachment }) => attachment) };
+}
+
+function newAttachmentId(): string {
+  return randomUUID().slice(0, 12);
+}
+
+function draftView(row: DraftRow): DraftView {
+  const { content } = row;
+  return {
+    id: Number(row.mail_id),
+    version: row.version,
+    updatedAt: row.updated_at.toISOString(),
+    threadId: Number(row.thread_id),
+    to: content.to,
+    cc: content.cc,
+    bcc: content.bcc,
+    subject: content.subject,
+    text: content.text ?? null,
+    html: content.html ?? null,
+    important: content.important,
+    requestReadReceipt: content.requestReadReceipt,
+    attachments: content.attachments.map(({ id, filename, contentType, size }) => ({ id, filename, contentType, size })),
+    answering: content.answering ? { mailId: content.answering.mailId, mode: content.answering.mode } : null,
+  };
+}

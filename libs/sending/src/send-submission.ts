@@ -1,0 +1,60 @@
+import type { Database } from '@letterbox/db';
+import type { MailQueries } from '@letterbox/mail';
+import type { BlobStore } from '@letterbox/storage';
+import { answerOf } from './answer-original';
+import { recordSend } from './record-send';
+import { NoRecipientsError } from './send-errors';
+import type { SendOutbox } from './send-outbox';
+import { recipientsOf, type AnsweredMail, type AnswerMode, type Sender, type SendRequest } from './send-request';
+import type { SendView } from './send-view';
+
+/** What the user asked to send; `original` names a mail it answers or forwards. */
+export interface SendDraft extends Omit<SendRequest, 'answering'> {
+  original?: { mailId: number; mode: AnswerMode };
+}
+
+/**
+ * A send from the request to the queue: a reply or forward is completed from its
+ * original (recipients and subject where the user gave none, a forward's attachments by
+ * reference), recorded in one statement, then queued for the delivery worker.
+ */
+export class SendSubmission {
+  constructor(
+    private readonly db: Database,
+    private readonly blobs: BlobStore,
+    private readonly mails: MailQueries,
+    private readonly outbox: SendOutbox,
+    private readonly queuePrefix: string,
+    /** Told once a send answering or forwarding a mail is recorded (and its flag set). */
+    private readonly onAnswered: (userId: number, answering: AnsweredMail) => Promise<void> = async () => undefined,
+  ) {}
+
+  async submit(sender: Sender, draft: SendDraft, idempotencyKey?: string): Promise<{ send: SendView; created: boolean }> {
+    return this.submitRequest(sender, await this.completed(sender, draft), idempotencyKey);
+  }
+
+  /** A request already complete, such as a saved draft's. */
+  async submitRequest(sender: Sender, request: SendRequest, idempotencyKey?: string): Promise<{ send: SendView; created: boolean }> {
+    if (recipientsOf(request).length === 0) throw new NoRecipientsError();
+    const recorded = await recordSend(this.db, this.blobs, sender, request, { idempotencyKey, queuePrefix: this.queuePrefix });
+    if (recorded.created) {
+      await this.outbox.enqueue(recorded.send);
+      if (request.answering) await this.onAnswered(sender.userId, request.answering);
+    }
+    return recorded;
+  }
+
+  private async completed(sender: Sender, { original, ...draft }: SendDraft): Promise<SendRequest> {
+    if (!original) return draft;
+    const answer = await answerOf(this.mails, this.blobs, sender, original.mailId, original.mode);
+    const recipientsGiven = draft.to.length + draft.cc.length + draft.bcc.length > 0;
+    return {
+      ...draft,
+      to: recipientsGiven ? draft.to : answer.to,
+      cc: recipientsGiven ? draft.cc : answer.cc,
+      subject: draft.subject || answer.subject,
+      attachments: [...answer.attachments, ...draft.attachments],
+      answering: answer.answering,
+    };
+  }
+}
