@@ -5,6 +5,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
+# The demo runs on the public secrets the README prints, unless told otherwise; production refuses them.
+export LETTERBOX_DEMO=${LETTERBOX_DEMO:-true}
+
 bash scripts/setup.sh
 node --require @swc-node/register scripts/build.ts
 node --require @swc-node/register scripts/seed.ts

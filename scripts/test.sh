@@ -8,6 +8,8 @@ cd "$ROOT"
 export DATABASE_URL=${TEST_DATABASE_URL:-postgresql://letterbox:letterbox@127.0.0.1:5432/letterbox_test}
 export STORAGE_DIR=${TEST_STORAGE_DIR:-$ROOT/tmp/test-storage}
 export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
+# The tests run on the demo's public secrets; outside the demo the apps refuse them.
+export LETTERBOX_DEMO=true
 
 bash scripts/setup.sh
 bash scripts/browser.sh

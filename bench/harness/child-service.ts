@@ -30,6 +30,8 @@ export interface ChildService {
   /** The last few KB it wrote to stdout and stderr. */
   outputTail(): string;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash or the OOM killer ends it: nothing in flight is finished. */
+  kill(): Promise<void>;
 }
 
 const running = new Set<ChildProcess>();
@@ -69,6 +71,13 @@ export async function startService(spec: ServiceSpec): Promise<ChildService> {
       const timer = setTimeout(() => child.kill('SIGKILL'), spec.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
       await exited;
       clearTimeout(timer);
+    },
+    async kill() {
+      stopping = true;
+      if (!running.has(child)) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
     },
   };
   const timeoutMs = spec.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;

@@ -175,7 +175,7 @@ function cpuNow(workerPid: number, mockPid: number) {
 }
 
 /** Queues every send, one sender after another so that each sender's sends are spread over the queueing. */
-async function queueSends(sendApi: ApiClient, deliveryCase: DeliveryCase): Promise<{ ids: number[]; errors: number }> {
+export async function queueSends(sendApi: ApiClient, deliveryCase: Pick<DeliveryCase, 'senders' | 'sendsPerSender'>): Promise<{ ids: number[]; errors: number }> {
   const requests = Array.from({ length: deliveryCase.sendsPerSender }, (_, round) =>
     deliveryCase.senders.map((sender, index) => ({ token: sender.token, body: sendBody(round * deliveryCase.senders.length + index) })),
   ).flat();

@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import { jobIdOf, QUEUE_OF } from '@letterbox/queue';
 import { processEnvironment } from './process-tree';
+import { StalledJobs } from './stalled-jobs';
 
 /** The settings a delivery worker must share with the send API to deliver what it queued. */
 const SHARED_SETTINGS = ['DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'STORAGE_DIR', 'STORAGE_COMPRESS'] as const;
@@ -31,7 +32,7 @@ export class SendQueue {
     readonly prefix: string,
     /** The send API's values of the settings a worker must share with it; unset ones take the same defaults. */
     readonly sharedEnv: Record<string, string | undefined>,
-    redisUrl: string,
+    private readonly redisUrl: string,
   ) {
     this.redis = new IORedis(redisUrl, { maxRetriesPerRequest: null });
     this.queue = new Queue(QUEUE_OF['deliver-send'], { connection: this.redis, prefix });
@@ -71,6 +72,11 @@ export class SendQueue {
     return this.queue.isPaused();
   }
 
+  /** Notes, from now on, when the stalled check puts back a job of a worker that died. */
+  watchStalled(): Promise<StalledJobs> {
+    return StalledJobs.watch(this.queue.name, this.prefix, this.redisUrl);
+  }
+
   /** Removes the jobs of these sends that no worker holds; returns how many it removed. */
   async removeJobs(sendIds: number[]): Promise<number> {
     let removed = 0;
@@ -90,6 +96,43 @@ export class SendQueue {
 
 export function describeQueueState(state: QueueState): string {
   return `${state.waiting} waiting, ${state.delayed} delayed, ${state.active} active`;
+}
+
+/**
+ * Makes sure a delivery scenario meets only its own sends and workers in the queue: it
+ * refuses while another worker consumes it (that worker would take the sends, to another
+ * SMTP server) or while it holds jobs, and resumes it if a killed run left it paused.
+ * Returns what it did, as notes.
+ */
+export async function takeIdleQueue(queue: SendQueue): Promise<string[]> {
+  const notes: string[] = [];
+  if (await queue.isPaused()) {
+    // Only a delivery scenario killed while it queued a backlog leaves it so.
+    await queue.resume();
+    notes.push(`${queue.name} was paused (a run stopped half-way?); resumed`);
+  }
+  const state = await queue.state();
+  if (state.workers > 0) {
+    throw new Error(
+      `${state.workers} delivery worker(s) already consume ${queue.name}; stop them: this scenario starts its own, ` +
+        'with the settings of each case, sending to its own mock provider',
+    );
+  }
+  if (state.waiting + state.delayed + state.active > 0) {
+    throw new Error(`${queue.name} holds ${describeQueueState(state)} jobs; let a worker deliver them or remove them first, so that only this run's sends are measured`);
+  }
+  return notes;
+}
+
+/** Queued sends of other runs in this queue's namespace: the worker's outbox sweep requeues them, and they would share the provider. */
+export async function leftoverSendsNote(sql: Pool, queuePrefix: string): Promise<string | undefined> {
+  const { rows } = await sql.query<{ count: string }>(
+    `SELECT count(*) FROM outbound_sends WHERE queue_prefix = $1 AND status IN ('queued', 'sending')`,
+    [queuePrefix],
+  );
+  const leftovers = Number(rows[0].count);
+  if (leftovers === 0) return undefined;
+  return `WARNING: ${leftovers} sends of earlier runs are still queued or sending in the database; the worker's outbox sweep may deliver them during this run`;
 }
 
 /**

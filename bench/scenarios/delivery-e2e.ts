@@ -3,7 +3,7 @@ import { PROVIDER_DEFAULTS, startMockProviders } from '../harness/bench-apps';
 import type { BenchFixtures } from '../harness/bench-fixtures';
 import { runDeliveryCase, type DeliveryCaseResult, type DeliveryMode } from '../harness/delivery-run';
 import type { ProcedureOutcome } from '../harness/procedure-outcome';
-import { describeQueueState, SendQueue } from '../harness/send-queue';
+import { leftoverSendsNote, SendQueue, takeIdleQueue } from '../harness/send-queue';
 import { count } from '../report/format';
 import type { ProcedureOptions, ProcedureScenario } from './scenario';
 
@@ -50,26 +50,11 @@ async function runDeliveryE2e(fixtures: BenchFixtures, options: ProcedureOptions
   const startedAt = new Date().toISOString();
   const queue = SendQueue.ofProcess((await fixtures.sendApi.health()).pid);
   try {
-    const notes: string[] = [];
-    if (await queue.isPaused()) {
-      // Only a run of this scenario that was killed while it queued a backlog leaves it so.
-      await queue.resume();
-      notes.push(`${queue.name} was paused (a run stopped half-way?); resumed`);
-    }
-    const state = await queue.state();
-    if (state.workers > 0) {
-      throw new Error(
-        `${state.workers} delivery worker(s) already consume ${queue.name}; stop them: this scenario starts its own, ` +
-          'with the settings of each case, sending to its own mock provider',
-      );
-    }
-    if (state.waiting + state.delayed + state.active > 0) {
-      throw new Error(`${queue.name} holds ${describeQueueState(state)} jobs; let a worker deliver them or remove them first, so that only this run's sends are measured`);
-    }
+    const notes = await takeIdleQueue(queue);
     const emails = senderEmails(Math.max(...CASES.map((deliveryCase) => deliveryCase.senders)));
     const [tokens, userIds] = await Promise.all([fixtures.tokensOf(emails), fixtures.userIdsOf(emails)]);
     const senders = emails.map((email, index) => ({ email, token: tokens[index], userId: userIds[index] }));
-    const leftovers = await leftoverNote(fixtures, queue.prefix);
+    const leftovers = await leftoverSendsNote(fixtures.sql, queue.prefix);
     if (leftovers) notes.push(leftovers);
 
     const mock = await startMockProviders();
@@ -117,17 +102,6 @@ async function runDeliveryE2e(fixtures: BenchFixtures, options: ProcedureOptions
   } finally {
     await queue.close();
   }
-}
-
-/** Queued sends of other runs in this queue's namespace: the worker's outbox sweep requeues them, and they would share the provider. */
-async function leftoverNote(fixtures: BenchFixtures, queuePrefix: string): Promise<string | undefined> {
-  const { rows } = await fixtures.sql.query<{ count: string }>(
-    `SELECT count(*) FROM outbound_sends WHERE queue_prefix = $1 AND status IN ('queued', 'sending')`,
-    [queuePrefix],
-  );
-  const leftovers = Number(rows[0].count);
-  if (leftovers === 0) return undefined;
-  return `WARNING: ${leftovers} sends of earlier runs are still queued or sending in the database; the worker's outbox sweep may deliver them during this run`;
 }
 
 function caseNotes(result: DeliveryCaseResult, timeoutSeconds: number): string[] {

@@ -1,6 +1,7 @@
 import { attachment16mScenario } from './attachment-16m';
 import { bulkReadScenario } from './bulk-read';
 import { contactsScenario } from './contacts';
+import { deliveryCrashScenario } from './delivery-crash';
 import { deliveryE2eScenario } from './delivery-e2e';
 import { detail22mScenario } from './detail-22m';
 import { detail4kScenario } from './detail-4k';
@@ -33,7 +34,7 @@ export const READ_SCENARIOS: readonly Scenario[] = [
 export const WEBMAIL_SCENARIOS: readonly Scenario[] = [threadsScenario, ...SEARCH_SCENARIOS, contactsScenario, bulkReadScenario];
 
 /** The send pipeline's scenarios, in the order `sending` (and `all`) runs them: the load first, as it empties the queue after itself. */
-export const SENDING_SCENARIOS: readonly Scenario[] = [sendScenario, deliveryE2eScenario];
+export const SENDING_SCENARIOS: readonly Scenario[] = [sendScenario, deliveryE2eScenario, deliveryCrashScenario];
 
 /** The ingest pipeline's scenarios, in the order `ingest` (and `all`) runs them; each starts the apps it measures. */
 export const INGEST_SCENARIOS: readonly Scenario[] = [ingestBurstScenario, ingestSustainedScenario];

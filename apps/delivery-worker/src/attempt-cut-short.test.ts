@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Database } from '@letterbox/db';
@@ -35,8 +35,12 @@ describe('a delivery attempt cut short after the provider accepted it', () => {
     client = new SendClient(api.url, accessTokenFor(sender));
   });
 
-  after(async () => {
+  afterEach(async () => {
     await worker?.close();
+    worker = undefined;
+  });
+
+  after(async () => {
     await api?.close();
     await control?.close();
     await mock?.close();
@@ -62,5 +66,17 @@ describe('a delivery attempt cut short after the provider accepted it', () => {
     const done = await client.until(id, ['sent', 'failed']);
     assert.equal(done.status, 'sent');
     assert.equal(mock.messages({ to }).length, 1, 'the provider got it once');
+  });
+
+  test('the provider is asked past the latest 100 mails of a busy recipient', async () => {
+    const to = `busy-${randomUUID().slice(0, 8)}@example.test`;
+    const id = await sendAcceptedBeforeACrash(to);
+    const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: mock.port, secure: false, ignoreTLS: true, pool: true });
+    await Promise.all(Array.from({ length: 100 }, (_, index) => smtp.sendMail({ from: 'other@example.test', to, subject: `Later ${index}`, text: 'later' })));
+    smtp.close();
+    worker = await startTestWorker(testWorkerEnv(queuePrefix, mock.port, { SMTP_RECEIPTS_URL: controlUrl }));
+    const done = await client.until(id, ['sent', 'failed']);
+    assert.equal(done.status, 'sent');
+    assert.equal(mock.messages({ to }).length, 101, 'the provider got it once, and the 100 later mails');
   });
 });

@@ -23,8 +23,13 @@ export function loadDeliveryWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       DELIVERY_CONCURRENCY: count(500, 5000),
       SENDER_RATE_PER_SECOND: z.coerce.number().positive().max(10_000).default(5),
       SENDER_BURST: count(5, 10_000),
-      /** How long a crashed worker's deliveries stay locked before another worker takes them over. */
-      DELIVERY_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+      /**
+       * A delivery's lock, renewed while it runs however long the SMTP conversation takes: a
+       * killed worker's deliveries are taken over half a lock to two locks after it died
+       * (delivery-lock.ts). With SMTP_RECEIPTS_URL, keep it above twice the provider's
+       * latency, so that the provider has answered the killed attempt before it is asked.
+       */
+      DELIVERY_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
       OUTBOX_SWEEP_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
       READ_API_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
       /**

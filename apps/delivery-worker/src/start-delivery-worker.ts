@@ -1,9 +1,10 @@
 import nodemailer from 'nodemailer';
 import { createDatabase } from '@letterbox/db';
-import { ColleagueDelivery, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
+import { ColleagueDelivery, DatabaseBlobReferences, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { isFinalAttempt, JobQueues, producerConnection, SenderRateLimit, startJobWorker, workerConnection } from '@letterbox/queue';
 import { ListingProviderReceipts, SendDelivery, SendOutbox } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
+import { deliveryLockOptions } from './delivery-lock';
 import type { DeliveryWorkerConfig } from './delivery-worker.config';
 
 /** The send API bounded what a send holds; this only stops a runaway. */
@@ -39,7 +40,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
     receipts: config.SMTP_RECEIPTS_URL ? new ListingProviderReceipts(config.SMTP_RECEIPTS_URL) : undefined,
     colleagues: new ColleagueDelivery(
       directory,
-      new InboundIntake(blobs, directory, new InboundAcceptances(db.sql, queues), queues, COLLEAGUE_MESSAGE_MAX_BYTES),
+      new InboundIntake(blobs, directory, new InboundAcceptances(db.sql, queues), new DatabaseBlobReferences(db.sql), queues, COLLEAGUE_MESSAGE_MAX_BYTES),
     ),
   });
   const worker = startJobWorker(
@@ -51,11 +52,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
     {
       prefix: config.QUEUE_PREFIX,
       concurrency: config.DELIVERY_CONCURRENCY,
-      lockDuration: config.DELIVERY_LOCK_MS,
-      stalledInterval: config.DELIVERY_LOCK_MS,
-      // A delivery survives this many worker crashes before it is given up (each crash may
-      // send the message in flight twice); BullMQ's default gives up after the first.
-      maxStalledCount: 5,
+      ...deliveryLockOptions(config.DELIVERY_LOCK_MS),
     },
   );
   worker.on('error', (error) => console.error(`[delivery] worker: ${error.message}`));

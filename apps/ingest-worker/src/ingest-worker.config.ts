@@ -17,6 +17,15 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       INGEST_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
       /** How often acceptances whose job Redis lost are queued again. */
       INGEST_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+      /**
+       * Blobs that nothing refers to are removed once older than this. Writers refer to
+       * what they put within it (an upload, a request), so it is an hour at the least.
+       */
+      BLOB_GRACE_MS: z.coerce.number().int().min(3_600_000).max(30 * 24 * 3_600_000).default(24 * 3_600_000),
+      /** How often the blob collector takes its next step through storage. */
+      BLOB_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+      /** Blobs the collector examines per step. */
+      BLOB_SWEEP_BATCH: z.coerce.number().int().min(1).max(10_000).default(1000),
     },
     env,
   );

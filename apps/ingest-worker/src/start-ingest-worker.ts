@@ -1,8 +1,16 @@
 import { createDatabase } from '@letterbox/db';
 import { UserEvents } from '@letterbox/events';
-import { InboundAcceptances, InboundBatchStore, IngestedMessages, type AnnounceStoredMail, type IngestOutcome, type IngestPayload } from '@letterbox/ingest';
+import {
+  DatabaseBlobReferences,
+  InboundAcceptances,
+  InboundBatchStore,
+  IngestedMessages,
+  type AnnounceStoredMail,
+  type IngestOutcome,
+  type IngestPayload,
+} from '@letterbox/ingest';
 import { BatchCollector, JobQueues, producerConnection, startJobWorker, workerConnection } from '@letterbox/queue';
-import { BlobStore } from '@letterbox/storage';
+import { BlobCollector, BlobStore } from '@letterbox/storage';
 import type { IngestWorkerConfig } from './ingest-worker.config';
 
 export interface RunningIngestWorker {
@@ -10,7 +18,7 @@ export interface RunningIngestWorker {
   close(): Promise<void>;
 }
 
-/** Consumes accepted incoming mail in batches until closed. */
+/** Consumes accepted incoming mail in batches, and removes the blobs nothing refers to, until closed. */
 export async function startIngestWorker(config: IngestWorkerConfig): Promise<RunningIngestWorker> {
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-ingest-worker' });
   const blobs = new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS);
@@ -62,9 +70,17 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
   const sweeping = setInterval(() => {
     acceptances.sweep().catch((error: unknown) => console.error(`[ingest] acceptance sweep failed: ${(error as Error).message}`));
   }, config.INGEST_SWEEP_MS);
+  const collector = new BlobCollector(blobs, new DatabaseBlobReferences(db.sql), { graceMs: config.BLOB_GRACE_MS, batchSize: config.BLOB_SWEEP_BATCH });
+  let collection: Promise<unknown> = Promise.resolve();
+  const collecting = setInterval(() => {
+    collection = collector.sweep().catch((error: unknown) => console.error(`[blobs] collection failed: ${(error as Error).message}`));
+  }, config.BLOB_SWEEP_MS);
   return {
     async close() {
       clearInterval(sweeping);
+      clearInterval(collecting);
+      // A removal cut short would be safe (the next sweep finishes it); its queries on the closed pool would only fail.
+      await collection;
       await worker.close();
       await queues.close();
       commands.disconnect();

@@ -1,7 +1,7 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { SMTPServer } from 'smtp-server';
 import type { Database } from '@letterbox/db';
-import { createSmtpIntake, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
+import { createSmtpIntake, DatabaseBlobReferences, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { DATABASE } from '@letterbox/nest-infrastructure';
 import { JobQueues, producerConnection } from '@letterbox/queue';
 import { BlobStore } from '@letterbox/storage';
@@ -25,7 +25,14 @@ export class IngestServicesModule implements OnApplicationShutdown {
       {
         provide: InboundIntake,
         useFactory: (db: Database, blobs: BlobStore, queues: JobQueues) =>
-          new InboundIntake(blobs, new RecipientDirectory(db.sql), new InboundAcceptances(db.sql, queues), queues, config.INGEST_MAX_MESSAGE_BYTES),
+          new InboundIntake(
+            blobs,
+            new RecipientDirectory(db.sql),
+            new InboundAcceptances(db.sql, queues),
+            new DatabaseBlobReferences(db.sql),
+            queues,
+            config.INGEST_MAX_MESSAGE_BYTES,
+          ),
         inject: [DATABASE, BlobStore, JobQueues],
       },
       {

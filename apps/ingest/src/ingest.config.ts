@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
+import { authConfig, ingestTokenConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
 
 export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -7,8 +7,7 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
       INGEST_HTTP_PORT: portFrom(3002),
       INGEST_SMTP_PORT: portFrom(2525),
       INGEST_HOST: z.string().min(1).default('0.0.0.0'),
-      /** The shared secret of the trusted mail gateways that post to /v2/inbound. */
-      INGEST_TOKEN: z.string().min(16, 'must be at least 16 characters').default('letterbox-ingest-demo'),
+      ...ingestTokenConfig,
       /** Largest incoming message, in bytes (HTTP body or SMTP DATA). */
       INGEST_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(30 * 1024 * 1024),
       /** The name this server gives itself in SMTP greetings. */

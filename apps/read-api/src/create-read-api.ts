@@ -10,6 +10,8 @@ export function createReadApi(config: ReadApiConfig, logger?: false): Promise<Ne
     description: 'Mailboxes, mail lists, mail reading, raw EML, attachments, flags and read receipts.',
     bodyLimit: 64 * 1024,
     classifyError: classifyDomainError,
+    corsOrigins: config.CORS_ORIGINS,
+    trustedProxies: config.TRUSTED_PROXIES,
     logger,
   });
 }

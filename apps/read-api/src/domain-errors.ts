@@ -1,4 +1,5 @@
 import type { ErrorClassifier } from '@letterbox/http';
+import { DeviceTokenTakenError } from '@letterbox/push';
 import { AttachmentNotFoundError, MailboxLockedError, MailboxNameTakenError, MailboxNotFoundError, MailNotFoundError, SearchQueryError, SystemMailboxError, ThreadNotFoundError, WrongPasswordError } from '@letterbox/mail';
 
 /** The mail domain's errors that are answers, not faults. */
@@ -7,7 +8,7 @@ export const classifyDomainError: ErrorClassifier = (error) => {
     return { status: 404, detail: error.message };
   }
   if (error instanceof SearchQueryError) return { status: 400, detail: error.message };
-  if (error instanceof MailboxNameTakenError || error instanceof SystemMailboxError) return { status: 409, detail: error.message };
+  if (error instanceof MailboxNameTakenError || error instanceof SystemMailboxError || error instanceof DeviceTokenTakenError) return { status: 409, detail: error.message };
   // Not 401: the session is valid, and a client must not sign the user out over a mistyped password.
   if (error instanceof WrongPasswordError) return { status: 403, detail: error.message };
   if (error instanceof MailboxLockedError) return { status: 423, detail: `${error.message}; unlock it to read its mail` };

@@ -271,9 +271,9 @@ describe('one user cannot see or touch another user’s mail', () => {
 
   describe('requests without a valid token', () => {
     const settings = testSettings();
-    const forged = () => new AccessTokens('another-secret-that-is-at-least-32-characters-long', 3600).issue(owner.id, owner.officeId).accessToken;
+    const forged = () => new AccessTokens('another-secret-that-is-at-least-32-characters-long', 3600).issue({ userId: owner.id, officeId: owner.officeId, tokenVersion: 0 }).accessToken;
     const expired = () =>
-      new AccessTokens(settings.AUTH_TOKEN_SECRET, 60).issue(owner.id, owner.officeId, Date.now() - 2 * 3600_000).accessToken;
+      new AccessTokens(settings.AUTH_TOKEN_SECRET, 60).issue({ userId: owner.id, officeId: owner.officeId, tokenVersion: 0 }, Date.now() - 2 * 3600_000).accessToken;
     /** The owner's real token with its claims swapped to another user: the signature no longer matches. */
     const tampered = () => {
       const signature = ownerToken.slice(ownerToken.indexOf('.') + 1);

@@ -1,5 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FailedAttemptLimiter } from '@letterbox/auth';
 import { createHttpApp } from '@letterbox/http';
 import { JobQueues } from '@letterbox/queue';
 import { mountQueueDashboard } from './admin/queue-dashboard';
@@ -14,9 +15,11 @@ export async function createSendApi(config: SendApiConfig, logger?: false): Prom
     // A JSON send carries its bodies; files come as multipart, limited per send.
     bodyLimit: 4 * 1024 * 1024,
     classifyError: classifySendError,
+    corsOrigins: config.CORS_ORIGINS,
+    trustedProxies: config.TRUSTED_PROXIES,
     logger,
   });
   await app.register(fastifyMultipart, { limits: { fileSize: config.SEND_MAX_ATTACHMENT_BYTES, files: 20, fields: 50, fieldSize: 2 * 1024 * 1024 } });
-  await mountQueueDashboard(app, app.get(JobQueues), { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD });
+  await mountQueueDashboard(app, app.get(JobQueues), { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD }, app.get(FailedAttemptLimiter));
   return app;
 }

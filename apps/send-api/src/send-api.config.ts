@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
+import { adminConfig, authConfig, httpConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
 
 export function loadSendApiConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -8,9 +8,8 @@ export function loadSendApiConfig(env: NodeJS.ProcessEnv = process.env) {
       SEND_API_HOST: z.string().min(1).default('0.0.0.0'),
       /** Largest total of a send's attachments, in bytes. */
       SEND_MAX_ATTACHMENT_BYTES: z.coerce.number().int().min(1).max(200 * 1024 * 1024).default(25 * 1024 * 1024),
-      /** Sign-in for the queue dashboard at /admin/queues. */
-      ADMIN_USERNAME: z.string().min(1).default('admin'),
-      ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('letterbox-admin'),
+      ...adminConfig,
+      ...httpConfig,
       ...requestDatabaseConfig,
       ...storageConfig,
       ...authConfig,

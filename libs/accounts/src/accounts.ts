@@ -51,3 +51,27 @@ export async function confirmPassword(db: Database, userId: number, password: st
   const { rows } = await db.sql.query<{ password_hash: string }>({ text: 'SELECT password_hash FROM users WHERE id = $1', values: [userId] });
   return rows.length > 0 && verifyPassword(rows[0].password_hash, password);
 }
+
+/** Told when a user's tokens end, so every process stops trusting what it remembers of them. */
+export interface SessionAnnouncer {
+  announce(userId: number): Promise<void>;
+}
+
+/** A new password, which ends every token issued before it, in every process. */
+export async function changePassword(db: Database, sessions: SessionAnnouncer, userId: number, newPassword: string): Promise<{ officeId: number; tokenVersion: number }> {
+  const passwordHash = await hashPassword(newPassword);
+  const { rows } = await db.sql.query<{ office_id: number; token_version: number }>({
+    text: 'UPDATE users SET password_hash = $2, token_version = token_version + 1 WHERE id = $1 RETURNING office_id, token_version',
+    values: [userId, passwordHash],
+  });
+  if (!rows[0]) throw new Error(`user ${userId} does not exist`);
+  await sessions.announce(userId);
+  return { officeId: rows[0].office_id, tokenVersion: rows[0].token_version };
+}
+
+/** Removes the user with everything of theirs; their tokens end with the account, in every process. */
+export async function removeUser(db: Database, sessions: SessionAnnouncer, userId: number): Promise<boolean> {
+  const { rowCount } = await db.sql.query({ text: 'DELETE FROM users WHERE id = $1', values: [userId] });
+  await sessions.announce(userId);
+  return rowCount === 1;
+}

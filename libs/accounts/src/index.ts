@@ -1,1 +1,2 @@
-export { confirmPassword, createOffice, createUser, SYSTEM_MAILBOXES, type NewUser, type CreatedUser } from './accounts';
+export { changePassword, confirmPassword, createOffice, createUser, removeUser, SYSTEM_MAILBOXES, type NewUser, type CreatedUser, type SessionAnnouncer } from './accounts';
+export { CachedUserSessions, type SessionCacheOptions } from './cached-user-sessions';

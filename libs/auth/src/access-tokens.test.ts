@@ -8,16 +8,16 @@ const tokens = new AccessTokens('a-test-secret-that-is-long-enough-123', 3600);
 
 test('an issued token verifies to its claims until it expires', () => {
   const now = Date.UTC(2026, 0, 1);
-  const { accessToken, expiresAt } = tokens.issue(42, 7, now);
-  assert.deepEqual(tokens.verify(accessToken, now), { userId: 42, officeId: 7, expiresAt: now / 1000 + 3600 });
+  const { accessToken, expiresAt } = tokens.issue({ userId: 42, officeId: 7, tokenVersion: 3 }, now);
+  assert.deepEqual(tokens.verify(accessToken, now), { userId: 42, officeId: 7, tokenVersion: 3, expiresAt: now / 1000 + 3600 });
   assert.equal(expiresAt.getTime(), now + 3600_000);
   assert.equal(tokens.verify(accessToken, now + 3600_000), undefined);
 });
 
 test('a tampered, foreign or malformed token is refused', () => {
-  const { accessToken } = tokens.issue(42, 7);
+  const { accessToken } = tokens.issue({ userId: 42, officeId: 7, tokenVersion: 3 });
   const [payload, signature] = accessToken.split('.');
-  const otherPayload = Buffer.from(JSON.stringify({ u: 1, o: 7, e: 9_999_999_999 })).toString('base64url');
+  const otherPayload = Buffer.from(JSON.stringify({ u: 1, o: 7, v: 3, e: 9_999_999_999 })).toString('base64url');
   assert.equal(tokens.verify(`${otherPayload}.${signature}`), undefined);
   assert.equal(tokens.verify(`${payload}.${signature.slice(0, -2)}`), undefined);
   assert.equal(new AccessTokens('another-secret-that-is-long-enough-456', 3600).verify(accessToken), undefined);
@@ -35,7 +35,7 @@ test('passwords verify only against their own hash', async () => {
 test('a validly signed token that lives longer than the TTL is refused', () => {
   const now = Date.UTC(2026, 0, 1);
   const longLived = new AccessTokens('a-test-secret-that-is-long-enough-123', 10 * 365 * 24 * 3600);
-  const { accessToken } = longLived.issue(42, 7, now);
+  const { accessToken } = longLived.issue({ userId: 42, officeId: 7, tokenVersion: 3 }, now);
   assert.equal(tokens.verify(accessToken, now), undefined);
   assert.equal(tokens.verify(accessToken, now + 10 * 365 * 24 * 3600_000 - 1800_000)?.userId, 42);
 });

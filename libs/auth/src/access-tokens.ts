@@ -1,15 +1,20 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export interface AccessTokenClaims {
+/** Whom a token is for: the user's token version ends every token issued before it changed. */
+export interface TokenSubject {
   userId: number;
   officeId: number;
+  tokenVersion: number;
+}
+
+export interface AccessTokenClaims extends TokenSubject {
   /** Expiry, seconds since the epoch. */
   expiresAt: number;
 }
 
 /**
- * Stateless bearer tokens: base64url(JSON claims) + "." + HMAC-SHA256. Checking one costs
- * a hash of a few bytes and no database round trip, which matters on every request.
+ * Bearer tokens: base64url(JSON claims) + "." + HMAC-SHA256. Checking the signature costs a hash
+ * of a few bytes; whether the token was revoked since is the guard's question (UserSessions).
  */
 export class AccessTokens {
   constructor(
@@ -17,9 +22,9 @@ export class AccessTokens {
     private readonly ttlSeconds: number,
   ) {}
 
-  issue(userId: number, officeId: number, now = Date.now()): { accessToken: string; expiresAt: Date } {
+  issue(subject: TokenSubject, now = Date.now()): { accessToken: string; expiresAt: Date } {
     const expiresAt = Math.floor(now / 1000) + this.ttlSeconds;
-    const payload = Buffer.from(JSON.stringify({ u: userId, o: officeId, e: expiresAt })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ u: subject.userId, o: subject.officeId, v: subject.tokenVersion, e: expiresAt })).toString('base64url');
     return { accessToken: `${payload}.${this.sign(payload)}`, expiresAt: new Date(expiresAt * 1000) };
   }
 
@@ -35,11 +40,11 @@ export class AccessTokens {
     const expected = Buffer.from(this.sign(payload), 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     try {
-      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u: unknown; o: unknown; e: unknown };
-      if (!Number.isInteger(claims.u) || !Number.isInteger(claims.o) || !Number.isInteger(claims.e)) return undefined;
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u: unknown; o: unknown; v: unknown; e: unknown };
+      if (![claims.u, claims.o, claims.v, claims.e].every(Number.isInteger)) return undefined;
       const expiresAtMs = (claims.e as number) * 1000;
       if (expiresAtMs <= now || expiresAtMs - now > this.ttlSeconds * 1000) return undefined;
-      return { userId: claims.u as number, officeId: claims.o as number, expiresAt: claims.e as number };
+      return { userId: claims.u as number, officeId: claims.o as number, tokenVersion: claims.v as number, expiresAt: claims.e as number };
     } catch {
       return undefined;
     }

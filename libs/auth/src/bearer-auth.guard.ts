@@ -8,15 +8,9 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { AccessTokens } from './access-tokens';
+import type { AuthenticatedUser } from './authenticated-user';
 import { bearerTokenOf } from './bearer-token';
-
-export interface AuthenticatedUser {
-  userId: number;
-  officeId: number;
-  /** When the request's token expires, seconds since the epoch: what lives on (an event stream) ends then. */
-  tokenExpiresAt: number;
-}
+import { TokenAuthenticator } from './token-authenticator';
 
 const PUBLIC_ROUTE = 'letterbox:public-route';
 
@@ -30,18 +24,16 @@ type AuthenticatedRequest = FastifyRequest & { user?: AuthenticatedUser };
 export class BearerAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly tokens: AccessTokens,
+    private readonly authenticator: TokenAuthenticator,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const isPublic = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = bearerTokenOf(request);
     if (!token) throw new UnauthorizedException('a bearer token is required in the Authorization header');
-    const claims = this.tokens.verify(token);
-    if (!claims) throw new UnauthorizedException('the access token is invalid or has expired; sign in again');
-    request.user = { userId: claims.userId, officeId: claims.officeId, tokenExpiresAt: claims.expiresAt };
+    request.user = await this.authenticator.authenticate(token);
     return true;
   }
 }

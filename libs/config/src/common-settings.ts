@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { demoSecret } from './demo-secrets';
 
 /** The repository, found from this file whether it runs from source or from dist/. */
 function findRepoRoot(from: string): string {
@@ -40,11 +41,14 @@ export const storageConfig = {
 };
 
 export const authConfig = {
-  AUTH_TOKEN_SECRET: z
-    .string()
-    .min(32, 'must be at least 32 characters')
-    .default('letterbox-demo-secret-change-me-in-production'),
+  AUTH_TOKEN_SECRET: demoSecret(z.string().min(32, 'must be at least 32 characters'), 'letterbox-demo-secret-change-me-in-production'),
   AUTH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(12 * 60 * 60),
+  /** How long a process trusts its memory of a user's token version; revocations announced over Redis end it at once. */
+  AUTH_SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  /** Wrong passwords per account, and per client address, within the window; past them 429 with Retry-After. */
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  SIGN_IN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().min(1).default(100),
+  SIGN_IN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(15 * 60),
 };
 
 export const redisConfig = {
@@ -54,4 +58,37 @@ export const redisConfig = {
     .default('redis://127.0.0.1:6379'),
   /** Namespace of the queues' keys in Redis. */
   QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]{1,40}$/i, 'must be 1 to 40 letters, digits, - or _').default('bull'),
+};
+
+/** The queue dashboard's HTTP Basic sign-in. */
+export const adminConfig = {
+  ADMIN_USERNAME: z.string().min(1).default('admin'),
+  ADMIN_PASSWORD: demoSecret(z.string().min(8, 'must be at least 8 characters'), 'letterbox-admin'),
+};
+
+/** The shared secret of the trusted mail gateways that post to the ingest API. */
+export const ingestTokenConfig = {
+  INGEST_TOKEN: demoSecret(z.string().min(16, 'must be at least 16 characters'), 'letterbox-ingest-demo'),
+};
+
+const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i;
+
+/** What an HTTP API trusts of its clients and their browsers. */
+export const httpConfig = {
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses, CIDRs, or loopback / linklocal / uniquelocal), comma-
+   * separated: the client address that sign-in limits count is the nearest one not among them. Trusting every
+   * hop would let a client name any address it likes.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('loopback')
+    .refine((value) => value.split(',').every((entry) => /^(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)$/i.test(entry.trim())), 'must be addresses, CIDRs or loopback / linklocal / uniquelocal, comma-separated')
+    .transform((value) => value.split(',').map((entry) => entry.trim())),
+  /** Browser pages allowed to call an API (CORS), comma-separated origins; by default the webmail's own. */
+  CORS_ORIGINS: z
+    .string()
+    .default('http://127.0.0.1:8080,http://localhost:8080')
+    .refine((value) => value.split(',').every((origin) => ORIGIN.test(origin.trim())), 'must be origins such as https://mail.example.com, comma-separated')
+    .transform((value) => value.split(',').map((origin) => origin.trim())),
 };

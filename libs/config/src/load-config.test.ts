@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { authConfig, databaseConfig, portFrom } from './common-settings';
+import { adminConfig, authConfig, httpConfig, databaseConfig, ingestTokenConfig, portFrom } from './common-settings';
 import { ConfigError, loadConfig } from './load-config';
 
 const settings = { ...databaseConfig, ...authConfig, PORT: portFrom(3000) };
 
 test('defaults fill what is not set', () => {
-  const config = loadConfig(settings, {});
+  const config = loadConfig(settings, { LETTERBOX_DEMO: 'true' });
   assert.equal(config.PORT, 3000);
   assert.equal(config.DATABASE_POOL_SIZE, 10);
   assert.match(config.DATABASE_URL, /^postgresql:\/\//);
@@ -23,4 +23,33 @@ test('every bad value is named, with what was given', () => {
       return true;
     },
   );
+});
+
+const secrets = { ...authConfig, ...adminConfig, ...ingestTokenConfig };
+const own = { AUTH_TOKEN_SECRET: 'x'.repeat(40), ADMIN_PASSWORD: 'a-password-of-mine', INGEST_TOKEN: 'a-gateway-token-of-mine' };
+
+test('outside the demo, a secret left at its public default stops the app, naming the setting to set', () => {
+  for (const env of [{}, { NODE_ENV: 'production', LETTERBOX_DEMO: 'true' }, { AUTH_TOKEN_SECRET: 'letterbox-demo-secret-change-me-in-production' }]) {
+    assert.throws(
+      () => loadConfig(secrets, env),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        for (const name of ['AUTH_TOKEN_SECRET', 'ADMIN_PASSWORD', 'INGEST_TOKEN']) assert.match(error.message, new RegExp(`${name}: the public demo default`));
+        return true;
+      },
+      JSON.stringify(env),
+    );
+  }
+  assert.throws(() => loadConfig(secrets, { ...own, AUTH_TOKEN_SECRET: undefined }), /AUTH_TOKEN_SECRET: the public demo default, and this is not the demo/);
+  assert.equal(loadConfig(secrets, own).ADMIN_PASSWORD, 'a-password-of-mine');
+  assert.equal(loadConfig(secrets, { LETTERBOX_DEMO: 'true' }).ADMIN_PASSWORD, 'letterbox-admin');
+});
+
+test('CORS origins and trusted proxies are lists; anything else is named', () => {
+  assert.deepEqual(loadConfig(httpConfig, {}).TRUSTED_PROXIES, ['loopback']);
+  assert.deepEqual(loadConfig(httpConfig, { TRUSTED_PROXIES: '10.0.0.0/8, loopback' }).TRUSTED_PROXIES, ['10.0.0.0/8', 'loopback']);
+  assert.throws(() => loadConfig(httpConfig, { TRUSTED_PROXIES: 'everyone' }), /TRUSTED_PROXIES: must be/);
+  assert.deepEqual(loadConfig(httpConfig, {}).CORS_ORIGINS, ['http://127.0.0.1:8080', 'http://localhost:8080']);
+  assert.deepEqual(loadConfig(httpConfig, { CORS_ORIGINS: 'https://mail.example.com, https://beta.example.com:8443' }).CORS_ORIGINS, ['https://mail.example.com', 'https://beta.example.com:8443']);
+  assert.throws(() => loadConfig(httpConfig, { CORS_ORIGINS: '*' }), /CORS_ORIGINS: must be origins/);
 });

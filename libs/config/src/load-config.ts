@@ -1,18 +1,24 @@
 import { z } from 'zod';
+import { publicDefaultProblem } from './demo-secrets';
 
 export class ConfigError extends Error {}
 
 /**
  * Reads the settings an app declares from the environment, with their defaults.
- * A missing or malformed value throws a ConfigError naming every variable at fault,
- * so an app stops at start-up instead of failing on its first request.
+ * A missing or malformed value, or a secret left at its public default outside the demo, throws
+ * a ConfigError naming every variable at fault, so an app stops at start-up instead of failing
+ * (or being forged into) on its first request.
  */
 export function loadConfig<Shape extends z.ZodRawShape>(
   shape: Shape,
   env: NodeJS.ProcessEnv = process.env,
 ): z.infer<z.ZodObject<Shape>> {
   const result = z.object(shape).safeParse(env);
-  if (result.success) return result.data;
+  if (result.success) {
+    const refused = Object.entries(result.data).flatMap(([name, value]) => publicDefaultProblem(name, value, env) ?? []);
+    if (refused.length === 0) return result.data;
+    throw new ConfigError(`Invalid configuration:\n${refused.map((problem) => `  ${problem}`).join('\n')}`);
+  }
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.join('.');
     const value = env[name];

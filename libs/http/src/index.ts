@@ -6,3 +6,5 @@ export { ZodValidationPipe, type RequestPart } from './zod-validation.pipe';
 export { ApiZodQuery, ApiZodBody } from './openapi-zod';
 export { runClustered } from './run-clustered';
 export { integerParam } from './request-params';
+export { infrastructureFaultOf, type InfrastructureFault } from './infrastructure-faults';
+export { RetryLaterException } from './retry-later.exception';

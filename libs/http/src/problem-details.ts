@@ -1,5 +1,7 @@
 import { HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter, Catch } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { infrastructureFaultOf, type InfrastructureFault } from './infrastructure-faults';
+import { RetryLaterException } from './retry-later.exception';
 
 /** RFC 9457 problem details, with `errors` naming each invalid field. */
 export interface ProblemDetails {
@@ -26,6 +28,7 @@ const TITLES: Record<number, string> = {
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 export function problemBody(status: number, detail: string, extra: Partial<ProblemDetails> = {}): ProblemDetails {
@@ -37,17 +40,16 @@ export function problemBody(status: number, detail: string, extra: Partial<Probl
  * message (and field errors when a pipe gave them); anything else is a 500 whose cause
  * is logged, never shown.
  */
-/** Maps an app's own error classes to a status and a message the client may see. */
-export type ErrorClassifier = (error: unknown) => { status: number; detail: string } | undefined;
+/** Maps an app's own error classes to a status and a message the client may see (and when to retry). */
+export type ErrorClassifier = (error: unknown) => { status: number; detail: string; retryAfterSeconds?: number } | undefined;
 
-/** PostgreSQL's query_canceled: a statement ran past the request pool's statement_timeout. */
-function isStatementTimeout(exception: unknown): boolean {
-  return (exception as { code?: unknown } | null)?.code === '57014';
-}
+/** How often one kind of infrastructure fault is logged while it lasts: an outage is not thousands of lines. */
+const FAULT_LOG_INTERVAL_MS = 30_000;
 
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');
+  private readonly faultsLoggedAt = new Map<InfrastructureFault['kind'], { at: number; since: number }>();
 
   constructor(private readonly classify: ErrorClassifier = () => undefined) {}
 
@@ -55,15 +57,25 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const problem = this.toProblem(exception);
+    const { problem, retryAfterSeconds } = this.toProblem(exception);
     problem.instance = request.url.split('?')[0];
     if (reply.sent) return;
+    if (retryAfterSeconds !== undefined) void reply.header('retry-after', String(retryAfterSeconds));
     void reply.status(problem.status).header('content-type', 'application/problem+json').send(problem);
   }
 
-  private toProblem(exception: unknown): ProblemDetails {
+  private toProblem(exception: unknown): { problem: ProblemDetails; retryAfterSeconds?: number } {
     const classified = this.classify(exception);
-    if (classified) return problemBody(classified.status, classified.detail);
+    if (classified) return { problem: problemBody(classified.status, classified.detail), retryAfterSeconds: classified.retryAfterSeconds };
+    const fault = infrastructureFaultOf(exception);
+    if (fault) {
+      this.logFault(fault, exception);
+      return { problem: problemBody(fault.status, fault.detail), retryAfterSeconds: fault.retryAfterSeconds };
+    }
+    return { problem: this.httpProblem(exception), retryAfterSeconds: exception instanceof RetryLaterException ? exception.retryAfterSeconds : undefined };
+  }
+
+  private httpProblem(exception: unknown): ProblemDetails {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
@@ -77,12 +89,20 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       if (status === HttpStatus.PAYLOAD_TOO_LARGE) return problemBody(status, `body: ${detail}`, { errors: [{ field: 'body', message: detail }] });
       return problemBody(status, detail);
     }
-    if (isStatementTimeout(exception)) {
-      this.logger.warn(`database statement timed out: ${(exception as Error).message}`);
-      return problemBody(HttpStatus.SERVICE_UNAVAILABLE, 'the database did not answer in time; try again shortly');
-    }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return problemBody(HttpStatus.INTERNAL_SERVER_ERROR, 'the server could not complete the request');
   }
-}
 
+  /** The first of a kind at once, then one line per interval with how many came since. */
+  private logFault(fault: InfrastructureFault, exception: unknown): void {
+    const now = Date.now();
+    const last = this.faultsLoggedAt.get(fault.kind);
+    if (last && now - last.at < FAULT_LOG_INTERVAL_MS) {
+      last.since++;
+      return;
+    }
+    const repeated = last && last.since > 0 ? ` (${last.since} more since the last report)` : '';
+    this.faultsLoggedAt.set(fault.kind, { at: now, since: 0 });
+    this.logger.warn(`${fault.kind} fault answered ${fault.status}${repeated}: ${exception instanceof Error ? exception.message : String(exception)}`);
+  }
+}

@@ -6,6 +6,8 @@ type IngestPayload = JobPayloads['ingest-mail'];
 
 /** How long an acceptance's job must have been in Redis before its absence means Redis lost it. */
 const LOST_JOB_AGE = '1 minute';
+/** An acceptance is withdrawn only while younger than this, half LOST_JOB_AGE: see withdraw. */
+const WITHDRAWABLE_AGE = '30 seconds';
 const SWEEP_BATCH = 500;
 
 /**
@@ -48,6 +50,22 @@ export class InboundAcceptances {
     await this.sql.query({ name: 'inbound-acceptances-forget', text: 'DELETE FROM inbound_acceptances WHERE inbound_id = ANY($1::uuid[])', values: [inboundIds] });
   }
 
+  /**
+   * Takes back an acceptance whose job could not be queued at all (Redis unreachable): its
+   * sender hears "try again later", so the message is not the sweep's to queue, and its
+   * file may go. Only while it is younger than WITHDRAWABLE_AGE: the sweep reads only
+   * acceptances older than LOST_JOB_AGE, so none can have read this one and be about to
+   * queue it. An older one stays, and is stored once Redis is back (the sender's retry
+   * then being a duplicate, stored once).
+   */
+  async withdraw(inboundId: string): Promise<void> {
+    await this.sql.query({
+      name: 'inbound-acceptances-withdraw',
+      text: `DELETE FROM inbound_acceptances WHERE inbound_id = $1 AND accepted_at > now() - interval '${WITHDRAWABLE_AGE}'`,
+      values: [inboundId],
+    });
+  }
+
   /** Queues again the acceptances whose job Redis no longer has; returns how many. */
   async sweep(): Promise<number> {
     const { rows } = await this.sql.query<{ payload: IngestPayload }>({
@@ -61,4 +79,13 @@ export class InboundAcceptances {
     if (lost.length > 0) await this.queues.enqueueAll('ingest-mail', lost);
     return lost.length;
   }
+}
+
+/**
+ * The keys among `keys` (an SQL text[]) that an acceptance's message is stored under: its
+ * job is pending, or failed and kept to be retried. Few rows (mail not stored yet), so
+ * no index.
+ */
+export function acceptanceBlobReferencesSql(keys: string): string {
+  return `SELECT payload->>'storageKey' AS key FROM inbound_acceptances WHERE payload->>'storageKey' = ANY(${keys})`;
 }

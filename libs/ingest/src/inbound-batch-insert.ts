@@ -11,12 +11,15 @@ export interface InboundMailRow {
   prepared: PreparedMail;
 }
 
+/** A notification's title must name someone: mail without a From address is stored too. */
+const UNKNOWN_SENDER = '(unknown sender)';
+
 export interface StoredInboundMail {
   inboundId: string;
   userId: number;
   mailId: number;
   mailboxId: number;
-  /** The sender's name, else address: what a notification shows. */
+  /** The sender's name, else address, else UNKNOWN_SENDER: what a notification shows. */
   from: string;
   subject: string;
   /** False when an earlier attempt of the same acceptance stored it (a retried batch). */
@@ -78,7 +81,7 @@ export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Pro
     userId: row.user_id,
     mailId: Number(row.mail_id),
     mailboxId: row.mailbox_id,
-    from: row.sender,
+    from: row.sender || UNKNOWN_SENDER,
     subject: row.subject,
     storedNow: row.stored_now,
   }));

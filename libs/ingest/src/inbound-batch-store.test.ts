@@ -153,6 +153,19 @@ describe('InboundBatchStore', () => {
     assert.deepEqual(await store.store(batch), batch.map(() => ({ stored: 0, duplicates: 1 })), 'a retry stores none again');
   });
 
+  test('a message whose From has no address is stored with an empty sender, searchable, and announced as from an unknown sender', async () => {
+    const subject = `anonymous ${randomUUID()}`;
+    const payload = await accepted([user.id], undefined, { from: 'undisclosed', subject });
+    announced = [];
+    assert.deepEqual(await store.store([payload]), [{ stored: 1, duplicates: 0 }]);
+    assert.deepEqual(announced.flat().map(({ from, subject }) => ({ from, subject })), [{ from: '(unknown sender)', subject }]);
+    const { rows } = await db.sql.query(
+      'SELECT m.from_address, m.from_name, s.mail_id IS NOT NULL AS searchable FROM mails m LEFT JOIN mail_search s ON s.mail_id = m.id WHERE m.user_id = $1 AND m.message_id = $2',
+      [user.id, payload.messageId],
+    );
+    assert.deepEqual(rows, [{ from_address: '', from_name: '', searchable: true }]);
+  });
+
   test('the same Message-ID from another sender is another message; from the same sender, the same one', async () => {
     const messageId = `<predictable-${randomUUID().slice(0, 4)}@bank.example>`;
     const forged = await acceptedFrom('forger@evil.example', messageId);

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { messageIdOf } from '@letterbox/mail';
-import { BatchCollector, type JobPayloads, type JobQueues } from '@letterbox/queue';
-import type { BlobStore } from '@letterbox/storage';
+import { BatchCollector, QueueUnavailableError, type JobPayloads, type JobQueues } from '@letterbox/queue';
+import { discardCreatedBlob, type BlobReferences, type BlobStore, type StoredBlob } from '@letterbox/storage';
 import { dedupKeyOf } from './dedup-key';
 import type { InboundAcceptances } from './inbound-acceptances';
 import { NoRecipientsError, UnknownRecipientsError } from './inbound-errors';
 import { HeadCapture, parseMessageHead } from './message-head';
-import type { RecipientDirectory } from './recipient-directory';
+import type { RecipientDirectory, ResolvedRecipients } from './recipient-directory';
 import { limitSize } from './size-limit';
 
 export interface InboundMessage {
@@ -28,8 +28,9 @@ export interface AcceptedInbound {
 /**
  * Accepts incoming mail from any intake (HTTP, SMTP): checks the recipients, writes the
  * message to storage, records the acceptance in PostgreSQL and queues it, so it is durable
- * before the sender hears "accepted", whatever Redis keeps. Storing it as mail is the
- * ingest worker's part, in batches.
+ * before the sender hears "accepted", whatever Redis keeps. A message refused once
+ * written (not a message, no recipient, the queue unreachable) leaves no file behind.
+ * Storing it as mail is the ingest worker's part, in batches.
  */
 export class InboundIntake {
   /** Acceptances that arrive together are queued with one Redis round trip. */
@@ -39,6 +40,7 @@ export class InboundIntake {
     private readonly blobs: BlobStore,
     private readonly directory: RecipientDirectory,
     private readonly acceptances: InboundAcceptances,
+    private readonly references: BlobReferences,
     queues: JobQueues,
     readonly maxMessageBytes: number,
   ) {
@@ -63,8 +65,19 @@ export class InboundIntake {
       throw new UnknownRecipientsError(envelope.unknown);
     }
     const capture = new HeadCapture();
-    const blob = await this.blobs.put(limitSize(message.content, this.maxMessageBytes, capture));
-    const summary = parseMessageHead(capture.head(), blob.size);
+    const put = await this.blobs.putTracked(limitSize(message.content, this.maxMessageBytes, capture));
+    try {
+      return await this.acceptStored(put.blob, capture.head(), envelope);
+    } catch (error) {
+      // Refused, so the file goes, unless its bytes are another message's too. Any file
+      // not removed now is the collector's once its grace period is over.
+      await discardCreatedBlob(this.blobs, this.references, put).catch(() => false);
+      throw error;
+    }
+  }
+
+  private async acceptStored(blob: StoredBlob, head: Buffer, envelope: ResolvedRecipients | undefined): Promise<AcceptedInbound> {
+    const summary = parseMessageHead(head, blob.size);
     const recipients = envelope?.known ?? (await this.directory.resolve([...summary.to, ...summary.cc, ...summary.bcc].map(({ address }) => address))).known;
     if (recipients.size === 0) throw new NoRecipientsError();
     const inboundId = randomUUID();
@@ -79,7 +92,13 @@ export class InboundIntake {
       receivedAt: new Date().toISOString(),
     };
     await this.acceptances.record(payload);
-    await this.enqueues.add(payload);
+    try {
+      await this.enqueues.add(payload);
+    } catch (error) {
+      // An acceptance not withdrawn keeps its file and is queued by the sweep once Redis is back.
+      if (error instanceof QueueUnavailableError) await this.acceptances.withdraw(inboundId).catch(() => undefined);
+      throw error;
+    }
     return { inboundId, messageId, recipients: [...recipients.keys()] };
   }
 }

@@ -13,4 +13,5 @@ export {
 } from './inbound-errors';
 export { createSmtpIntake, type SmtpIntakeOptions } from './smtp-intake';
 export { InboundAcceptances } from './inbound-acceptances';
+export { DatabaseBlobReferences } from './database-blob-references';
 export { ColleagueDelivery } from './colleague-delivery';

@@ -36,3 +36,25 @@ describe('HeadCapture', () => {
     assert.equal(parseMessageHead(head, fields.length).from?.address, 'a@example.test');
   });
 });
+
+describe('parseMessageHead', () => {
+  const parse = (text: string | Buffer) => {
+    const bytes = Buffer.from(text);
+    return parseMessageHead(bytes, bytes.length);
+  };
+
+  it('reads a header block without a From, or with a From that has no address, as a message of unknown sender', () => {
+    for (const from of ['', 'From: undisclosed\r\n', 'From: undisclosed-recipients:;\r\n', 'From:\r\n']) {
+      const summary = parse(`${from}To: a@example.test\r\nSubject: hi\r\n\r\nbody\r\n`);
+      assert.equal(summary.from, undefined, JSON.stringify(from));
+      assert.equal(summary.subject, 'hi');
+    }
+  });
+
+  it('refuses what has no header block: binary bytes, text or JSON without header lines, nothing at all', () => {
+    assert.throws(() => parse(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff])), /not an RFC 5322 message: it does not begin with a header field/);
+    assert.throws(() => parse('Dear Alice, this is just text.\r\n\r\nNo headers.\r\n'), /not an RFC 5322 message: it does not begin with a header field/);
+    assert.throws(() => parse('{"subject":"hello","to":"a@example.test"}'), /not an RFC 5322 message: it does not begin with a header field/);
+    assert.throws(() => parse('\r\n\r\n'), /the message is empty/);
+  });
+});

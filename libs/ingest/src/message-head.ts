@@ -4,7 +4,13 @@ import { EmptyMessageError, NotAMessageError } from './inbound-errors';
 
 /** Header blocks larger than this are refused: real ones are a few kilobytes. */
 const MAX_HEADER_BYTES = 256 * 1024;
-const HEADER_FIELD = /^[!-9;-~]+[ \t]*:/;
+/**
+ * A header field as mail names them: letters and digits joined by hyphens (underscores and
+ * dots seen too). RFC 5322 allows any printable name, which would make JSON's `{"subject":`
+ * a header field and a JSON body a message: with no sender required, the first field's
+ * name is what tells a message from what is not one.
+ */
+const HEADER_FIELD = /^[A-Za-z0-9][A-Za-z0-9_.-]*[ \t]*:/;
 
 /**
  * Passes a message through while keeping its first bytes (up to the end of its header
@@ -35,7 +41,11 @@ export class HeadCapture extends Transform {
   }
 }
 
-/** Checks a message's header block: it must start with header fields and name its sender (RFC 5322 §3.6). */
+/**
+ * Checks that a message has a header block: it must start with header fields. A From
+ * without an address, or none at all, breaks RFC 5322 §3.6 but is common in real mail,
+ * and other mail servers store it: so does Letterbox, its sender unknown.
+ */
 export function parseMessageHead(head: Buffer, size: number): HeaderSummary {
   if (size === 0 || head.toString('latin1').trim() === '') throw new EmptyMessageError();
   const end = headerEnd(head);
@@ -44,9 +54,7 @@ export function parseMessageHead(head: Buffer, size: number): HeaderSummary {
   if (!HEADER_FIELD.test(block.toString('latin1', 0, Math.min(block.length, 1000)))) {
     throw new NotAMessageError('it does not begin with a header field');
   }
-  const summary = summarizeHeaders(parseHeaderBlock(block));
-  if (!summary.from) throw new NotAMessageError('it has no From header with an address');
-  return summary;
+  return summarizeHeaders(parseHeaderBlock(block));
 }
 
 /** Where the blank line ending the header block is, if it is in `head`. */

@@ -19,3 +19,4 @@ export { parseSearchQuery, SearchQueryError, type SearchQuery, type SearchTerm }
 export { searchDocumentSql, searchDocumentTexts } from './search/search-document';
 export { searchableText } from './search/search-text';
 export { ContactQueries, type ContactSuggestion } from './contacts';
+export { mailBlobReferencesSql } from './mail-blob-references';

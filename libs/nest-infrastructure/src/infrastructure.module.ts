@@ -1,5 +1,7 @@
-import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { AccessTokens } from '@letterbox/auth';
+import { Global, Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import IORedis, { type Redis } from 'ioredis';
+import { CachedUserSessions } from '@letterbox/accounts';
+import { AccessTokens, FailedAttemptLimiter, TokenAuthenticator, UserSessions } from '@letterbox/auth';
 import { createDatabase, type Database } from '@letterbox/db';
 import { BlobStore, type Compression } from '@letterbox/storage';
 import { DATABASE } from './database-token';
@@ -13,16 +15,67 @@ export interface InfrastructureSettings {
   STORAGE_COMPRESS: Compression;
   AUTH_TOKEN_SECRET: string;
   AUTH_TOKEN_TTL_SECONDS: number;
+  AUTH_SESSION_CACHE_SECONDS: number;
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT: number;
+  SIGN_IN_MAX_FAILURES_PER_CLIENT: number;
+  SIGN_IN_WINDOW_SECONDS: number;
+  REDIS_URL: string;
+  QUEUE_PREFIX: string;
+}
+
+const AUTH_REDIS = Symbol('AUTH_REDIS');
+
+interface AuthRedis {
+  /** Fails at once while Redis is away (the request answers 503) instead of queueing the command. */
+  commands: Redis;
+  subscriber: Redis;
+}
+
+/** Started connected when Redis is there: a first request must not be refused while the connection is made. */
+async function authRedis(url: string, appName: string): Promise<AuthRedis> {
+  const options = { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 };
+  const commands = new IORedis(url, options);
+  const subscriber = new IORedis(url, { ...options, autoResubscribe: false, connectionName: `letterbox-${appName}-sessions` });
+  // An outage repeats its error on every reconnect attempt: one line per interval says it.
+  const logger = new Logger('redis');
+  let loggedAt = 0;
+  for (const redis of [commands, subscriber]) {
+    redis.on('error', (error: Error) => {
+      if (Date.now() - loggedAt < 30_000) return;
+      loggedAt = Date.now();
+      logger.warn(`sessions and sign-in limits: ${error.message}`);
+    });
+  }
+  await Promise.all([commands, subscriber].map((redis) => readyWithin(redis, 2000)));
+  return { commands, subscriber };
+}
+
+/** Resolves when the connection is ready or after `ms`, whichever comes first: a Redis that is down does not stop the app. */
+function readyWithin(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    redis.once('ready', done);
+  });
 }
 
 /**
- * What every Letterbox API needs, built once from its validated settings: the database,
- * blob storage, access tokens and `/health`. The database closes when the app shuts down.
+ * What every Letterbox API needs, built once from its validated settings: the database, blob storage,
+ * access tokens checked against users' sessions, sign-in attempt limits and `/health`. Connections close
+ * when the app shuts down.
  */
 @Global()
 @Module({})
 export class InfrastructureModule implements OnApplicationShutdown {
-  constructor(@Inject(DATABASE) private readonly database: Database) {}
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(AUTH_REDIS) private readonly redis: AuthRedis,
+  ) {}
 
   static forApp(appName: string, settings: InfrastructureSettings): DynamicModule {
     const providers = [
@@ -36,13 +89,37 @@ export class InfrastructureModule implements OnApplicationShutdown {
             statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
           }),
       },
+      { provide: AUTH_REDIS, useFactory: () => authRedis(settings.REDIS_URL, appName) },
       { provide: BlobStore, useFactory: () => new BlobStore(settings.STORAGE_DIR, settings.STORAGE_COMPRESS) },
       { provide: AccessTokens, useFactory: () => new AccessTokens(settings.AUTH_TOKEN_SECRET, settings.AUTH_TOKEN_TTL_SECONDS) },
+      {
+        provide: CachedUserSessions,
+        useFactory: (db: Database, redis: AuthRedis) =>
+          new CachedUserSessions(db.sql, redis.commands, redis.subscriber, `${settings.QUEUE_PREFIX}:session-revocations`, {
+            ttlMs: settings.AUTH_SESSION_CACHE_SECONDS * 1000,
+            maxEntries: 100_000,
+          }),
+        inject: [DATABASE, AUTH_REDIS],
+      },
+      { provide: UserSessions, useExisting: CachedUserSessions },
+      { provide: TokenAuthenticator, useClass: TokenAuthenticator },
+      {
+        provide: FailedAttemptLimiter,
+        useFactory: (redis: AuthRedis) =>
+          new FailedAttemptLimiter(redis.commands, settings.QUEUE_PREFIX, {
+            perAccount: settings.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+            perClient: settings.SIGN_IN_MAX_FAILURES_PER_CLIENT,
+            windowSeconds: settings.SIGN_IN_WINDOW_SECONDS,
+          }),
+        inject: [AUTH_REDIS],
+      },
     ];
     return { module: InfrastructureModule, providers, controllers: [HealthController], exports: providers.map((provider) => provider.provide) };
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.redis.commands.disconnect();
+    this.redis.subscriber.disconnect();
     await this.database.close();
   }
 }

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '@letterbox/db';
 import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
-import { DeviceRegistry } from './device-registry';
+import { DeviceRegistry, DeviceTokenTakenError } from './device-registry';
 
 const token = (name: string) => `${name}-${randomUUID()}`;
 
@@ -37,10 +37,12 @@ describe('DeviceRegistry against PostgreSQL', () => {
     assert.equal((await devices.register(alice.id, token('browser'))).device.platform, 'web', 'web unless said');
   });
 
-  test('a token registered by another user moves to them: new for them, gone for the first', async () => {
+  test('a token registered by another user moves to them with its installation secret: new for them, gone for the first', async () => {
     const shared = token('shared');
-    await devices.register(alice.id, shared, 'ios');
-    const moved = await devices.register(bob.id, shared);
+    const secret = 'the-installation-secret-of-one-phone-0123';
+    await devices.register(alice.id, shared, 'ios', secret);
+    await assert.rejects(devices.register(bob.id, shared), DeviceTokenTakenError);
+    const moved = await devices.register(bob.id, shared, undefined, secret);
     assert.equal(moved.isNew, true);
     assert.equal(moved.device.platform, 'ios');
     assert.ok(!(await devices.tokensOf(alice.id)).includes(shared));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 
 export const DEVICE_PLATFORMS = ['web', 'android', 'ios'] as const;
@@ -38,10 +39,20 @@ const viewOf = (row: DeviceRow): DeviceView => ({
  */
 export const MAX_DEVICES_PER_USER = 50;
 
+/** The token is another user's, and the registration did not come from the installation that registered it. */
+export class DeviceTokenTakenError extends Error {
+  constructor() {
+    super('token: registered by another account; only the installation that registered it (with its installationSecret) can move it');
+  }
+}
+
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
 /**
  * The push tokens of users' devices. A token names one app install, so it belongs to whoever
- * signed in on it last: registering it moves it from any other user, who must no longer get
- * that device's notifications.
+ * signed in on it last, but only when the installation proves it is the same one: it registers
+ * with a secret only it holds (kept as a hash), and a token moves to another user only with that
+ * secret. Without it, anyone who learnt a token could take a user's notifications away.
  */
 export class DeviceRegistry {
   constructor(
@@ -49,22 +60,28 @@ export class DeviceRegistry {
     private readonly maxPerUser = MAX_DEVICES_PER_USER,
   ) {}
 
-  /** Adds the token to the user's devices, or refreshes it; a platform not given keeps the one known (web for a new token). */
-  async register(userId: number, token: string, platform?: DevicePlatform): Promise<Registration> {
+  /**
+   * Adds the token to the user's devices, or refreshes it; a platform not given keeps the one known (web for a
+   * new token). Another user's token moves only with the installation secret it was registered with.
+   */
+  async register(userId: number, token: string, platform?: DevicePlatform, installationSecret?: string): Promise<Registration> {
     // `previous` reads the row as it was before this statement: whose the token was, if anyone's.
     const { rows } = await this.sql.query<DeviceRow & { previous_user_id: number | null }>({
       name: 'devices-register',
       text: `WITH previous AS (SELECT user_id FROM devices WHERE token = $2)
-             INSERT INTO devices AS device (user_id, token, platform) VALUES ($1, $2, COALESCE($3, 'web'))
+             INSERT INTO devices AS device (user_id, token, platform, installation_hash) VALUES ($1, $2, COALESCE($3, 'web'), $4)
              ON CONFLICT (token) DO UPDATE SET
                user_id = EXCLUDED.user_id,
                platform = COALESCE($3, device.platform),
+               installation_hash = COALESCE(EXCLUDED.installation_hash, device.installation_hash),
                last_seen_at = now(),
                created_at = CASE WHEN device.user_id = EXCLUDED.user_id THEN device.created_at ELSE now() END
+             WHERE device.user_id = EXCLUDED.user_id OR device.installation_hash = EXCLUDED.installation_hash
              RETURNING device.token, device.platform, device.created_at, device.last_seen_at, (SELECT user_id FROM previous) AS previous_user_id`,
-      values: [userId, token, platform ?? null],
+      values: [userId, token, platform ?? null, installationSecret === undefined ? null : hashOf(installationSecret)],
     });
     const [row] = rows;
+    if (!row) throw new DeviceTokenTakenError();
     const isNew = row.previous_user_id !== userId;
     if (isNew) await this.forgetBeyondLimit(userId);
     return { device: viewOf(row), isNew };

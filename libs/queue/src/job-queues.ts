@@ -2,7 +2,12 @@ import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOB_OPTIONS, jobIdOf, QUEUE_NAMES, QUEUE_OF, type JobName, type JobPayloads, type QueueName } from './jobs';
 
-export class QueueUnavailableError extends Error {}
+export class QueueUnavailableError extends Error {
+  override readonly name = 'QueueUnavailableError';
+}
+
+/** ioredis's ways of saying a command was lost with its connection (in flight, or refused while offline). */
+const CONNECTION_LOST = /Connection is closed|Stream isn't writeable|enableOfflineQueue|Reached the max retries per request/;
 
 /** How often a queue's connection error is logged while Redis stays unreachable. */
 const ERROR_LOG_INTERVAL_MS = 30_000;
@@ -17,6 +22,8 @@ const CONNECT_WAIT_MS = 1000;
 export class JobQueues {
   private readonly queues: Map<QueueName, Queue>;
   private lastErrorLogAt = 0;
+  /** One 'ready' listener however many calls wait: each adds only its own timer. */
+  private ready: Promise<void> | undefined;
 
   /** `prefix` namespaces the queues' Redis keys, so separate deployments (or tests) share one Redis. */
   constructor(
@@ -33,31 +40,35 @@ export class JobQueues {
   }
 
   async enqueue<Name extends JobName>(name: Name, payload: JobPayloads[Name], options: { delayMs?: number } = {}): Promise<void> {
-    await (await this.queue(QUEUE_OF[name])).add(name, payload, {
-      ...JOB_OPTIONS[name],
-      jobId: jobIdOf(name, payload),
-      delay: options.delayMs && options.delayMs > 0 ? options.delayMs : undefined,
-    });
+    const queue = await this.queue(QUEUE_OF[name]);
+    await this.unlessLost(
+      queue.add(name, payload, {
+        ...JOB_OPTIONS[name],
+        jobId: jobIdOf(name, payload),
+        delay: options.delayMs && options.delayMs > 0 ? options.delayMs : undefined,
+      }),
+    );
   }
 
   /** Adds many jobs of one kind in one round trip. */
   async enqueueAll<Name extends JobName>(name: Name, payloads: Array<JobPayloads[Name]>): Promise<void> {
     if (payloads.length === 0) return;
     const options: JobsOptions = JOB_OPTIONS[name];
-    await (await this.queue(QUEUE_OF[name])).addBulk(
-      payloads.map((payload) => ({ name, data: payload, opts: { ...options, jobId: jobIdOf(name, payload) } })),
-    );
+    const queue = await this.queue(QUEUE_OF[name]);
+    await this.unlessLost(queue.addBulk(payloads.map((payload) => ({ name, data: payload, opts: { ...options, jobId: jobIdOf(name, payload) } }))));
   }
 
   /** Whether the job is in its queue in any state (waiting, delayed, active, done). */
   async has<Name extends JobName>(name: Name, payload: JobPayloads[Name]): Promise<boolean> {
-    return (await (await this.queue(QUEUE_OF[name])).getJob(jobIdOf(name, payload))) !== undefined;
+    const queue = await this.queue(QUEUE_OF[name]);
+    return (await this.unlessLost(queue.getJob(jobIdOf(name, payload)))) !== undefined;
   }
 
   /** Removes a job that has not started; an active or finished job stays. */
   async remove<Name extends JobName>(name: Name, payload: JobPayloads[Name]): Promise<void> {
-    const job = await (await this.queue(QUEUE_OF[name])).getJob(jobIdOf(name, payload));
-    if (job && ((await job.isWaiting()) || (await job.isDelayed()))) await job.remove();
+    const queue = await this.queue(QUEUE_OF[name]);
+    const job = await this.unlessLost(queue.getJob(jobIdOf(name, payload)));
+    if (job && ((await job.isWaiting()) || (await job.isDelayed()))) await this.unlessLost(job.remove());
   }
 
   /** For dashboards. */
@@ -76,17 +87,32 @@ export class JobQueues {
   }
 
   private connected(): Promise<void> {
+    this.ready ??= new Promise<void>((resolve) =>
+      this.connection.once('ready', () => {
+        this.ready = undefined;
+        resolve();
+      }),
+    );
+    const ready = this.ready;
     return new Promise((resolve, reject) => {
-      const onReady = () => {
+      const timer = setTimeout(() => reject(new QueueUnavailableError(`Redis is not connected (${this.connection.status})`)), CONNECT_WAIT_MS);
+      void ready.then(() => {
         clearTimeout(timer);
         resolve();
-      };
-      const timer = setTimeout(() => {
-        this.connection.off('ready', onReady);
-        reject(new QueueUnavailableError(`Redis is not connected (${this.connection.status})`));
-      }, CONNECT_WAIT_MS);
-      this.connection.once('ready', onReady);
+      });
     });
+  }
+
+  /** A command lost with its connection (Redis went away while it was in flight) is the queue being unavailable. */
+  private async unlessLost<T>(command: Promise<T>): Promise<T> {
+    try {
+      return await command;
+    } catch (error) {
+      if (error instanceof Error && (error.name === 'MaxRetriesPerRequestError' || CONNECTION_LOST.test(error.message))) {
+        throw new QueueUnavailableError(`Redis dropped the command: ${error.message}`, { cause: error });
+      }
+      throw error;
+    }
   }
 
   private logError(queue: QueueName, error: Error): void {

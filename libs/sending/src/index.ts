@@ -11,3 +11,4 @@ export { isPermanentSmtpFailure, describeSmtpFailure } from './smtp-failure';
 export type { SendView } from './send-view';
 export { SendOutbox } from './send-outbox';
 export { ListingProviderReceipts, type ProviderReceipts } from './provider-receipts';
+export { sendBlobReferencesSql, draftBlobReferencesSql } from './attachment-blob-references';

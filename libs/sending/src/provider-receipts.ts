@@ -13,6 +13,12 @@ interface ListedMessage {
 }
 
 /**
+ * The most a listing gives at once. Without it the mock gives the latest 100, and a
+ * recipient who got that many more mails since the attempt would hide its copy.
+ */
+const LISTING_LIMIT = 10_000;
+
+/**
  * A provider whose control API lists the mail it accepted per recipient at
  * `GET /smtp/messages?to=` with each message's headers, as the mock SMTP provider does.
  */
@@ -21,7 +27,7 @@ export class ListingProviderReceipts implements ProviderReceipts {
 
   async accepted(messageId: string, recipients: string[]): Promise<boolean> {
     for (const recipient of recipients) {
-      const response = await fetch(`${this.baseUrl.replace(/\/$/, '')}/smtp/messages?to=${encodeURIComponent(recipient)}`, {
+      const response = await fetch(`${this.baseUrl.replace(/\/$/, '')}/smtp/messages?to=${encodeURIComponent(recipient)}&limit=${LISTING_LIMIT}`, {
         signal: AbortSignal.timeout(10_000),
       });
       if (!response.ok) throw new Error(`the provider's listing answered ${response.status}`);

@@ -1,9 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
+import { blobPath, isBlobKey, TMP_FOLDER } from './blob-paths';
+import { recoverTrash, removeBlobVersion } from './blob-removal';
+import { versionOf, type BlobVersion } from './blob-version';
 import { FolderSync } from './folder-sync';
 import { pipeAll } from './pipe-all';
 import { sliceStream } from './slice-stream';
@@ -23,13 +26,17 @@ export interface StoredBlob {
   size: number;
 }
 
+/** A put, and the version of the blob it created: none when the blob was there already. */
+export interface TrackedPut {
+  blob: StoredBlob;
+  created?: BlobVersion;
+}
+
 export class BlobNotFoundError extends Error {
   constructor(readonly key: string) {
     super(`blob ${key} is not in storage`);
   }
 }
-
-const KEY_PATTERN = /^[0-9a-f]{64}(\.gz)?$/;
 
 interface Folder {
   exists: Promise<void>;
@@ -44,7 +51,9 @@ const folderSync = new FolderSync();
  * Content-addressed blobs on local disk. A blob is written to a temporary file, flushed
  * to disk and renamed into place, so a key that exists always names complete content;
  * the folder is flushed after the rename too, so the name survives a power loss as the
- * content does (what a caller acknowledges once put returns).
+ * content does (what a caller acknowledges once put returns). Content already stored is
+ * written again all the same, as a new file: a remover tells by it that a writer came
+ * while it made sure nothing refers to the blob (removeBlobVersion, BlobCollector).
  * Compressed blobs save disk but cost a decompression from the start on every range
  * read, so compression suits archives rather than mail that is read often.
  */
@@ -53,12 +62,32 @@ export class BlobStore {
   private readonly folders = new Map<string, Folder>();
 
   constructor(
-    private readonly root: string,
+    readonly root: string,
     private readonly compression: Compression = 'none',
   ) {}
 
+  /** Stores the content: a new version of the blob, whether or not it was stored already. */
   async put(content: Buffer | Readable): Promise<StoredBlob> {
-    const tmpDir = path.join(this.root, 'tmp');
+    return (await this.store(content, replace)).blob;
+  }
+
+  /** As put, and tells whether this put created the blob: only its creator may discard it. */
+  putTracked(content: Buffer | Readable): Promise<TrackedPut> {
+    return this.store(content, createOrReplace);
+  }
+
+  /** Removes the blob if its file is still this version; resolves whether it did (see removeBlobVersion). */
+  remove(version: BlobVersion): Promise<boolean> {
+    return removeBlobVersion(this.root, version, folderSync);
+  }
+
+  /** Settles at most `limit` removals that a crash interrupted. */
+  recoverTrash(limit: number): Promise<void> {
+    return recoverTrash(this.root, limit, folderSync);
+  }
+
+  private async store(content: Buffer | Readable, publish: Publish): Promise<TrackedPut> {
+    const tmpDir = path.join(this.root, TMP_FOLDER);
     await this.folder(tmpDir).exists;
     const tmpPath = path.join(tmpDir, randomUUID());
     const hash = createHash('sha256');
@@ -78,10 +107,10 @@ export class BlobStore {
       const finalPath = this.pathOf(key);
       const folder = this.folder(path.dirname(finalPath));
       await folder.exists;
-      await rename(tmpPath, finalPath);
+      const created = await publish(key, tmpPath, finalPath);
       // The blob's name and, in a new folder, the folder's own name: flushed in the same round.
       await Promise.all([folderSync.sync(path.dirname(finalPath)), folder.durable]);
-      return { key, size };
+      return { blob: { key, size }, created };
     } catch (error) {
       await rm(tmpPath, { force: true });
       throw error;
@@ -154,9 +183,36 @@ export class BlobStore {
   }
 
   private pathOf(key: string): string {
-    if (!KEY_PATTERN.test(key)) throw new BlobNotFoundError(key);
-    return path.join(this.root, key.slice(0, 2), key.slice(2, 4), key);
+    if (!isBlobKey(key)) throw new BlobNotFoundError(key);
+    return blobPath(this.root, key);
   }
+}
+
+/** Puts a written file under its key; resolves the version it created, if it created the blob. */
+type Publish = (key: string, tmpPath: string, finalPath: string) => Promise<BlobVersion | undefined>;
+
+/** A file of the same content already there is replaced all the same: see put. */
+async function replace(_key: string, tmpPath: string, finalPath: string): Promise<undefined> {
+  await rename(tmpPath, finalPath);
+}
+
+/**
+ * link, unlike rename, fails when the name is taken: that tells a put that created the
+ * blob from one that found it, which replaces it as put does. The version is read from
+ * the temporary name, which no one else knows: read from the key's name it could be a
+ * concurrent put's file.
+ */
+async function createOrReplace(key: string, tmpPath: string, finalPath: string): Promise<BlobVersion | undefined> {
+  try {
+    await link(tmpPath, finalPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    await rename(tmpPath, finalPath);
+    return undefined;
+  }
+  const created = versionOf(key, await stat(tmpPath, { bigint: true }));
+  await rm(tmpPath);
+  return created;
 }
 
 /** Ranges within this many bytes of each other are fetched with one read. */

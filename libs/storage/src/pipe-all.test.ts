@@ -33,3 +33,11 @@ test('a source that closes before its end is an error, not a complete blob', asy
   setImmediate(() => source.destroy());
   await assert.rejects(piping, /closed before its end/);
 });
+
+test('a source that failed before it was handed over rejects with its error, and the destination is let go', async () => {
+  const source = new Readable({ read() {} }).on('error', () => {});
+  source.destroy(new Error('the form ended inside the file'));
+  const sink = collector([]);
+  await assert.rejects(pipeAll(source, [], sink), /ended inside the file/);
+  assert.ok(sink.destroyed);
+});

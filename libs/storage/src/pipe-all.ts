@@ -1,5 +1,12 @@
 import type { Readable, Transform, Writable } from 'node:stream';
 
+/** The source stream closed before its end: an upload cut short, not a storage fault. */
+export class SourceEndedEarlyError extends Error {
+  constructor() {
+    super('the source closed before its end');
+  }
+}
+
 /**
  * Pipes source through the transforms into sink, and settles when sink has finished and
  * closed, or on the first error, after destroying every stream. What stream.pipeline
@@ -16,9 +23,12 @@ export function pipeAll(source: Readable, transforms: Transform[], sink: Writabl
       for (const stream of streams) stream.destroy();
       reject(error);
     };
+    // A source destroyed before it was handed over (an upload that failed while storage got ready) says so
+    // only now: its 'error' and 'close' are gone.
+    if (source.destroyed) return fail(source.errored ?? new SourceEndedEarlyError());
     for (const stream of streams) stream.on('error', fail);
     source.on('close', () => {
-      if (!source.readableEnded) fail(new Error('the source closed before its end'));
+      if (!source.readableEnded) fail(new SourceEndedEarlyError());
     });
     sink.on('close', () => {
       if (settled) return;

@@ -4,3 +4,4 @@ export { login } from './login';
 export { waitFor, sleep, type WaitOptions } from './wait-for';
 export { testQueuePrefix } from './test-queue-prefix';
 export { startAppProcess, waitForHttp, waitForOutput, freePort, REPO_ROOT, type AppProcess, type AppProcessOptions } from './app-process';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy';

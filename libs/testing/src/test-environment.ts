@@ -1,10 +1,10 @@
-import { authConfig, databaseConfig, loadConfig, storageConfig } from '@letterbox/config';
+import { authConfig, databaseConfig, loadConfig, redisConfig, storageConfig } from '@letterbox/config';
 import { createDatabase, type Database } from '@letterbox/db';
 import { BlobStore } from '@letterbox/storage';
 
 /** The settings `npm test` exported: the test database and a scratch storage folder. */
 export function testSettings() {
-  return loadConfig({ ...databaseConfig, ...storageConfig, ...authConfig });
+  return loadConfig({ ...databaseConfig, ...storageConfig, ...authConfig, ...redisConfig });
 }
 
 export function testDatabase(poolSize = 5): Database {

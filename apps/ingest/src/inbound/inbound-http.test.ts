@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
+import { MailboxQueries, MailListQuery, ThreadQueries } from '@letterbox/mail';
 import { referenceMail } from '@letterbox/mail-generator';
 import type { JobQueues } from '@letterbox/queue';
 import { createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
@@ -119,6 +120,32 @@ describe('POST /v2/inbound', () => {
     assert.equal(rows[0].count, BURST);
   });
 
+  describe('a message whose sender is unknown is stored, as other mail servers store it', () => {
+    const senderless = [
+      { name: 'no From header at all', from: '' },
+      { name: 'a From with no address', from: 'From: undisclosed\r\n' },
+    ];
+
+    for (const { name, from } of senderless) {
+      test(name, async () => {
+        const user = await createTestUser(db, 'anonymous');
+        const subject = `no sender ${randomUUID()}`;
+        const answer = await ingest.post(`${from}To: ${user.email}\r\nSubject: ${subject}\r\n\r\nhello\r\n`);
+        assert.equal(answer.status, 202, JSON.stringify(answer.body));
+        await waitFor(async () => (await inboxOf(db, user.id)).total === 1, { what: 'the stored mail' });
+
+        const mailboxes = new MailboxQueries(db.sql);
+        const unknown = { name: '', address: '' };
+        const list = await new MailListQuery(db.sql, mailboxes).page(user.id, { filter: {}, order: 'desc', limit: 10 });
+        assert.deepEqual(list.items.map((mail) => [mail.subject, mail.from]), [[subject, unknown]]);
+        const threads = await new ThreadQueries(db.sql, mailboxes).page(user.id, { filter: {}, limit: 10 });
+        assert.deepEqual(threads.items.map((thread) => thread.participants), [[unknown]]);
+        const { rows } = await db.sql.query<{ contacts: number }>('SELECT count(*)::int AS contacts FROM contacts WHERE user_id = $1', [user.id]);
+        assert.equal(rows[0].contacts, 0, 'no contact is made of an unknown sender');
+      });
+    }
+  });
+
   async function jobCounts(): Promise<{ active: number; waiting: number }> {
     const queue = queues.all().find((candidate) => candidate.name === 'mail-ingest');
     const counts = await queue!.getJobCounts('active', 'waiting', 'delayed');
@@ -128,17 +155,23 @@ describe('POST /v2/inbound', () => {
   describe('refusals name what is wrong, as problem+json, and accept nothing', () => {
     const valid = () => plainMessage(alice.email, randomUUID());
 
-    const cases: Array<{ name: string; send: () => Promise<{ status: number; body: { detail?: string; errors?: Array<{ field: string }> } }>; status: number; mentions: RegExp }> = [
+    const cases: Array<{ name: string; send: () => Promise<{ status: number; contentType: string | null; body: { detail?: string; errors?: Array<{ field: string }> } }>; status: number; mentions: RegExp }> = [
       { name: 'no gateway token', send: () => ingest.post(valid(), { token: null }), status: 401, mentions: /gateway token is required/ },
       { name: 'a wrong gateway token', send: () => ingest.post(valid(), { token: 'not-the-token-at-all' }), status: 401, mentions: /not valid/ },
       { name: 'another content type', send: () => ingest.post(valid(), { contentType: 'text/plain' }), status: 415, mentions: /text\/plain/ },
       { name: 'an empty body', send: () => ingest.post(''), status: 400, mentions: /empty/ },
       { name: 'a JSON body', send: () => ingest.post('{"subject":"hello"}', { to: [alice.email] }), status: 422, mentions: /body: not an RFC 5322 message/ },
       {
-        name: 'headers without a sender',
-        send: () => ingest.post('To: x@y.z\r\nSubject: no sender\r\n\r\nhello', { to: [alice.email] }),
+        name: 'binary bytes',
+        send: () => ingest.post(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xfe]), { to: [alice.email] }),
         status: 422,
-        mentions: /no From header/,
+        mentions: /body: not an RFC 5322 message: it does not begin with a header field/,
+      },
+      {
+        name: 'text with no header line',
+        send: () => ingest.post('Hello Alice, this is just text.\r\n\r\nNo headers here.\r\n', { to: [alice.email] }),
+        status: 422,
+        mentions: /body: not an RFC 5322 message: it does not begin with a header field/,
       },
       { name: 'an unknown recipient', send: () => ingest.post(valid(), { to: [alice.email, 'nobody@nowhere.test'] }), status: 422, mentions: /query\.to: no Letterbox user nobody@nowhere\.test/ },
       { name: 'a `to` that is not an address', send: () => ingest.post(valid(), { to: ['not-an-address'] }), status: 400, mentions: /query\.to/ },
@@ -151,6 +184,7 @@ describe('POST /v2/inbound', () => {
         const before = await inboxOf(db, alice.id);
         const answer = await send();
         assert.equal(answer.status, status, JSON.stringify(answer.body));
+        assert.match(answer.contentType ?? '', /^application\/problem\+json/);
         assert.match(answer.body.detail ?? '', mentions);
         assert.equal((await inboxOf(db, alice.id)).total, before.total);
       });

@@ -61,6 +61,16 @@ describe('the SMTP listener, used by a standard SMTP client (nodemailer)', () =>
     assert.equal((await inboxOf(db, alice.id)).messageIds.get(`<${messageId}@example.org>`), 1);
   });
 
+  test('a message without a From header is accepted and stored with an unknown sender', async () => {
+    const messageId = `<senderless-${randomUUID()}@example.org>`;
+    const raw = `To: ${alice.email}\r\nSubject: who sent this?\r\nMessage-ID: ${messageId}\r\n\r\nhello\r\n`;
+    const info = await smtp.sendMail({ envelope: { from: 'a@example.org', to: [alice.email] }, raw });
+    assert.match(String(info.response), /^250 2\.0\.0 queued as/);
+    await waitFor(async () => (await inboxOf(db, alice.id)).messageIds.get(messageId) === 1, { what: 'the senderless message in the inbox' });
+    const { rows } = await db.sql.query('SELECT from_address, from_name FROM mails WHERE user_id = $1 AND message_id = $2', [alice.id, messageId]);
+    assert.deepEqual(rows, [{ from_address: '', from_name: '' }]);
+  });
+
   test('a recipient who is not a Letterbox user is refused at RCPT: the listener never relays', async () => {
     await assert.rejects(
       smtp.sendMail({ envelope: { from: 'a@example.org', to: ['someone@elsewhere.example'] }, raw: 'From: a@example.org\r\nSubject: relay?\r\n\r\nno\r\n' }),

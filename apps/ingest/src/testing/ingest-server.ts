@@ -8,7 +8,7 @@ export interface RunningIngestServer {
   url: string;
   smtpPort: number;
   /** POSTs a raw message to /v2/inbound, as a mail gateway does. */
-  post(eml: Buffer | string, options?: { to?: string[]; token?: string | null; contentType?: string }): Promise<{ status: number; body: InboundAnswer }>;
+  post(eml: Buffer | string, options?: { to?: string[]; token?: string | null; contentType?: string }): Promise<{ status: number; contentType: string | null; body: InboundAnswer }>;
   close(): Promise<void>;
 }
 
@@ -44,7 +44,7 @@ export async function startIngestServer(env: Record<string, string>): Promise<Ru
         headers: { 'content-type': options.contentType ?? 'message/rfc822', ...(token === null ? {} : { authorization: `Bearer ${token}` }) },
         body: eml,
       });
-      return { status: response.status, body: (await response.json()) as InboundAnswer };
+      return { status: response.status, contentType: response.headers.get('content-type'), body: (await response.json()) as InboundAnswer };
     },
     close: () => ingest.http.close(),
   };

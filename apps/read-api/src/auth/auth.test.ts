@@ -59,7 +59,7 @@ describe('signing in', () => {
     assert.ok(expiresAt.getTime() <= Date.now() + ttl, 'no later than the configured lifetime');
     assert.ok(expiresAt.getTime() >= before + ttl - 1000, 'the configured lifetime, to the second');
     const claims = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, testSettings().AUTH_TOKEN_TTL_SECONDS).verify(body.accessToken);
-    assert.deepEqual(claims, { userId: user.id, officeId: user.officeId, expiresAt: expiresAt.getTime() / 1000 });
+    assert.deepEqual(claims, { userId: user.id, officeId: user.officeId, tokenVersion: 0, expiresAt: expiresAt.getTime() / 1000 });
   });
 
   test('the answer never carries the password or its hash', async () => {
@@ -129,15 +129,18 @@ describe('signing in', () => {
   });
 
   test('a token issued with another secret, or expired, is refused by /v2/auth/me', async () => {
-    const forged = new AccessTokens('a-different-secret-with-more-than-32-characters', 3600).issue(user.id, user.officeId);
-    const expired = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, 60).issue(user.id, user.officeId, Date.now() - 3600_000);
+    const forged = new AccessTokens('a-different-secret-with-more-than-32-characters', 3600).issue({ userId: user.id, officeId: user.officeId, tokenVersion: 0 });
+    const expired = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, 60).issue({ userId: user.id, officeId: user.officeId, tokenVersion: 0 }, Date.now() - 3600_000);
     for (const token of [forged.accessToken, expired.accessToken]) {
       const response = await me(token);
       assert.equal(response.status, 401);
       assert.equal(response.headers.get('content-type'), PROBLEM_JSON);
     }
-    const fresh = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, 60).issue(user.id, user.officeId);
+    const fresh = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, 60).issue({ userId: user.id, officeId: user.officeId, tokenVersion: 0 });
     assert.equal((await me(fresh.accessToken)).status, 200, 'a token the server’s secret signed, in date, is accepted');
+    // Signed with the server's secret, but for another office than the user's: the office claim is checked.
+    const elsewhere = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, 60).issue({ userId: user.id, officeId: other.officeId + 1000, tokenVersion: 0 });
+    assert.equal((await me(elsewhere.accessToken)).status, 401);
   });
 
   test('login is reachable without a token and ignores a bad one', async () => {

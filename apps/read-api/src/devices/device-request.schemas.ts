@@ -14,6 +14,11 @@ export const deviceRegistration = z
   .object({
     token: deviceToken,
     platform: z.enum(DEVICE_PLATFORMS, { message: `must be one of ${DEVICE_PLATFORMS.join(', ')}` }).optional(),
+    /** Made once by the app installation and kept by it alone: the proof that moves its token to another user. */
+    installationSecret: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{32,256}$/, 'must be 32 to 256 letters, digits, _ or - (a random secret the installation keeps)')
+      .optional(),
   })
   .strict();
 

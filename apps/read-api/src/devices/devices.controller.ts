@@ -23,8 +23,9 @@ export class DevicesController {
   }
 
   /**
-   * Registers the token for the signed-in user: 201 when the device is new to them (a token
-   * another user had moves to them), 200 when it was theirs already and is only refreshed.
+   * Registers the token for the signed-in user: 201 when the device is new to them, 200 when it was theirs
+   * already and is only refreshed. A token another user has moves to them only with the installationSecret
+   * it was registered with (the same app installation, signed in as someone else); otherwise 409.
    */
   @Post()
   @ApiZodBody(deviceRegistration)
@@ -36,7 +37,7 @@ export class DevicesController {
     @Body(new ZodValidationPipe(deviceRegistration, 'body')) body: DeviceRegistrationBody,
     @Res() reply: FastifyReply,
   ) {
-    const { device, isNew } = await this.devices.register(user.userId, body.token, body.platform);
+    const { device, isNew } = await this.devices.register(user.userId, body.token, body.platform, body.installationSecret);
     return reply.status(isNew ? 201 : 200).send(device);
   }
 

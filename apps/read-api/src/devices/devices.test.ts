@@ -91,16 +91,31 @@ describe('device routes', () => {
     );
   });
 
-  test('a token registered by another user moves to them: 201 for them, and gone from the first user', async () => {
+  test('a token another user registered moves only from the same installation, proved by its secret', async () => {
     const token = fcmToken();
-    assert.equal((await register(aliceToken, { token, platform: 'ios' })).status, 201);
-    const moved = await register(bobToken, { token });
+    const installationSecret = randomBytes(32).toString('base64url');
+    assert.equal((await register(aliceToken, { token, platform: 'ios', installationSecret })).status, 201);
+    // Someone who only learnt the token cannot take alice's notifications.
+    for (const attempt of [{ token }, { token, installationSecret: randomBytes(32).toString('base64url') }]) {
+      const problem = await problemOf(await register(bobToken, attempt), 409);
+      assert.match(problem.detail, /installationSecret/);
+    }
+    assert.ok((await list(aliceToken)).some((device) => device.token === token));
+    // The same phone, now signed in as bob.
+    const moved = await register(bobToken, { token, installationSecret });
     assert.equal(moved.status, 201);
     assert.equal(((await moved.json()) as Device).platform, 'ios');
     assert.ok(!(await list(aliceToken)).some((device) => device.token === token));
     assert.ok((await list(bobToken)).some((device) => device.token === token));
     const { rows } = await db.sql.query<{ user_id: number }>('SELECT user_id FROM devices WHERE token = $1', [token]);
     assert.deepEqual(rows, [{ user_id: bob.id }]);
+  });
+
+  test('a token registered without a secret never moves to another user', async () => {
+    const token = fcmToken();
+    assert.equal((await register(aliceToken, { token })).status, 201);
+    await problemOf(await register(bobToken, { token, installationSecret: randomBytes(32).toString('base64url') }), 409);
+    assert.equal((await register(aliceToken, { token })).status, 200);
   });
 
   test('DELETE removes the user’s device: 204, then 404; another user’s token is a 404 and stays', async () => {
@@ -137,6 +152,7 @@ describe('device routes', () => {
     ['a token that is a number', { token: 12345 }, ['body.token']],
     ['an unknown platform', { token: 'tok-1', platform: 'windows' }, ['body.platform']],
     ['an unknown field', { token: 'tok-1', userId: 1 }, ['body.userId']],
+    ['a short installation secret', { token: 'tok-1', installationSecret: 'guessable' }, ['body.installationSecret']],
     ['several at once', { token: 'a b', platform: 'symbian', extra: true }, ['body.token', 'body.platform', 'body.extra']],
     ['a JSON array', [], ['body']],
     ['a body that is not JSON', '{"token": ', ['body']],

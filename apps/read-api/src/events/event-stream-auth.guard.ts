@@ -1,6 +1,6 @@
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AccessTokens, bearerTokenOf, type AuthenticatedUser } from '@letterbox/auth';
+import { bearerTokenOf, TokenAuthenticator, type AuthenticatedUser } from '@letterbox/auth';
 
 type EventStreamRequest = FastifyRequest<{ Querystring: { access_token?: unknown } }> & { user?: AuthenticatedUser };
 
@@ -12,17 +12,15 @@ type EventStreamRequest = FastifyRequest<{ Querystring: { access_token?: unknown
  */
 @Injectable()
 export class EventStreamAuthGuard implements CanActivate {
-  constructor(private readonly tokens: AccessTokens) {}
+  constructor(private readonly authenticator: TokenAuthenticator) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<EventStreamRequest>();
     const token = tokenOf(request);
     if (token === undefined) {
       throw new UnauthorizedException('a bearer token is required in the Authorization header or the access_token query parameter');
     }
-    const claims = this.tokens.verify(token);
-    if (!claims) throw new UnauthorizedException('the access token is invalid or has expired; sign in again');
-    request.user = { userId: claims.userId, officeId: claims.officeId, tokenExpiresAt: claims.expiresAt };
+    request.user = await this.authenticator.authenticate(token);
     return true;
   }
 }

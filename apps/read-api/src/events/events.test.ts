@@ -343,8 +343,7 @@ describe('live mail events on /v2/events', () => {
   test('a stream ends with an error event when its token expires', async () => {
     const { AUTH_TOKEN_SECRET, AUTH_TOKEN_TTL_SECONDS } = loadReadApiConfig();
     const almostExpired = new AccessTokens(AUTH_TOKEN_SECRET, AUTH_TOKEN_TTL_SECONDS).issue(
-      alice.id,
-      alice.officeId,
+      { userId: alice.id, officeId: alice.officeId, tokenVersion: 0 },
       Date.now() - (AUTH_TOKEN_TTL_SECONDS - 1) * 1000,
     ).accessToken;
     const connection = await listen(almostExpired);

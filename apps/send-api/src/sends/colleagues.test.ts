@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
-import { ColleagueDelivery, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
+import { ColleagueDelivery, DatabaseBlobReferences, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
 import { JobQueues, producerConnection } from '@letterbox/queue';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, waitFor, type TestUser } from '@letterbox/testing';
@@ -74,7 +74,7 @@ describe('mail between colleagues', () => {
     const queues = new JobQueues(producerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'), queuePrefix);
     try {
       const directory = new RecipientDirectory(db.sql);
-      const colleagues = new ColleagueDelivery(directory, new InboundIntake(blobs, directory, new InboundAcceptances(db.sql, queues), queues, 1024 * 1024));
+      const colleagues = new ColleagueDelivery(directory, new InboundIntake(blobs, directory, new InboundAcceptances(db.sql, queues), new DatabaseBlobReferences(db.sql), queues, 1024 * 1024));
       assert.deepEqual(await colleagues.colleaguesAmong([bob.email, 'nobody@outside.test']), new Set([bob.email]));
       const messageId = `<twice-${randomUUID()}@letterbox.test>`;
       const message = () => Buffer.from(`From: ${alice.email}\r\nTo: ${bob.email}\r\nSubject: twice\r\nMessage-ID: ${messageId}\r\n\r\nonce\r\n`);

@@ -9,6 +9,7 @@ export function useMailboxes() {
   const [error, setError] = useState<string | null>(null);
   const inFlight = useRef<AbortController | null>(null);
   const latest = useRef<Promise<void> | null>(null);
+  const generations = useRef(0);
 
   /** Resolves once the mailboxes are fetched: a refresh overtaken by a newer one waits for that one, so a caller
    * that made a folder never sees a list without it (and is not sent back to the inbox). */
@@ -16,13 +17,14 @@ export function useMailboxes() {
     inFlight.current?.abort();
     const controller = new AbortController();
     inFlight.current = controller;
-    const fetched: Promise<void> = (async () => {
+    const generation = ++generations.current;
+    const fetched = (async () => {
       try {
         setMailboxes(await fetchMailboxes(controller.signal));
         setError(null);
       } catch (failure) {
         if (!isAbort(failure)) setError(messageOf(failure));
-        else if (latest.current !== fetched) await latest.current;
+        else if (generation !== generations.current) await latest.current;
       }
     })();
     latest.current = fetched;

@@ -17,8 +17,11 @@ export function formatListDate(iso: string, now = new Date()): string {
 
 export const formatFullDate = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-export const formatAddress = (address: Address) => (address.name ? `${address.name} <${address.address}>` : address.address);
+/** Incoming mail without a From address is stored too: its sender is empty. */
+const UNKNOWN_SENDER = '(unknown sender)';
 
-export const displayName = (address: Address) => address.name || address.address;
+export const displayName = (address: Address) => address.name || address.address || UNKNOWN_SENDER;
+
+export const formatAddress = (address: Address) => (address.name && address.address ? `${address.name} <${address.address}>` : displayName(address));
 
 export const formatAddresses = (addresses: Address[]) => addresses.map(formatAddress).join(', ');

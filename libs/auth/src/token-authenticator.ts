@@ -1,0 +1,23 @@
+import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { AccessTokens } from './access-tokens';
+import type { AuthenticatedUser } from './authenticated-user';
+import { UserSessions } from './user-sessions';
+
+/** A bearer token's signature and expiry, then whether it still stands: same office, not revoked since. */
+@Injectable()
+export class TokenAuthenticator {
+  constructor(
+    private readonly tokens: AccessTokens,
+    private readonly sessions: UserSessions,
+  ) {}
+
+  async authenticate(token: string): Promise<AuthenticatedUser> {
+    const claims = this.tokens.verify(token);
+    if (!claims) throw new UnauthorizedException('the access token is invalid or has expired; sign in again');
+    const state = await this.sessions.stateOf(claims.userId);
+    if (!state || state.officeId !== claims.officeId || state.tokenVersion !== claims.tokenVersion) {
+      throw new UnauthorizedException('the access token was revoked (a sign-out, a new password or a removed account); sign in again');
+    }
+    return { userId: claims.userId, officeId: claims.officeId, tokenExpiresAt: claims.expiresAt };
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * The keys among `keys` (an SQL text[]) that an attachment of a send is stored under,
+ * whatever the send's status: a probe of outbound_sends_attachments_idx per key.
+ */
+export function sendBlobReferencesSql(keys: string): string {
+  return `SELECT k AS key FROM unnest(${keys}) AS k
+           WHERE EXISTS (SELECT 1 FROM outbound_sends WHERE request->'attachments' @> jsonb_build_array(jsonb_build_object('storageKey', k)))`;
+}
+
+/** The same for the attachments of drafts, through drafts_attachments_idx. */
+export function draftBlobReferencesSql(keys: string): string {
+  return `SELECT k AS key FROM unnest(${keys}) AS k
+           WHERE EXISTS (SELECT 1 FROM drafts WHERE content->'attachments' @> jsonb_build_array(jsonb_build_object('storageKey', k)))`;
+}

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { blobPath, TRASH_FOLDER } from './blob-paths';
+import { BlobNotFoundError, BlobStore } from './blob-store';
+import { versionOf } from './blob-version';
+
+const unique = () => Buffer.from(`blob ${randomUUID()}`);
+const versionNow = async (store: BlobStore, key: string) => versionOf(key, await stat(blobPath(store.root, key), { bigint: true }));
+const isStored = (store: BlobStore, key: string) =>
+  store.readRanges(key, [{ start: 0, end: 1 }]).then(
+    () => true,
+    (error: unknown) => (error instanceof BlobNotFoundError ? false : Promise.reject(error)),
+  );
+
+describe('blob versions and their removal', () => {
+  let root: string;
+  let store: BlobStore;
+
+  before(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'letterbox-blob-removal-'));
+    store = new BlobStore(root);
+  });
+  after(() => rm(root, { recursive: true, force: true }));
+
+  test('a tracked put tells whether it created the blob, and the version it made', async () => {
+    const content = unique();
+    const first = await store.putTracked(content);
+    assert.ok(first.created, 'the first put created it');
+    assert.deepEqual(first.created, await versionNow(store, first.blob.key));
+    const second = await store.putTracked(content);
+    assert.deepEqual(second.blob, first.blob);
+    assert.equal(second.created, undefined, 'the second found it');
+    assert.notDeepEqual(await versionNow(store, first.blob.key), first.created, 'and wrote a version of its own');
+    assert.deepEqual(await readdir(path.join(root, 'tmp')), [], 'no temporary name is left behind');
+  });
+
+  test('every put of stored content makes a new version', async () => {
+    const content = unique();
+    const { key } = await store.put(content);
+    const before = await versionNow(store, key);
+    await store.put(content);
+    assert.notDeepEqual(await versionNow(store, key), before);
+  });
+
+  test('a version still there is removed; a missing blob is nothing to remove', async () => {
+    const { created, blob } = await store.putTracked(unique());
+    assert.ok(created);
+    assert.equal(await store.remove(created), true);
+    assert.equal(await isStored(store, blob.key), false);
+    assert.equal(await store.remove(created), false);
+    assert.deepEqual(await readdir(path.join(root, TRASH_FOLDER)), [], 'nothing is left in the trash');
+  });
+
+  test('a blob written again since its version was seen is kept, and readable', async () => {
+    const content = unique();
+    const { created, blob } = await store.putTracked(content);
+    assert.ok(created);
+    await store.put(content);
+    const rewritten = await versionNow(store, blob.key);
+    assert.equal(await store.remove(created), false);
+    assert.equal(await isStored(store, blob.key), true);
+    assert.equal((await versionNow(store, blob.key)).ino, rewritten.ino, 'the file put back is the one written again');
+  });
+
+  describe('a removal that a crash cut short, after the rename into the trash', () => {
+    async function trashAsACrashWould(key: string, meant: { ino: bigint; mtimeNs: bigint }): Promise<void> {
+      await mkdir(path.join(root, TRASH_FOLDER), { recursive: true });
+      await rename(blobPath(root, key), path.join(root, TRASH_FOLDER, `${key}.${meant.ino}.${meant.mtimeNs}.${randomUUID()}`));
+    }
+
+    test('is finished when the file in the trash is the version meant', async () => {
+      const { created, blob } = await store.putTracked(unique());
+      assert.ok(created);
+      await trashAsACrashWould(blob.key, created);
+      await store.recoverTrash(100);
+      assert.equal(await isStored(store, blob.key), false);
+      assert.deepEqual(await readdir(path.join(root, TRASH_FOLDER)), []);
+    });
+
+    test('puts the file back, as young as a new put, when it is not the version meant', async () => {
+      const content = unique();
+      const { created, blob } = await store.putTracked(content);
+      assert.ok(created);
+      await store.put(content);
+      const dayAgo = new Date(Date.now() - 24 * 3600 * 1000);
+      await utimes(blobPath(root, blob.key), dayAgo, dayAgo);
+      await trashAsACrashWould(blob.key, created);
+      await store.recoverTrash(100);
+      assert.equal(await isStored(store, blob.key), true);
+      const { mtimeMs } = await stat(blobPath(root, blob.key));
+      assert.ok(mtimeMs > Date.now() - 60_000, 'touched as it went back');
+      assert.deepEqual(await readdir(path.join(root, TRASH_FOLDER)), []);
+    });
+  });
+});
