@@ -7,6 +7,8 @@ cd "$ROOT"
 
 # The demo runs on the public secrets the README prints, unless told otherwise; production refuses them.
 export LETTERBOX_DEMO=${LETTERBOX_DEMO:-true}
+# Readable log lines on the terminal; a deployment keeps the JSON lines (LOG_PRETTY=false).
+export LOG_PRETTY=${LOG_PRETTY:-true}
 
 bash scripts/setup.sh
 node --require @swc-node/register scripts/build.ts

@@ -6,6 +6,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 # The tests run on the demo's public secrets; outside the demo the apps refuse them.
 export LETTERBOX_DEMO=${LETTERBOX_DEMO:-true}
+# Warnings and errors only: the apps tests start in-process would log every request.
+export LOG_LEVEL=${LOG_LEVEL:-warn}
 mapfile -t files < <(find "$1" -name '*.test.ts' -not -path '*/node_modules/*' | sort)
 if [ ${#files[@]} -eq 0 ]; then
   echo "no tests in $1" >&2

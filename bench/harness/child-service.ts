@@ -44,7 +44,8 @@ process.on('exit', () => {
 export async function startService(spec: ServiceSpec): Promise<ChildService> {
   const child = spawn(process.execPath, spec.args, {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...spec.env },
+    // Any free ops port: a bench may run several workers of one kind. No line per request: logging is not what is measured.
+    env: { ...process.env, OPS_PORT: '0', LOG_LEVEL: 'warn', ...spec.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);

@@ -1,7 +1,8 @@
 import nodemailer from 'nodemailer';
 import { createDatabase } from '@letterbox/db';
 import { ColleagueDelivery, DatabaseBlobReferences, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
-import { isFinalAttempt, JobQueues, producerConnection, SenderRateLimit, startJobWorker, workerConnection } from '@letterbox/queue';
+import { loggerFor, postgresCheck, redisCheck, storageCheck } from '@letterbox/observability';
+import { isFinalAttempt, JobQueues, producerConnection, SenderRateLimit, startJobWorker, workerConnection, type RunningWorker } from '@letterbox/queue';
 import { ListingProviderReceipts, SendDelivery, SendOutbox } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import { deliveryLockOptions } from './delivery-lock';
@@ -10,17 +11,15 @@ import type { DeliveryWorkerConfig } from './delivery-worker.config';
 /** The send API bounded what a send holds; this only stops a runaway. */
 const COLLEAGUE_MESSAGE_MAX_BYTES = 512 * 1024 * 1024;
 
-export interface RunningDeliveryWorker {
-  /** Lets deliveries in flight finish (or go back to the queue), then closes every connection. */
-  close(): Promise<void>;
-}
+const logger = loggerFor('delivery');
 
 /** Consumes the delivery queue and sweeps the outbox, until closed. */
-export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise<RunningDeliveryWorker> {
+export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise<RunningWorker> {
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-delivery-worker' });
   const blobs = new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS);
   const commands = workerConnection(config.REDIS_URL);
   const queues = new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX);
+  const health = producerConnection(config.REDIS_URL);
   const directory = new RecipientDirectory(db.sql);
   const smtp = nodemailer.createTransport({
     host: config.SMTP_HOST,
@@ -55,27 +54,29 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
       ...deliveryLockOptions(config.DELIVERY_LOCK_MS),
     },
   );
-  worker.on('error', (error) => console.error(`[delivery] worker: ${error.message}`));
+  worker.on('error', (error) => logger.warn({ err: error }, 'worker connection failed'));
   // Whatever ends a job for good (no attempts left, too many crashes), its send must not stay `sending`.
   worker.on('failed', (job, error) => {
     if (!job) return;
     job
       .isFailed()
       .then((final) => (final ? delivery.giveUp(job.data.sendId, error.message) : undefined))
-      .catch((failure: unknown) => console.error(`[delivery] send ${job.data.sendId}: ${(failure as Error).message}`));
+      .catch((failure: unknown) => logger.error({ sendId: job.data.sendId, err: failure }, `send ${job.data.sendId} could not be given up`));
   });
   const outbox = new SendOutbox(db, queues);
   const sweeping = setInterval(() => {
-    outbox.sweep().catch((error: unknown) => console.error(`[outbox] sweep failed: ${(error as Error).message}`));
+    outbox.sweep().catch((error: unknown) => logger.warn({ err: error }, 'outbox sweep failed'));
   }, config.OUTBOX_SWEEP_MS);
   await worker.waitUntilReady();
   return {
+    readiness: { database: postgresCheck(db.sql), redis: redisCheck(health), storage: storageCheck(config.STORAGE_DIR) },
     async close() {
       clearInterval(sweeping);
       await worker.close();
       smtp.close();
       await queues.close();
       commands.disconnect();
+      health.disconnect();
       await db.close();
     },
   };

@@ -1,3 +1,4 @@
+import type { RunningWorker } from '@letterbox/queue';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, utimes } from 'node:fs/promises';
@@ -8,14 +9,14 @@ import { ConfigError } from '@letterbox/config';
 import { BlobNotFoundError, BlobStore } from '@letterbox/storage';
 import { sleep, testQueuePrefix, waitFor } from '@letterbox/testing';
 import { loadIngestWorkerConfig } from './ingest-worker.config';
-import { startIngestWorker, type RunningIngestWorker } from './start-ingest-worker';
+import { startIngestWorker } from './start-ingest-worker';
 
 const DAY_MS = 24 * 3600 * 1000;
 
 describe('the ingest worker collects the blobs nothing refers to', () => {
   let root: string;
   let store: BlobStore;
-  let worker: RunningIngestWorker;
+  let worker: RunningWorker;
 
   before(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'letterbox-worker-blobs-'));

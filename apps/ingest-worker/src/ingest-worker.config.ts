@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { databaseConfig, loadConfig, redisConfig, storageConfig } from '@letterbox/config';
+import { databaseConfig, loadConfig, opsConfig, redisConfig, storageConfig } from '@letterbox/config';
 
 export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -7,6 +7,7 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       ...databaseConfig,
       ...storageConfig,
       ...redisConfig,
+      ...opsConfig(9102),
       /** Messages inserted per transaction. */
       INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
       /** How long a batch waits for more messages after its first, in milliseconds. */

@@ -9,34 +9,40 @@ import {
   type IngestOutcome,
   type IngestPayload,
 } from '@letterbox/ingest';
-import { BatchCollector, JobQueues, producerConnection, startJobWorker, workerConnection } from '@letterbox/queue';
+import { loggerFor, postgresCheck, redisCheck, storageCheck, withRequestId } from '@letterbox/observability';
+import { BatchCollector, JobQueues, producerConnection, startJobWorker, workerConnection, type JobTrace, type RunningWorker } from '@letterbox/queue';
 import { BlobCollector, BlobStore } from '@letterbox/storage';
 import type { IngestWorkerConfig } from './ingest-worker.config';
 
-export interface RunningIngestWorker {
-  /** Finishes the batches in flight (their jobs complete or go back to the queue), then closes every connection. */
-  close(): Promise<void>;
-}
+const logger = loggerFor('ingest');
 
 /** Consumes accepted incoming mail in batches, and removes the blobs nothing refers to, until closed. */
-export async function startIngestWorker(config: IngestWorkerConfig): Promise<RunningIngestWorker> {
+export async function startIngestWorker(config: IngestWorkerConfig): Promise<RunningWorker> {
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-ingest-worker' });
   const blobs = new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS);
   const commands = workerConnection(config.REDIS_URL);
   const queues = new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX);
+  const health = producerConnection(config.REDIS_URL);
   const events = new UserEvents(commands, config.QUEUE_PREFIX);
+  // A batch holds many requests' messages: each stored mail is followed under the request that brought it.
+  const requestOf = new Map<string, string | undefined>();
   // Both repeat safely: notification jobs are keyed by mail, and a repeated live event only makes the webmail refetch.
   const announce: AnnounceStoredMail = async (mails) => {
+    for (const mail of mails) {
+      withRequestId(requestOf.get(mail.inboundId) ?? mail.inboundId, () =>
+        logger.info({ inboundId: mail.inboundId, userId: mail.userId, mailId: mail.mailId, storedNow: mail.storedNow }, `mail ${mail.mailId} stored for user ${mail.userId}`),
+      );
+    }
     await Promise.all([
       queues.enqueueAll(
         'notify-new-mail',
-        mails.map(({ userId, mailId, from, subject }) => ({ userId, mailId, from, subject })),
+        mails.map(({ inboundId, userId, mailId, from, subject }) => ({ userId, mailId, from, subject, requestId: requestOf.get(inboundId) })),
       ),
       events.publishAll(mails.map(({ userId, mailId, mailboxId }) => ({ userId, event: { type: 'mail.created', mailId, mailboxId } }))),
     ]);
   };
   const store = new InboundBatchStore(db.sql, blobs, new IngestedMessages(commands, config.QUEUE_PREFIX), announce, (row, error) =>
-    console.error(`[ingest] ${row.inboundId} for user ${row.userId} stored bare, its values could not be: ${error.message}`),
+    logger.error({ inboundId: row.inboundId, userId: row.userId, err: error }, `${row.inboundId} for user ${row.userId} stored bare, its values could not be`),
   );
   const acceptances = new InboundAcceptances(db.sql, queues);
   const batches = new BatchCollector<IngestPayload, IngestOutcome>(async (payloads) => {
@@ -50,8 +56,13 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
   const worker = startJobWorker(
     'mail-ingest',
     {
-      'ingest-mail': async (payload) => {
-        await batches.add(payload);
+      'ingest-mail': async (payload: IngestPayload & JobTrace) => {
+        requestOf.set(payload.inboundId, payload.requestId);
+        try {
+          await batches.add(payload);
+        } finally {
+          requestOf.delete(payload.inboundId);
+        }
       },
     },
     config.REDIS_URL,
@@ -64,18 +75,19 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
       maxStalledCount: 10,
     },
   );
-  worker.on('error', (error) => console.error(`[ingest] worker: ${error.message}`));
-  worker.on('failed', (job, error) => console.error(`[ingest] ${job?.id ?? 'job'} attempt ${job?.attemptsMade ?? '?'}: ${error.message}`));
+  worker.on('error', (error) => logger.warn({ err: error }, 'worker connection failed'));
+  worker.on('failed', (job, error) => logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: error }, `${job?.id ?? 'job'} failed`));
   await worker.waitUntilReady();
   const sweeping = setInterval(() => {
-    acceptances.sweep().catch((error: unknown) => console.error(`[ingest] acceptance sweep failed: ${(error as Error).message}`));
+    acceptances.sweep().catch((error: unknown) => logger.warn({ err: error }, 'acceptance sweep failed'));
   }, config.INGEST_SWEEP_MS);
   const collector = new BlobCollector(blobs, new DatabaseBlobReferences(db.sql), { graceMs: config.BLOB_GRACE_MS, batchSize: config.BLOB_SWEEP_BATCH });
   let collection: Promise<unknown> = Promise.resolve();
   const collecting = setInterval(() => {
-    collection = collector.sweep().catch((error: unknown) => console.error(`[blobs] collection failed: ${(error as Error).message}`));
+    collection = collector.sweep().catch((error: unknown) => logger.warn({ err: error }, 'blob collection failed'));
   }, config.BLOB_SWEEP_MS);
   return {
+    readiness: { database: postgresCheck(db.sql), redis: redisCheck(health), storage: storageCheck(config.STORAGE_DIR) },
     async close() {
       clearInterval(sweeping);
       clearInterval(collecting);
@@ -84,6 +96,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
       await worker.close();
       await queues.close();
       commands.disconnect();
+      health.disconnect();
       await db.close();
     },
   };

@@ -7,6 +7,9 @@ import { JobQueues, producerConnection } from '@letterbox/queue';
 import { BlobStore } from '@letterbox/storage';
 import { RequestsInProgress } from './inbound/requests-in-progress';
 import type { IngestConfig } from './ingest.config';
+import { loggerFor } from '@letterbox/observability';
+
+const logger = loggerFor('smtp-intake');
 
 export const SMTP_INTAKE = Symbol('SMTP_INTAKE');
 
@@ -45,7 +48,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
             connectionsPerMinute: config.INGEST_SMTP_CONNECTIONS_PER_MINUTE,
             messagesPerMinute: config.INGEST_SMTP_MESSAGES_PER_MINUTE,
           });
-          smtp.on('error', (error) => console.error(`[smtp-intake] ${error.message}`));
+          smtp.on('error', (error) => logger.warn({ err: error }, 'SMTP server error'));
           return smtp;
         },
         inject: [InboundIntake],

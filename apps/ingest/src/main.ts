@@ -1,15 +1,15 @@
 import 'reflect-metadata';
-import { ConfigError } from '@letterbox/config';
+import { exitOnStartupFailure, loggerFor, nameProcess, startProcessMetrics } from '@letterbox/observability';
 import { loadIngestConfig } from './ingest.config';
 import { startIngest } from './start-ingest';
+
+nameProcess('ingest');
+startProcessMetrics('ingest');
 
 async function main(): Promise<void> {
   const config = loadIngestConfig();
   const ingest = await startIngest(config);
-  console.warn(`ingest: HTTP on http://${config.INGEST_HOST}:${ingest.httpPort}/v2/inbound, SMTP on ${config.INGEST_HOST}:${ingest.smtpPort}`);
+  loggerFor('process').info(`ingest: HTTP on http://${config.INGEST_HOST}:${ingest.httpPort}/v2/inbound, SMTP on ${config.INGEST_HOST}:${ingest.smtpPort}`);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? `ingest cannot start. ${error.message}` : error);
-  process.exit(1);
-});
+main().catch((error: unknown) => exitOnStartupFailure('ingest', error));

@@ -1,6 +1,8 @@
-import { ConfigError } from '@letterbox/config';
 import { createMockFcm, startMockProvidersHttp, startMockSmtp } from '@letterbox/mock-providers';
+import { exitOnStartupFailure, loggerFor, nameProcess } from '@letterbox/observability';
 import { loadMockProvidersConfig } from './mock-providers.config';
+
+nameProcess('mock-providers');
 
 async function start(): Promise<void> {
   const config = loadMockProvidersConfig();
@@ -24,14 +26,10 @@ async function start(): Promise<void> {
   });
   const http = await startMockProvidersHttp(smtp, { port: config.MOCK_PROVIDERS_HTTP_PORT, host, mockFcm });
   const base = `http://${host}:${config.MOCK_PROVIDERS_HTTP_PORT}`;
-  console.warn(`mock providers: SMTP on ${host}:${smtp.port}, FCM and the control API on ${base}`);
+  loggerFor('process').info(`mock providers: SMTP on ${host}:${smtp.port}, FCM and the control API on ${base}`);
   const stop = () => void Promise.all([http.close(), smtp.close()]);
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
 
-start().catch((error: unknown) => {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`mock providers cannot start. ${error.message}`);
-  process.exit(1);
-});
+start().catch((error: unknown) => exitOnStartupFailure('mock providers', error));

@@ -1,3 +1,4 @@
+import type { RunningWorker } from '@letterbox/queue';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
@@ -7,7 +8,7 @@ import { JOB_OPTIONS, type JobPayloads } from '@letterbox/queue';
 import { createTestUser, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
 import { startMockFcmServer, type MockFcmServer } from '../../../libs/push/src/testing/mock-fcm-server';
 import { loadNotifyWorkerConfig } from './notify-worker.config';
-import { startNotifyWorker, type RunningNotifyWorker } from './start-notify-worker';
+import { startNotifyWorker } from './start-notify-worker';
 import { NotifyQueue, notifyWorkerEnv } from './testing/notify-workers';
 
 type Payload = JobPayloads['notify-new-mail'];
@@ -20,7 +21,7 @@ describe('the notify worker: notify-new-mail through BullMQ, PostgreSQL and fire
   let devices: DeviceRegistry;
   let mock: MockFcmServer;
   let notify: NotifyQueue;
-  let worker: RunningNotifyWorker;
+  let worker: RunningWorker;
   let nextMailId = 1;
 
   before(async () => {

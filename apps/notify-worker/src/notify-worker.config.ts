@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError, databaseConfig, loadConfig, redisConfig } from '@letterbox/config';
+import { ConfigError, databaseConfig, loadConfig, opsConfig, redisConfig } from '@letterbox/config';
 import type { FcmTarget } from '@letterbox/push';
 
 const count = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
@@ -18,6 +18,7 @@ function isServiceAccountFile(file: string): boolean {
 export const notifyWorkerSettings = {
   ...databaseConfig,
   ...redisConfig,
+  ...opsConfig(9103),
   /** Notifications (jobs) in flight per process; each sends to all of one user's devices at once. */
   NOTIFY_CONCURRENCY: count(100, 5000),
   /** Connections to FCM, shared by every send of the process: throughput ≈ connections ÷ FCM's latency. */

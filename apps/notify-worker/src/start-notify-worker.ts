@@ -1,17 +1,16 @@
 import { createSqlPool } from '@letterbox/db';
 import { DeviceRegistry, NewMailNotifier, openFcm, PushSender } from '@letterbox/push';
-import { startJobWorker } from '@letterbox/queue';
+import { loggerFor, postgresCheck, redisCheck } from '@letterbox/observability';
+import { producerConnection, startJobWorker, type RunningWorker } from '@letterbox/queue';
 import type { NotifyWorkerConfig } from './notify-worker.config';
 
-export interface RunningNotifyWorker {
-  /** Lets notifications in flight finish, then deletes the Firebase app and closes every connection. */
-  close(): Promise<void>;
-}
+const logger = loggerFor('notify');
 
 /** Consumes the push-notify queue with one Firebase app for every job, until closed. */
-export async function startNotifyWorker(config: NotifyWorkerConfig): Promise<RunningNotifyWorker> {
+export async function startNotifyWorker(config: NotifyWorkerConfig): Promise<RunningWorker> {
   const sql = createSqlPool({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-notify-worker' });
   const fcm = openFcm(config.fcm);
+  const health = producerConnection(config.REDIS_URL);
   const notifier = new NewMailNotifier(new DeviceRegistry(sql), new PushSender(fcm.messaging));
   const worker = startJobWorker(
     'push-notify',
@@ -23,12 +22,14 @@ export async function startNotifyWorker(config: NotifyWorkerConfig): Promise<Run
     config.REDIS_URL,
     { prefix: config.QUEUE_PREFIX, concurrency: config.NOTIFY_CONCURRENCY },
   );
-  worker.on('error', (error) => console.error(`[notify] worker: ${error.message}`));
+  worker.on('error', (error) => logger.warn({ err: error }, 'worker connection failed'));
   await worker.waitUntilReady();
   return {
+    readiness: { database: postgresCheck(sql), redis: redisCheck(health) },
     async close() {
       await worker.close();
       await fcm.close();
+      health.disconnect();
       await sql.end();
     },
   };

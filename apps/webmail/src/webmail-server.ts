@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { metricsText, readiness, type DependencyCheck } from '@letterbox/observability';
 import { createApiProxy, isApiPath, type EventStreamLimits } from './api-proxy';
 import { handleMailFrame } from './mail-frame';
 import { COMMON_HEADERS, SPA_CSP } from './security-headers';
@@ -12,8 +13,16 @@ export interface WebmailServerOptions {
   readApiUrl: URL;
   sendApiUrl: URL;
   eventStreams: EventStreamLimits;
-  logger?: FastifyServerOptions['logger'];
+  /** Where Fastify logs (the process's pino logger); none: silent. */
+  loggerInstance?: FastifyBaseLogger;
 }
+
+/** The webmail is ready when both APIs it fronts answer. */
+const upstreamCheck = (url: URL): DependencyCheck => async () => {
+  const response = await fetch(new URL('/health/live', url), { signal: AbortSignal.timeout(2000) });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`${url.origin} answered ${response.status}`);
+};
 
 /**
  * The webmail: the built SPA with a strict policy, the mail frame, and the APIs under the
@@ -31,7 +40,7 @@ export async function createWebmailServer(options: WebmailServerOptions): Promis
   );
 
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
     serverFactory: (handler) => {
       const server = http.createServer((request, response) => {
         if (isApiPath(request.url)) return proxy.handle(request, response);
@@ -62,6 +71,16 @@ export async function createWebmailServer(options: WebmailServerOptions): Promis
   });
 
   app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/health/live', async () => ({ status: 'ok' }));
+  const checks = { 'read-api': upstreamCheck(options.readApiUrl), 'send-api': upstreamCheck(options.sendApiUrl) };
+  app.get('/health/ready', async (_request, reply) => {
+    const report = await readiness(checks);
+    return reply.status(report.status === 'ok' ? 200 : 503).header('cache-control', 'no-store').send(report);
+  });
+  app.get('/metrics', async (_request, reply) => {
+    const { contentType, body } = await metricsText();
+    return reply.header('content-type', contentType).header('cache-control', 'no-store').send(body);
+  });
 
   // A reload on any SPA address gets the app; a missing file stays a 404.
   app.setNotFoundHandler((request, reply) => {

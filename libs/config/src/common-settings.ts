@@ -92,3 +92,9 @@ export const httpConfig = {
     .refine((value) => value.split(',').every((origin) => ORIGIN.test(origin.trim())), 'must be origins such as https://mail.example.com, comma-separated')
     .transform((value) => value.split(',').map((origin) => origin.trim())),
 };
+
+/** A queue worker's listener for /health/live, /health/ready and /metrics. */
+export const opsConfig = (port: number) => ({
+  OPS_PORT: portFrom(port),
+  OPS_HOST: z.string().min(1).default('0.0.0.0'),
+});

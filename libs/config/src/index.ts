@@ -1,2 +1,2 @@
 export { loadConfig, ConfigError } from './load-config';
-export { databaseConfig, requestDatabaseConfig, storageConfig, authConfig, redisConfig, adminConfig, ingestTokenConfig, httpConfig, portFrom } from './common-settings';
+export { databaseConfig, requestDatabaseConfig, storageConfig, authConfig, redisConfig, adminConfig, ingestTokenConfig, httpConfig, opsConfig, portFrom } from './common-settings';

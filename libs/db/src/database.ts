@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool } from 'pg';
+import { Pool, type PoolClient } from 'pg';
+import { dbPoolAcquire, loggerFor, watchPool } from '@letterbox/observability';
 import { PrismaClient } from './generated/prisma/client';
 
 export interface DatabaseOptions {
@@ -56,6 +57,26 @@ export function createSqlPool(options: SqlPoolOptions): Pool {
     ...(options.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
   });
   // An idle client that loses its server must not crash the process; the pool replaces it.
-  pool.on('error', (error) => console.error(`[db] idle connection error: ${error.message}`));
+  pool.on('error', (error) => logger.warn({ err: error }, 'an idle database connection failed; the pool replaces it'));
+  timeAcquisitions(pool);
+  watchPool(pool);
   return pool;
+}
+
+const logger = loggerFor('db');
+
+type ConnectCallback = (error: Error | undefined, client: PoolClient | undefined, release: (release?: unknown) => void) => void;
+
+/** How long each query waited for a connection: pg's pool.query borrows through connect(callback). */
+function timeAcquisitions(pool: Pool): void {
+  const connect = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<PoolClient> | undefined;
+  const timed = (callback?: ConnectCallback) => {
+    const stop = dbPoolAcquire.startTimer();
+    if (!callback) return (connect() as Promise<PoolClient>).finally(() => stop());
+    return connect((error, client, release) => {
+      stop();
+      callback(error, client, release);
+    });
+  };
+  pool.connect = timed as Pool['connect'];
 }

@@ -1,4 +1,7 @@
 import IORedis, { type Redis } from 'ioredis';
+import { loggerFor, oncePerInterval } from '@letterbox/observability';
+
+const logger = loggerFor('redis');
 
 /**
  * For publishing and reading history: a command fails at once while Redis is unreachable
@@ -6,7 +9,10 @@ import IORedis, { type Redis } from 'ioredis';
  */
 export function eventCommandConnection(url: string): Redis {
   const redis = new IORedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
-  redis.on('error', (error) => console.error(`[redis] events: ${error.message}`));
+  const mayReport = oncePerInterval(30_000);
+  redis.on('error', (error) => {
+    if (mayReport()) logger.warn({ err: error, connection: 'events' }, 'redis connection failed (repeats are not logged for 30 s)');
+  });
   return redis;
 }
 
@@ -18,6 +24,9 @@ export function eventCommandConnection(url: string): Redis {
  */
 export function eventSubscriberConnection(url: string, name: string): Redis {
   const redis = new IORedis(url, { enableOfflineQueue: false, autoResubscribe: false, maxRetriesPerRequest: 1, connectTimeout: 2000, connectionName: name });
-  redis.on('error', (error) => console.error(`[redis] events subscriber: ${error.message}`));
+  const mayReport = oncePerInterval(30_000);
+  redis.on('error', (error) => {
+    if (mayReport()) logger.warn({ err: error, connection: 'events subscriber' }, 'redis connection failed (repeats are not logged for 30 s)');
+  });
   return redis;
 }

@@ -4,6 +4,9 @@ import { historySince } from './event-history';
 import { eventKeys } from './event-keys';
 import { parseLiveMessage, userIdOfLiveMessage } from './live-message';
 import { EventsUnavailableError, whenReady } from './redis-ready';
+import { loggerFor } from '@letterbox/observability';
+
+const logger = loggerFor('events');
 
 /**
  * The reading side: one subscriber connection per process, whose live events fan out in
@@ -96,7 +99,7 @@ export class UserEventFeed {
         follower.receive(id, event);
       } catch (error) {
         // One stream's failure must not stop the others' events.
-        console.error(`[events] a stream of user ${userId} failed: ${(error as Error).message}`);
+        logger.warn({ userId, err: error }, `a stream of user ${userId} failed`);
         this.fail(userId, follower, error as Error);
       }
     }

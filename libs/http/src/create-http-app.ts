@@ -1,16 +1,21 @@
+import type { IncomingMessage } from 'node:http';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
+import { httpRequestDuration, requestIdFrom, withRequestId } from '@letterbox/observability';
 import { useJsonBodyParser } from './json-body-parser';
-import { ProblemDetailsFilter, type ErrorClassifier } from './problem-details';
+import { problemBody, ProblemDetailsFilter, type ErrorClassifier } from './problem-details';
 
 export interface HttpAppOptions {
   title: string;
   description: string;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
-  logger?: false | Array<'log' | 'error' | 'warn' | 'debug' | 'verbose'>;
+  /** false: no Nest logs at all (tests that expect errors); otherwise pino's JSON lines. */
+  logger?: false;
   /** The app's own errors that are the client's fault, as problem statuses. */
   classifyError?: ErrorClassifier;
   /** Browser origins allowed to call the API; none: no CORS at all. */
@@ -28,13 +33,28 @@ const NO_CORS_PATHS = /^\/admin(\/|$)/;
  */
 export async function createHttpApp(module: Type<unknown> | DynamicModule, options: HttpAppOptions): Promise<NestFastifyApplication> {
   // Path parameters such as FCM registration tokens run to a few hundred characters; the router's default limit is 100.
-  const adapter = new FastifyAdapter({ bodyLimit: options.bodyLimit, trustProxy: options.trustedProxies ?? ['loopback'], routerOptions: { maxParamLength: 1024 } });
+  const adapter = new FastifyAdapter({
+    bodyLimit: options.bodyLimit,
+    trustProxy: options.trustedProxies ?? ['loopback'],
+    routerOptions: { maxParamLength: 1024 },
+    // The client's X-Request-Id when it is a sane one, else a new id; pino-http reads it from the raw request.
+    requestIdHeader: false,
+    // What the router refuses before any route runs (a parameter too long, broken percent-encoding) is a problem too.
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      void reply.status(status).header('content-type', 'application/problem+json').send(problemBody(status, `path: ${error.message}`, { errors: [{ field: 'path', message: error.message }] }));
+    },
+    genReqId: (request: IncomingMessage) => ((request as IncomingMessage & { id?: string }).id = requestIdFrom(request.headers['x-request-id'])),
+  });
   useJsonBodyParser(adapter.getInstance());
+  observeRequests(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
-    logger: options.logger ?? ['log', 'error', 'warn'],
+    logger: options.logger,
+    bufferLogs: options.logger !== false,
     // Ours, registered below, names the field of a malformed body.
     bodyParser: false,
   });
+  if (options.logger !== false) app.useLogger(app.get(PinoNestLogger));
   app.useGlobalFilters(new ProblemDetailsFilter(options.classifyError));
   app.enableShutdownHooks();
   const origins = options.corsOrigins ?? [];
@@ -49,4 +69,20 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
   return app;
+}
+
+/**
+ * Every request: its id in the response (X-Request-Id) and, from the handler on, in every log line and queued
+ * job (the handler runs inside the request's context); its duration by route template and status.
+ */
+function observeRequests(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+  fastify.addHook('preHandler', (request, _reply, done) => withRequestId(request.id, done));
+  fastify.addHook('onResponse', (request, reply, done) => {
+    httpRequestDuration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
+  });
 }

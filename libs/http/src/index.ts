@@ -3,7 +3,7 @@ export { ProblemDetailsFilter, problemBody, type ProblemDetails, type ErrorClass
 export { parseByteRange, type ParsedRange } from './byte-range';
 export { contentDisposition } from './content-disposition';
 export { ZodValidationPipe, type RequestPart } from './zod-validation.pipe';
-export { ApiZodQuery, ApiZodBody } from './openapi-zod';
+export { ApiZodQuery, ApiZodBody, ApiZodPath } from './openapi-zod';
 export { runClustered } from './run-clustered';
 export { integerParam } from './request-params';
 export { infrastructureFaultOf, type InfrastructureFault } from './infrastructure-faults';

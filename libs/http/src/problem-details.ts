@@ -43,6 +43,12 @@ export function problemBody(status: number, detail: string, extra: Partial<Probl
 /** Maps an app's own error classes to a status and a message the client may see (and when to retry). */
 export type ErrorClassifier = (error: unknown) => { status: number; detail: string; retryAfterSeconds?: number } | undefined;
 
+/** Node's and busboy's words for a request stream the client stopped sending. */
+function isClientGone(exception: unknown): boolean {
+  const { code, message } = (exception ?? {}) as { code?: unknown; message?: unknown };
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || message === 'aborted' || /closed before its end|Request aborted/i.test(String(message));
+}
+
 /** How often one kind of infrastructure fault is logged while it lasts: an outage is not thousands of lines. */
 const FAULT_LOG_INTERVAL_MS = 30_000;
 
@@ -57,6 +63,11 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    // A client that went away (an upload aborted, a tab closed) is no fault of ours, and no one is left to answer.
+    if (request.raw.destroyed && isClientGone(exception)) {
+      this.logger.debug(`${request.method} ${request.url.split('?')[0]}: the client went away`);
+      return;
+    }
     const { problem, retryAfterSeconds } = this.toProblem(exception);
     problem.instance = request.url.split('?')[0];
     if (reply.sent) return;

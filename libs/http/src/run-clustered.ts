@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { exitOnStartupFailure, loggerFor } from '@letterbox/observability';
 
 /**
  * Runs `start` in `workers` processes sharing one listening port. Each worker is
@@ -6,10 +7,7 @@ import cluster from 'node:cluster';
  */
 export function runClustered(workers: number, start: () => Promise<void>): void {
   if (workers <= 1 || !cluster.isPrimary) {
-    start().catch((error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exit(1);
-    });
+    start().catch((error: unknown) => exitOnStartupFailure(`process ${process.pid}`, error));
     return;
   }
   let stopping = false;
@@ -17,7 +15,7 @@ export function runClustered(workers: number, start: () => Promise<void>): void 
   cluster.on('exit', (worker, code) => {
     if (stopping) return;
     if (code === 1 && !worker.exitedAfterDisconnect) {
-      console.error(`worker ${worker.process.pid} failed to start; stopping`);
+      loggerFor('process').fatal(`worker ${worker.process.pid} failed to start; stopping`);
       stopping = true;
       process.exit(1);
     }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { messageIdOf } from '@letterbox/mail';
-import { BatchCollector, QueueUnavailableError, type JobPayloads, type JobQueues } from '@letterbox/queue';
+import { currentRequestId } from '@letterbox/observability';
+import { BatchCollector, QueueUnavailableError, type JobPayloads, type JobQueues, type JobTrace } from '@letterbox/queue';
 import { discardCreatedBlob, type BlobReferences, type BlobStore, type StoredBlob } from '@letterbox/storage';
 import { dedupKeyOf } from './dedup-key';
 import type { InboundAcceptances } from './inbound-acceptances';
@@ -34,7 +35,7 @@ export interface AcceptedInbound {
  */
 export class InboundIntake {
   /** Acceptances that arrive together are queued with one Redis round trip. */
-  private readonly enqueues: BatchCollector<JobPayloads['ingest-mail'], undefined>;
+  private readonly enqueues: BatchCollector<JobPayloads['ingest-mail'] & JobTrace, undefined>;
 
   constructor(
     private readonly blobs: BlobStore,
@@ -93,7 +94,8 @@ export class InboundIntake {
     };
     await this.acceptances.record(payload);
     try {
-      await this.enqueues.add(payload);
+      // Batched with other requests' messages: each keeps the id of the request that brought it.
+      await this.enqueues.add({ ...payload, requestId: currentRequestId() });
     } catch (error) {
       // An acceptance not withdrawn keeps its file and is queued by the sweep once Redis is back.
       if (error instanceof QueueUnavailableError) await this.acceptances.withdraw(inboundId).catch(() => undefined);

@@ -15,3 +15,4 @@ export { createSmtpIntake, type SmtpIntakeOptions } from './smtp-intake';
 export { InboundAcceptances } from './inbound-acceptances';
 export { DatabaseBlobReferences } from './database-blob-references';
 export { ColleagueDelivery } from './colleague-delivery';
+export { refusalReason } from './refusal-reason';

@@ -1,8 +1,12 @@
 import { SMTPServer } from 'smtp-server';
 import { QueueUnavailableError } from '@letterbox/queue';
+import { refusalReason } from './refusal-reason';
 import { ClientRate } from './client-rate';
 import { InboundRejectedError, MessageTooLargeError } from './inbound-errors';
 import type { InboundIntake } from './inbound-intake';
+import { inboundTotal, loggerFor } from '@letterbox/observability';
+
+const logger = loggerFor('smtp-intake');
 
 export interface SmtpIntakeOptions {
   /** The name in the greeting and replies. */
@@ -34,12 +38,14 @@ export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptio
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
     onConnect(session, callback) {
-      if (connections.take(session.remoteAddress)) callback();
-      else callback(smtpError(421, '4.7.0 too many connections from your address; try again later'));
+      if (connections.take(session.remoteAddress)) return callback();
+      refused('rate-limited');
+      callback(smtpError(421, '4.7.0 too many connections from your address; try again later'));
     },
     onMailFrom(_address, session, callback) {
-      if (messages.take(session.remoteAddress)) callback();
-      else callback(smtpError(451, '4.7.1 too many messages from your address; try again later'));
+      if (messages.take(session.remoteAddress)) return callback();
+      refused('rate-limited');
+      callback(smtpError(451, '4.7.1 too many messages from your address; try again later'));
     },
     onRcptTo(address, session, callback) {
       if (session.envelope.rcptTo.length >= options.maxRecipients) {
@@ -47,14 +53,21 @@ export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptio
         return;
       }
       intake.knows(address.address).then(
-        (known) => callback(known ? undefined : smtpError(550, `5.1.1 <${address.address}>: no such user here`)),
+        (known) => {
+          if (!known) refused('no-recipient');
+          callback(known ? undefined : smtpError(550, `5.1.1 <${address.address}>: no such user here`));
+        },
         (error: unknown) => callback(temporaryFailure(error)),
       );
     },
     onData(stream, session, callback) {
       intake.accept({ content: stream, envelopeRecipients: session.envelope.rcptTo.map((recipient) => recipient.address) }).then(
-        (accepted) => callback(null, `2.0.0 queued as ${accepted.inboundId}`),
+        (accepted) => {
+          inboundTotal.inc({ channel: 'smtp', outcome: 'accepted', reason: 'accepted' });
+          callback(null, `2.0.0 queued as ${accepted.inboundId}`);
+        },
         (error: unknown) => {
+          refused(refusalReason(error));
           if (error instanceof MessageTooLargeError) callback(smtpError(552, `5.3.4 ${error.message}`));
           else if (error instanceof InboundRejectedError) callback(smtpError(554, `5.6.0 ${error.message}`));
           else callback(temporaryFailure(error));
@@ -64,9 +77,11 @@ export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptio
   });
 }
 
+const refused = (reason: string) => inboundTotal.inc({ channel: 'smtp', outcome: 'refused', reason });
+
 /** Not accepted, so the sending server keeps the message and tries again later. */
 function temporaryFailure(error: unknown): Error {
-  if (!(error instanceof QueueUnavailableError)) console.error(`[smtp-intake] ${(error as Error).message}`);
+  if (!(error instanceof QueueUnavailableError)) logger.error({ err: error }, 'an SMTP message could not be taken');
   return smtpError(451, '4.3.0 temporary failure, try again later');
 }
 

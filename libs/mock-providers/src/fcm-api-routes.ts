@@ -2,6 +2,9 @@ import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { fcmErrorBody, type GoogleErrorBody } from './fcm-errors';
 import type { MockFcm } from './mock-fcm';
+import { loggerFor } from '@letterbox/observability';
+
+const logger = loggerFor('mock-fcm');
 
 const sendRequest = z.object({
   message: z.looseObject({
@@ -25,7 +28,7 @@ export const fcmApiRoutes: FastifyPluginAsync<{ mockFcm: MockFcm }> = async (app
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     // Fastify's own refusals (a body that is not JSON, too large) are the client's fault.
     if (error.statusCode && error.statusCode < 500) return reply.status(400).send(invalidRequest(`Invalid JSON payload received. ${error.message}`));
-    console.error(error);
+    logger.error({ err: error }, 'the mock FCM failed a request');
     return reply.status(500).send(fcmErrorBody('INTERNAL'));
   });
 

@@ -6,6 +6,9 @@ import { createMockFcm, type MockFcm } from './mock-fcm';
 import type { MockSmtp } from './mock-smtp';
 import { InvalidRequest, problem } from './problem';
 import { smtpRoutes } from './smtp-routes';
+import { loggerFor } from '@letterbox/observability';
+
+const logger = loggerFor('mock-providers');
 
 export interface MockProvidersHttpOptions {
   /** 3005 unless given; 0 picks a free port. */
@@ -47,6 +50,6 @@ function toProblem(error: FastifyError): ProblemDetails {
     if (!aboutBody) return problem(error.statusCode, error.message);
     return problem(error.statusCode, `body: ${error.message}`, { errors: [{ field: 'body', message: error.message }] });
   }
-  console.error(error);
+  logger.error({ err: error }, 'the mock failed a request');
   return problem(500, 'the mock could not complete the request');
 }

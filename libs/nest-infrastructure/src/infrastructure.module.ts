@@ -4,8 +4,12 @@ import { CachedUserSessions } from '@letterbox/accounts';
 import { AccessTokens, FailedAttemptLimiter, TokenAuthenticator, UserSessions } from '@letterbox/auth';
 import { createDatabase, type Database } from '@letterbox/db';
 import { BlobStore, type Compression } from '@letterbox/storage';
+import { oncePerInterval, postgresCheck, redisCheck, storageCheck } from '@letterbox/observability';
 import { DATABASE } from './database-token';
 import { HealthController } from './health.controller';
+import { MetricsController } from './metrics.controller';
+import { READINESS_CHECKS } from './readiness-checks';
+import { RequestLoggingModule } from './request-logging';
 
 export interface InfrastructureSettings {
   DATABASE_URL: string;
@@ -38,12 +42,10 @@ async function authRedis(url: string, appName: string): Promise<AuthRedis> {
   const subscriber = new IORedis(url, { ...options, autoResubscribe: false, connectionName: `letterbox-${appName}-sessions` });
   // An outage repeats its error on every reconnect attempt: one line per interval says it.
   const logger = new Logger('redis');
-  let loggedAt = 0;
+  const mayReport = oncePerInterval(30_000);
   for (const redis of [commands, subscriber]) {
     redis.on('error', (error: Error) => {
-      if (Date.now() - loggedAt < 30_000) return;
-      loggedAt = Date.now();
-      logger.warn(`sessions and sign-in limits: ${error.message}`);
+      if (mayReport()) logger.warn(`sessions and sign-in limits: ${error.message} (repeats are not logged for 30 s)`);
     });
   }
   await Promise.all([commands, subscriber].map((redis) => readyWithin(redis, 2000)));
@@ -66,8 +68,8 @@ function readyWithin(redis: Redis, ms: number): Promise<void> {
 
 /**
  * What every Letterbox API needs, built once from its validated settings: the database, blob storage,
- * access tokens checked against users' sessions, sign-in attempt limits and `/health`. Connections close
- * when the app shuts down.
+ * access tokens checked against users' sessions, sign-in attempt limits, request logs, `/health/*` and
+ * `/metrics`. Connections close when the app shuts down.
  */
 @Global()
 @Module({})
@@ -113,8 +115,19 @@ export class InfrastructureModule implements OnApplicationShutdown {
           }),
         inject: [AUTH_REDIS],
       },
+      {
+        provide: READINESS_CHECKS,
+        useFactory: (db: Database, redis: AuthRedis) => ({ database: postgresCheck(db.sql), redis: redisCheck(redis.commands), storage: storageCheck(settings.STORAGE_DIR) }),
+        inject: [DATABASE, AUTH_REDIS],
+      },
     ];
-    return { module: InfrastructureModule, providers, controllers: [HealthController], exports: providers.map((provider) => provider.provide) };
+    return {
+      module: InfrastructureModule,
+      imports: [RequestLoggingModule],
+      providers,
+      controllers: [HealthController, MetricsController],
+      exports: providers.map((provider) => provider.provide),
+    };
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import { loggerFor, pushTotal } from '@letterbox/observability';
 import { isFinalAttempt, type JobPayloads } from '@letterbox/queue';
 import type { DeviceRegistry } from './device-registry';
 import { newMailNotification } from './new-mail-notification';
@@ -8,6 +9,8 @@ type NotifyNewMail = JobPayloads['notify-new-mail'];
 
 /** Thrown so that BullMQ tries the job again after its backoff, with only the tokens that failed for now. */
 class PushRetryError extends Error {}
+
+const logger = loggerFor('push');
 
 /**
  * The `notify-new-mail` job: announces a mail on each of its owner's devices. Dead tokens
@@ -24,11 +27,16 @@ export class NewMailNotifier {
     const tokens = await this.devices.tokensOf(payload.userId, payload.retryTokens);
     if (tokens.length === 0) return { delivered: 0, dead: [], transient: [], permanent: [] };
     const report = await this.sender.send(tokens, newMailNotification(payload));
-    await this.devices.prune(report.dead);
-    if (report.permanent.length > 0) console.error(`[push] mail ${payload.mailId}: FCM refused ${report.permanent.length} device(s) for good: ${summary(report.permanent)}`);
+    const pruned = await this.devices.prune(report.dead);
+    pushTotal.inc({ outcome: 'delivered' }, report.delivered);
+    pushTotal.inc({ outcome: 'pruned' }, pruned);
+    pushTotal.inc({ outcome: 'failed' }, report.permanent.length);
+    logger.info({ mailId: payload.mailId, userId: payload.userId, delivered: report.delivered, pruned, failedForNow: report.transient.length }, `mail ${payload.mailId}: pushed to ${report.delivered} device(s)`);
+    if (report.permanent.length > 0) logger.error({ mailId: payload.mailId }, `mail ${payload.mailId}: FCM refused ${report.permanent.length} device(s) for good: ${summary(report.permanent)}`);
     if (report.transient.length === 0) return report;
     if (isFinalAttempt(job)) {
-      console.error(`[push] mail ${payload.mailId}: giving up on ${report.transient.length} device(s) after ${job.attemptsMade + 1} attempts: ${summary(report.transient)}`);
+      pushTotal.inc({ outcome: 'failed' }, report.transient.length);
+      logger.error({ mailId: payload.mailId }, `mail ${payload.mailId}: giving up on ${report.transient.length} device(s) after ${job.attemptsMade + 1} attempts: ${summary(report.transient)}`);
       return report;
     }
     await job.updateData({ ...payload, retryTokens: report.transient.map((failed) => failed.token) });

@@ -1,6 +1,7 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { JOB_OPTIONS, jobIdOf, QUEUE_NAMES, QUEUE_OF, type JobName, type JobPayloads, type QueueName } from './jobs';
+import { currentRequestId, loggerFor, watchQueueDepth } from '@letterbox/observability';
+import { JOB_OPTIONS, jobIdOf, QUEUE_NAMES, QUEUE_OF, type JobName, type JobPayloads, type JobTrace, type QueueName } from './jobs';
 
 export class QueueUnavailableError extends Error {
   override readonly name = 'QueueUnavailableError';
@@ -34,15 +35,16 @@ export class JobQueues {
       QUEUE_NAMES.map((name) => {
         const queue = new Queue(name, { connection, prefix });
         queue.on('error', (error) => this.logError(name, error));
+        watchQueueDepth(queue);
         return [name, queue];
       }),
     );
   }
 
-  async enqueue<Name extends JobName>(name: Name, payload: JobPayloads[Name], options: { delayMs?: number } = {}): Promise<void> {
+  async enqueue<Name extends JobName>(name: Name, payload: JobPayloads[Name] & JobTrace, options: { delayMs?: number } = {}): Promise<void> {
     const queue = await this.queue(QUEUE_OF[name]);
     await this.unlessLost(
-      queue.add(name, payload, {
+      queue.add(name, traced(payload), {
         ...JOB_OPTIONS[name],
         jobId: jobIdOf(name, payload),
         delay: options.delayMs && options.delayMs > 0 ? options.delayMs : undefined,
@@ -51,11 +53,11 @@ export class JobQueues {
   }
 
   /** Adds many jobs of one kind in one round trip. */
-  async enqueueAll<Name extends JobName>(name: Name, payloads: Array<JobPayloads[Name]>): Promise<void> {
+  async enqueueAll<Name extends JobName>(name: Name, payloads: Array<JobPayloads[Name] & JobTrace>): Promise<void> {
     if (payloads.length === 0) return;
     const options: JobsOptions = JOB_OPTIONS[name];
     const queue = await this.queue(QUEUE_OF[name]);
-    await this.unlessLost(queue.addBulk(payloads.map((payload) => ({ name, data: payload, opts: { ...options, jobId: jobIdOf(name, payload) } }))));
+    await this.unlessLost(queue.addBulk(payloads.map((payload) => ({ name, data: traced(payload), opts: { ...options, jobId: jobIdOf(name, payload) } }))));
   }
 
   /** Whether the job is in its queue in any state (waiting, delayed, active, done). */
@@ -118,6 +120,14 @@ export class JobQueues {
   private logError(queue: QueueName, error: Error): void {
     if (Date.now() - this.lastErrorLogAt < ERROR_LOG_INTERVAL_MS) return;
     this.lastErrorLogAt = Date.now();
-    console.error(`[queue] ${queue}: ${error.message}`);
+    logger.warn({ queue, err: error }, 'queue connection failed');
   }
+}
+
+const logger = loggerFor('queue');
+
+/** The payload with the request it was queued for, unless it names its own. */
+function traced<Payload extends JobTrace>(payload: Payload): Payload {
+  const requestId = payload.requestId ?? currentRequestId();
+  return requestId === undefined ? payload : { ...payload, requestId };
 }

@@ -1,5 +1,6 @@
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
-import { JOB_OPTIONS, QUEUE_OF, type JobName, type JobPayloads, type QueueName } from './jobs';
+import { jobDuration, withRequestId } from '@letterbox/observability';
+import { JOB_OPTIONS, QUEUE_OF, type JobName, type JobPayloads, type JobTrace, type QueueName } from './jobs';
 import { workerConnection } from './redis-connections';
 
 /** `token` is the worker's lock on the job, needed to move it to delayed. */
@@ -25,7 +26,19 @@ export function startJobWorker<Queue extends QueueName>(
   assertOneHandlerPerJob(queue, Object.keys(handlers));
   const byName = handlers as unknown as Record<string, (payload: unknown, job: Job, token: string) => Promise<void>>;
   const connection = workerConnection(redisUrl);
-  const worker = new Worker(queue, (job, token) => byName[job.name](job.data, job, token ?? ''), { ...options, connection });
+  // Each job runs as part of the request it was queued for (its log lines carry that id), and is timed.
+  const run = (job: Job<JobTrace>, token: string | undefined) =>
+    withRequestId(job.data.requestId ?? `${queue}:${job.id}`, async () => {
+      const stop = jobDuration.startTimer({ queue, job: job.name });
+      try {
+        await byName[job.name](job.data, job, token ?? '');
+        stop({ outcome: 'completed' });
+      } catch (error) {
+        stop({ outcome: 'failed' });
+        throw error;
+      }
+    });
+  const worker = new Worker(queue, run, { ...options, connection });
   worker.once('closed', () => connection.disconnect());
   return worker;
 }

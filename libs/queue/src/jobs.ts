@@ -44,6 +44,15 @@ export interface JobPayloads {
 
 export type JobName = keyof JobPayloads;
 
+/**
+ * What every job carries beside its payload: the id of the request (or job) it was queued for, so its log lines
+ * can be followed from that request. Set by JobQueues from the request being served, or by a producer that
+ * gathers payloads from many requests into one batch.
+ */
+export interface JobTrace {
+  requestId?: string;
+}
+
 export const QUEUE_OF = {
   'deliver-send': 'mail-delivery',
   'ingest-mail': 'mail-ingest',

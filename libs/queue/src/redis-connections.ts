@@ -1,4 +1,7 @@
 import IORedis, { type Redis } from 'ioredis';
+import { loggerFor, oncePerInterval } from '@letterbox/observability';
+
+const logger = loggerFor('redis');
 
 /**
  * For adding jobs: a command fails at once while Redis is unreachable instead of waiting
@@ -6,13 +9,19 @@ import IORedis, { type Redis } from 'ioredis';
  */
 export function producerConnection(url: string): Redis {
   const redis = new IORedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
-  redis.on('error', (error) => console.error(`[redis] producer: ${error.message}`));
+  const mayReport = oncePerInterval(30_000);
+  redis.on('error', (error) => {
+    if (mayReport()) logger.warn({ err: error, connection: 'producer' }, 'redis connection failed (repeats are not logged for 30 s)');
+  });
   return redis;
 }
 
 /** For workers: BullMQ's blocking commands need retries without limit. */
 export function workerConnection(url: string): Redis {
   const redis = new IORedis(url, { maxRetriesPerRequest: null });
-  redis.on('error', (error) => console.error(`[redis] worker: ${error.message}`));
+  const mayReport = oncePerInterval(30_000);
+  redis.on('error', (error) => {
+    if (mayReport()) logger.warn({ err: error, connection: 'worker' }, 'redis connection failed (repeats are not logged for 30 s)');
+  });
   return redis;
 }

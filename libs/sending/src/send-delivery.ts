@@ -3,6 +3,7 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Database } from '@letterbox/db';
+import { loggerFor, sendsTotal } from '@letterbox/observability';
 import type { SenderRateLimit } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import { messageOptions, type Delivery } from './compose-message';
@@ -12,6 +13,8 @@ import { recipientsOf, type Sender } from './send-request';
 import { describeSmtpFailure, isPermanentSmtpFailure } from './smtp-failure';
 
 /** Letterbox's own users among a send's recipients: they get it from Letterbox, never through the provider. */
+const logger = loggerFor('delivery');
+
 export interface Colleagues {
   colleaguesAmong(addresses: string[]): Promise<Set<string>>;
   /** Hands a message to Letterbox's incoming mail for them; repeating it stores it once. */
@@ -102,6 +105,7 @@ export class SendDelivery {
     }
     if (refused.length > 0 && refused.length === deliveries.length) {
       await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { status: 'failed' } });
+      sendsTotal.inc({ status: 'failed' });
       throw new UnrecoverableError(`every recipient was refused: ${refused.join(', ')}`);
     }
     await this.db.prisma.outboundSend.update({
@@ -112,12 +116,14 @@ export class SendDelivery {
         lastError: refused.length > 0 ? `refused for good by the provider: ${refused.join(', ')}` : null,
       },
     });
+    sendsTotal.inc({ status: 'sent' });
+    logger.info({ sendId, refused: refused.length }, `send ${sendId} sent`);
   }
 
   /** Whether an attempt cut short (a crash, a lost connection after DATA) reached the provider, where it can be asked. */
   private async reachedProvider(sendId: number, request: RecordedRequest, delivery: Delivery): Promise<boolean> {
     if (!this.options.receipts) {
-      console.warn(`[delivery] send ${sendId}: an earlier attempt to ${delivery.recipients.join(', ')} was cut short; sending again may repeat it`);
+      logger.warn({ sendId, recipients: delivery.recipients }, `send ${sendId}: an earlier attempt was cut short; sending again may repeat it`);
       return false;
     }
     return this.options.receipts.accepted(request.messageId, delivery.recipients);
@@ -141,10 +147,13 @@ export class SendDelivery {
 
   /** Records a send's delivery as given up, unless it went out or was cancelled meanwhile. */
   async giveUp(sendId: number, reason: string): Promise<void> {
-    await this.db.prisma.outboundSend.updateMany({
+    const { count } = await this.db.prisma.outboundSend.updateMany({
       where: { id: BigInt(sendId), status: { in: ['queued', 'sending'] } },
       data: { status: 'failed', lastError: reason.slice(0, 1000) },
     });
+    if (count === 0) return;
+    sendsTotal.inc({ status: 'failed' });
+    logger.warn({ sendId, reason }, `send ${sendId} given up`);
   }
 
   /** Moves a queued send to sending; false if it was cancelled first. */
@@ -180,14 +189,15 @@ export class SendDelivery {
   ): Promise<void> {
     const identity = { messageId: request.messageId, date: new Date(request.date) };
     try {
-      await this.smtp.sendMail(messageOptions(this.blobs, sender, request, identity, delivery));
+      const accepted = await this.smtp.sendMail(messageOptions(this.blobs, sender, request, identity, delivery));
+      logger.info({ sendId, messageId: request.messageId, recipients: delivery.recipients, smtpResponse: accepted.response }, `send ${sendId}: the provider took it`);
     } catch (error) {
       const permanent = isPermanentSmtpFailure(error);
       const lastError = describeSmtpFailure(error);
-      await this.db.prisma.outboundSend.update({
-        where: { id: BigInt(sendId) },
-        data: (permanent && wholeSend) || (finalAttempt && !permanent) ? { status: 'failed', lastError } : { lastError },
-      });
+      const failsSend = (permanent && wholeSend) || (finalAttempt && !permanent);
+      await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: failsSend ? { status: 'failed', lastError } : { lastError } });
+      if (failsSend) sendsTotal.inc({ status: 'failed' });
+      logger.warn({ sendId, recipients: delivery.recipients, permanent }, `send ${sendId}: the provider refused it: ${lastError}`);
       if (permanent) throw new UnrecoverableError(lastError);
       throw error;
     }

@@ -1,5 +1,8 @@
 import type { Database } from '@letterbox/db';
 import type { JobQueues } from '@letterbox/queue';
+import { loggerFor } from '@letterbox/observability';
+
+const logger = loggerFor('outbox');
 
 /** How long a freshly recorded send is left to its request to enqueue before the sweep does. */
 const RECORDED_GRACE = '2 seconds';
@@ -26,7 +29,7 @@ export class SendOutbox {
       const delayMs = send.scheduledAt ? new Date(send.scheduledAt).getTime() - Date.now() : 0;
       await this.queues.enqueue('deliver-send', { sendId: send.id }, { delayMs });
     } catch (error) {
-      console.error(`[outbox] send ${send.id} recorded but not queued: ${(error as Error).message}`);
+      logger.warn({ sendId: send.id, err: error }, `send ${send.id} recorded but not queued; the next sweep queues it`);
       return false;
     }
     await this.db.sql.query('UPDATE outbound_sends SET enqueued_at = now() WHERE id = $1', [send.id]);
@@ -38,7 +41,7 @@ export class SendOutbox {
     try {
       await this.queues.remove('deliver-send', { sendId });
     } catch (error) {
-      console.error(`[outbox] cancelled send ${sendId} left in the queue: ${(error as Error).message}`);
+      logger.warn({ sendId, err: error }, `cancelled send ${sendId} left in the queue; its worker finds it cancelled`);
     }
   }
 

@@ -33,7 +33,8 @@ process.once('exit', () => {
 export function startAppProcess(name: string, entry: string, options: AppProcessOptions = {}): AppProcess {
   const child = spawn(process.execPath, [...(options.nodeOptions ?? []), '--require', '@swc-node/register', entry], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...options.env },
+    // Its start-up line is what the helpers wait for, whatever level the test process logs at; its ops port is any free one.
+    env: { ...process.env, LOG_LEVEL: 'info', OPS_PORT: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);

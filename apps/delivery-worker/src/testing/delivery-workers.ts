@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
+import type { RunningWorker } from '@letterbox/queue';
 import { startAppProcess, waitForOutput, type AppProcess } from '@letterbox/testing';
 import { loadDeliveryWorkerConfig } from '../delivery-worker.config';
-import { startDeliveryWorker, type RunningDeliveryWorker } from '../start-delivery-worker';
+import { startDeliveryWorker } from '../start-delivery-worker';
 
 /** Shared by the end-to-end tests of sending; not part of the worker. */
 
@@ -19,7 +20,7 @@ export function testWorkerEnv(queuePrefix: string, smtpPort: number, extra: Reco
   };
 }
 
-export interface TestWorker extends RunningDeliveryWorker {
+export interface TestWorker extends RunningWorker {
   /** Redis connections the worker opened and still held after close() (unreferenced then, so the test can end). */
   leakedRedisSockets: number;
 }
@@ -36,6 +37,7 @@ export async function startTestWorker(env: Record<string, string>): Promise<Test
   const running = await startDeliveryWorker(config);
   const worker: TestWorker = {
     leakedRedisSockets: 0,
+    readiness: running.readiness,
     async close() {
       await running.close();
       await new Promise((resolve) => setTimeout(resolve, 50));

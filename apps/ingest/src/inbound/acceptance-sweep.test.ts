@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import type { JobPayloads, JobQueues } from '@letterbox/queue';
 import { createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
-import type { RunningIngestWorker } from '../../../ingest-worker/src/start-ingest-worker';
+import type { RunningWorker } from '@letterbox/queue';
 import { inboxOf, startTestIngestWorker, testQueues } from '../testing/ingest-pipeline';
 import { startIngestServer, type RunningIngestServer } from '../testing/ingest-server';
 
@@ -13,7 +13,7 @@ describe('acceptances recorded in PostgreSQL', () => {
   let db: Database;
   let ingest: RunningIngestServer;
   let queues: JobQueues;
-  let worker: RunningIngestWorker | undefined;
+  let worker: RunningWorker | undefined;
   let alice: TestUser;
 
   before(async () => {

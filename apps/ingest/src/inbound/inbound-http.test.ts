@@ -6,7 +6,7 @@ import { MailboxQueries, MailListQuery, ThreadQueries } from '@letterbox/mail';
 import { referenceMail } from '@letterbox/mail-generator';
 import type { JobQueues } from '@letterbox/queue';
 import { createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
-import type { RunningIngestWorker } from '../../../ingest-worker/src/start-ingest-worker';
+import type { RunningWorker } from '@letterbox/queue';
 import { inboxOf, startTestIngestWorker, testQueues } from '../testing/ingest-pipeline';
 import { startIngestServer, type RunningIngestServer } from '../testing/ingest-server';
 
@@ -34,7 +34,7 @@ describe('POST /v2/inbound', () => {
   const queuePrefix = testQueuePrefix();
   let db: Database;
   let ingest: RunningIngestServer;
-  let worker: RunningIngestWorker;
+  let worker: RunningWorker;
   let queues: JobQueues;
   let alice: TestUser;
   let bob: TestUser;

@@ -5,7 +5,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Database } from '@letterbox/db';
 import { referenceMail } from '@letterbox/mail-generator';
 import { createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
-import type { RunningIngestWorker } from '../../../ingest-worker/src/start-ingest-worker';
+import type { RunningWorker } from '@letterbox/queue';
 import { inboxOf, startTestIngestWorker } from '../testing/ingest-pipeline';
 import { startIngestServer, type RunningIngestServer } from '../testing/ingest-server';
 
@@ -15,7 +15,7 @@ describe('the SMTP listener, used by a standard SMTP client (nodemailer)', () =>
   const queuePrefix = testQueuePrefix();
   let db: Database;
   let ingest: RunningIngestServer;
-  let worker: RunningIngestWorker;
+  let worker: RunningWorker;
   let alice: TestUser;
   let smtp: Transporter;
 

@@ -3,7 +3,8 @@ import { Controller, HttpCode, HttpException, HttpStatus, Post, Query, Req, Res,
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiZodQuery, ZodValidationPipe } from '@letterbox/http';
-import { EmptyMessageError, InboundIntake, MessageTooLargeError } from '@letterbox/ingest';
+import { EmptyMessageError, InboundIntake, MessageTooLargeError, refusalReason } from '@letterbox/ingest';
+import { inboundTotal } from '@letterbox/observability';
 import { GatewayTokenGuard } from './gateway-token.guard';
 import { inboundQuery, type InboundQuery } from './inbound.schemas';
 import { RequestsInProgress } from './requests-in-progress';
@@ -43,12 +44,18 @@ export class InboundController {
     if (!content) throw new EmptyMessageError();
     const leave = this.inProgress.enter(request.ip);
     if (!leave) {
+      inboundTotal.inc({ channel: 'http', outcome: 'refused', reason: 'rate-limited' });
       content.resume();
       void reply.header('retry-after', '1');
       throw new HttpException(`this address has ${this.inProgress.maxPerClient} messages in progress, the most allowed; retry shortly`, HttpStatus.TOO_MANY_REQUESTS);
     }
     try {
-      return await this.intake.accept({ content, envelopeRecipients: query.to });
+      const accepted = await this.intake.accept({ content, envelopeRecipients: query.to });
+      inboundTotal.inc({ channel: 'http', outcome: 'accepted', reason: 'accepted' });
+      return accepted;
+    } catch (error) {
+      inboundTotal.inc({ channel: 'http', outcome: 'refused', reason: refusalReason(error) });
+      throw error;
     } finally {
       leave();
     }

@@ -2,10 +2,11 @@ import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { JobQueues, producerConnection } from '@letterbox/queue';
 import { loadIngestWorkerConfig } from '../../../ingest-worker/src/ingest-worker.config';
-import { startIngestWorker, type RunningIngestWorker } from '../../../ingest-worker/src/start-ingest-worker';
+import type { RunningWorker } from '@letterbox/queue';
+import { startIngestWorker } from '../../../ingest-worker/src/start-ingest-worker';
 
 /** The ingest worker in this process, on the test database and the given queue namespace. */
-export function startTestIngestWorker(queuePrefix: string, env: Record<string, string> = {}): Promise<RunningIngestWorker> {
+export function startTestIngestWorker(queuePrefix: string, env: Record<string, string> = {}): Promise<RunningWorker> {
   return startIngestWorker(loadIngestWorkerConfig({ ...process.env, QUEUE_PREFIX: queuePrefix, ...env }));
 }
 

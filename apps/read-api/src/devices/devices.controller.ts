@@ -3,7 +3,7 @@ import { RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { ApiZodBody, ZodValidationPipe } from '@letterbox/http';
+import { ApiZodBody, ApiZodPath, ZodValidationPipe } from '@letterbox/http';
 import { DeviceRegistry } from '@letterbox/push';
 import { deviceRegistration, deviceTokenParams, type DeviceRegistrationBody, type DeviceTokenParams } from './device-request.schemas';
 import { deviceListResponse, deviceResponse } from './device-response.schemas';
@@ -44,6 +44,7 @@ export class DevicesController {
   @Delete(':token')
   @HttpCode(204)
   @ApiNoContentResponse()
+  @ApiZodPath(deviceTokenParams)
   async remove(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(deviceTokenParams, 'path')) params: DeviceTokenParams) {
     if (!(await this.devices.remove(user.userId, params.token))) throw new NotFoundException('no device of yours has this token');
   }

@@ -1,4 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { sseConnections } from '@letterbox/observability';
 
 /**
  * Counts each user's open event streams in this process and refuses one past the cap. A
@@ -20,10 +21,12 @@ export class OpenStreams {
       );
     }
     this.perUser.set(userId, open + 1);
+    sseConnections.inc();
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      sseConnections.dec();
       const left = (this.perUser.get(userId) ?? 1) - 1;
       if (left === 0) this.perUser.delete(userId);
       else this.perUser.set(userId, left);

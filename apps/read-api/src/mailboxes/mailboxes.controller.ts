@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { ApiZodBody, ZodValidationPipe } from '@letterbox/http';
+import { ApiZodBody, ApiZodPath, ZodValidationPipe } from '@letterbox/http';
 import { MailboxChanges, MailboxQueries } from '@letterbox/mail';
 import { MailEventAnnouncer } from '../events/mail-event-announcer';
 import { mailboxBody, mailboxIdParams, unlockBody } from './mailbox-request.schemas';
@@ -42,6 +42,7 @@ export class MailboxesController {
   /** Renames a folder; system mailboxes keep their names (409). */
   @Patch(':id')
   @ApiZodBody(mailboxBody)
+  @ApiZodPath(mailboxIdParams)
   rename(
     @CurrentUser() user: AuthenticatedUser,
     @Param(new ZodValidationPipe(mailboxIdParams, 'path')) params: MailboxIdParams,
@@ -52,6 +53,7 @@ export class MailboxesController {
 
   /** Deletes a folder, its mail moved to the trash in the same transaction; system mailboxes stay (409). */
   @Delete(':id')
+  @ApiZodPath(mailboxIdParams)
   remove(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailboxIdParams, 'path')) params: MailboxIdParams) {
     return this.announced(user.userId, this.changes.remove(user.userId, params.id), true);
   }
@@ -59,6 +61,7 @@ export class MailboxesController {
   /** Its mail leaves lists and counts, and reading it answers 423, until it is unlocked. */
   @Post(':id/lock')
   @HttpCode(200)
+  @ApiZodPath(mailboxIdParams)
   lock(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailboxIdParams, 'path')) params: MailboxIdParams) {
     return this.announced(user.userId, this.changes.lock(user.userId, params.id));
   }
@@ -67,6 +70,7 @@ export class MailboxesController {
   @Post(':id/unlock')
   @HttpCode(200)
   @ApiZodBody(unlockBody)
+  @ApiZodPath(mailboxIdParams)
   unlock(
     @CurrentUser() user: AuthenticatedUser,
     @Param(new ZodValidationPipe(mailboxIdParams, 'path')) params: MailboxIdParams,

@@ -6,7 +6,7 @@ import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
 import { contentDisposition, parseByteRange, problemBody } from '@letterbox/http';
 import { MailContentReader, MailQueries } from '@letterbox/mail';
 import { attachmentParams, mailIdParams } from './mail-request.schemas';
-import { ZodValidationPipe } from '@letterbox/http';
+import { ApiZodPath, ZodValidationPipe } from '@letterbox/http';
 
 /** Streams stored bytes: nothing here holds a whole attachment or message in memory. */
 @ApiTags('mails')
@@ -20,6 +20,7 @@ export class MailDownloadsController {
 
   /** The EML exactly as stored, as message/rfc822, with single-range support. */
   @Get('raw')
+  @ApiZodPath(mailIdParams)
   async raw(
     @CurrentUser() user: AuthenticatedUser,
     @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>,
@@ -50,6 +51,7 @@ export class MailDownloadsController {
   /** One attachment, decoded from its transfer encoding as it streams. */
   @Get('attachments/:partId')
   @ApiQuery({ name: 'disposition', required: false, enum: ['attachment', 'inline'] })
+  @ApiZodPath(attachmentParams)
   async attachment(
     @CurrentUser() user: AuthenticatedUser,
     @Param(new ZodValidationPipe(attachmentParams, 'path')) params: z.infer<typeof attachmentParams>,

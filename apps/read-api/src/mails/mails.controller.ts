@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
 import { bulkChangeEvents, mailChangeEvent, type UserMailChanges } from '@letterbox/events';
-import { ApiZodBody, ApiZodQuery, ZodValidationPipe } from '@letterbox/http';
+import { ApiZodBody, ApiZodPath, ApiZodQuery, ZodValidationPipe } from '@letterbox/http';
 import { BulkMailChanges, MailContentReader, MailListQuery, MailQueries, MailUpdates, type MailSelection, type MailSummary } from '@letterbox/mail';
 import { MailEventAnnouncer } from '../events/mail-event-announcer';
 import { bulkChangeBody, listFilterOf, mailIdParams, mailListQuery, mailPatchBody, type MailListQueryParams } from './mail-request.schemas';
@@ -44,6 +44,7 @@ export class MailsController {
   @Get(':id')
   @RouteSchema({ response: { 200: mailDetailResponse } })
   @ApiOkResponse({ schema: mailDetailResponse as object })
+  @ApiZodPath(mailIdParams)
   async read(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
     const mail = await this.mails.record(user.userId, params.id);
     const content = await this.content.read(mail, (partId) => attachmentPath(mail.id, partId));
@@ -65,6 +66,7 @@ export class MailsController {
 
   @Patch(':id')
   @ApiZodBody(mailPatchBody)
+  @ApiZodPath(mailIdParams)
   async change(
     @CurrentUser() user: AuthenticatedUser,
     @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>,
@@ -92,6 +94,7 @@ export class MailsController {
 
   /** Moves the mail to the trash; a mail already in the trash is deleted. */
   @Delete(':id')
+  @ApiZodPath(mailIdParams)
   async remove(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
     const state = await this.updates.delete(user.userId, params.id);
     await this.announcer.announce(user.userId, mailChangeEvent(state, ['mailboxId']));

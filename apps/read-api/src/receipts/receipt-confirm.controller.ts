@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { Public } from '@letterbox/auth';
-import { integerParam, ZodValidationPipe } from '@letterbox/http';
+import { ApiZodPath, integerParam, ZodValidationPipe } from '@letterbox/http';
 import { ReadReceipts } from '@letterbox/mail';
 
 /** A transparent 1x1 GIF. */
@@ -23,6 +23,7 @@ export class ReceiptConfirmController {
   /** Public: the image a recipient's mail client loads. Known or not, the answer is the same. */
   @Public()
   @Get()
+  @ApiZodPath(receiptParams)
   async confirm(@Param(new ZodValidationPipe(receiptParams, 'path')) params: z.infer<typeof receiptParams>, @Res() reply: FastifyReply) {
     await this.receipts.confirm(params.officeNo, params.certKey, params.email);
     return reply

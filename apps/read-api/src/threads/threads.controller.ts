@@ -3,7 +3,7 @@ import { RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { ApiZodQuery, ZodValidationPipe } from '@letterbox/http';
+import { ApiZodPath, ApiZodQuery, ZodValidationPipe } from '@letterbox/http';
 import { ThreadQueries } from '@letterbox/mail';
 import { listFilterOf, threadIdParams, threadListQuery } from '../mails/mail-request.schemas';
 import { threadListResponse, threadResponse } from './thread-response.schemas';
@@ -27,6 +27,7 @@ export class ThreadsController {
   @Get(':id')
   @RouteSchema({ response: { 200: threadResponse } })
   @ApiOkResponse({ schema: threadResponse as object })
+  @ApiZodPath(threadIdParams)
   async read(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(threadIdParams, 'path')) params: z.infer<typeof threadIdParams>) {
     return { threadId: params.id, messages: await this.threads.messages(user.userId, params.id) };
   }

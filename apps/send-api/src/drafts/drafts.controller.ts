@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiConsumes, ApiHeader, ApiTags } from '@nestjs/swagger'
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { ZodValidationPipe } from '@letterbox/http';
+import { ApiZodBody, ApiZodPath, ZodValidationPipe } from '@letterbox/http';
 import { Drafts, DraftVersionConflictError, type DraftView } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import { SEND_API_CONFIG, type SendApiConfig } from '../send-api.config';
@@ -35,6 +35,7 @@ export class DraftsController {
   @Post()
   @HttpCode(201)
   @ApiConsumes('application/json', 'multipart/form-data')
+  @ApiZodBody(draftCreateBody)
   async create(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const form = await readSendForm(request, this.blobs, this.config.SEND_MAX_ATTACHMENT_BYTES);
     const { original, mode, ...fields } = new ZodValidationPipe(draftCreateBody, 'body').transform(form.fields) as z.infer<typeof draftCreateBody>;
@@ -48,6 +49,7 @@ export class DraftsController {
   }
 
   @Get(':id')
+  @ApiZodPath(draftIdParams)
   async read(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(draftIdParams, 'path')) params: DraftIdParams, @Res({ passthrough: true }) reply: FastifyReply) {
     return tagged(reply, await this.drafts.get(user.userId, params.id));
   }
@@ -55,7 +57,9 @@ export class DraftsController {
   /** Autosave: the fields given replace the draft's, new files are added. */
   @Put(':id')
   @ApiConsumes('application/json', 'multipart/form-data')
+  @ApiZodBody(draftUpdateBody)
   @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag the draft was read with; or give `version` in the body.' })
+  @ApiZodPath(draftIdParams)
   async save(
     @CurrentUser() user: AuthenticatedUser,
     @Param(new ZodValidationPipe(draftIdParams, 'path')) params: DraftIdParams,
@@ -73,6 +77,7 @@ export class DraftsController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiZodPath(draftIdParams)
   async discard(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(draftIdParams, 'path')) params: DraftIdParams) {
     await this.drafts.remove(user.userId, params.id);
   }
@@ -80,6 +85,9 @@ export class DraftsController {
   /** Sends the draft as saved and takes it out of Drafts; the answer is the send, as POST /v2/mails/send gives it. */
   @Post(':id/send')
   @HttpCode(202)
+  @ApiZodBody(draftSendBody)
+  @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag the draft was read with; without it (and without `version`), the draft is sent as it is.' })
+  @ApiZodPath(draftIdParams)
   async send(
     @CurrentUser() user: AuthenticatedUser,
     @Param(new ZodValidationPipe(draftIdParams, 'path')) params: DraftIdParams,

@@ -1,3 +1,4 @@
+import type { RunningWorker } from '@letterbox/queue';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -9,7 +10,7 @@ import { JobQueues, producerConnection } from '@letterbox/queue';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, waitFor, type TestUser } from '@letterbox/testing';
 import { startTestWorker, testWorkerEnv, type TestWorker } from '../../../delivery-worker/src/testing/delivery-workers';
 import { loadIngestWorkerConfig } from '../../../ingest-worker/src/ingest-worker.config';
-import { startIngestWorker, type RunningIngestWorker } from '../../../ingest-worker/src/start-ingest-worker';
+import { startIngestWorker } from '../../../ingest-worker/src/start-ingest-worker';
 import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 describe('mail between colleagues', () => {
@@ -19,7 +20,7 @@ describe('mail between colleagues', () => {
   let mock: MockSmtp;
   let api: RunningSendApi;
   let delivery: TestWorker;
-  let ingest: RunningIngestWorker;
+  let ingest: RunningWorker;
   let alice: TestUser;
   let bob: TestUser;
   let carol: TestUser;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from '@letterbox/mail';
 
 export const MAX_RECIPIENTS = 100;
 const MAX_BODY_CHARS = 1_000_000;
@@ -27,8 +28,15 @@ export const flag = (fallback: boolean) =>
 
 export const originalMailId = z.coerce.number('must be a mail id').int('must be a mail id').positive('must be a mail id').max(Number.MAX_SAFE_INTEGER);
 export const answerMode = z.enum(['reply', 'replyAll', 'forward'], { message: 'must be reply, replyAll or forward' });
-export const subjectField = z.string().max(998, 'at most 998 characters');
-export const bodyField = z.string().max(MAX_BODY_CHARS);
+
+/**
+ * Text that is stored as sent: PostgreSQL's text cannot hold NUL nor its JSON a lone UTF-16
+ * surrogate, and either would fail the send (a 500) instead of telling the client.
+ */
+const storable = (text: z.ZodString) => text.refine((value) => storableText(value) === value, 'must not contain NUL characters or lone UTF-16 surrogates');
+
+export const subjectField = storable(z.string().max(998, 'at most 998 characters'));
+export const bodyField = storable(z.string().max(MAX_BODY_CHARS));
 
 export const sendRequestBody = z
   .object({

@@ -93,6 +93,12 @@ describe('send API, end to end', () => {
       await expectProblem(await client.send({ to: [recipient('r')], text: 'x', requestReadReceipt: true, saveCopy: false }), 400, 'body.requestReadReceipt');
     });
 
+    test('text PostgreSQL cannot store (NUL, a lone surrogate) is refused on its field', async () => {
+      await expectProblem(await client.send({ to: [recipient('n')], subject: 'a\u0000b', text: 'x' }), 400, 'body.subject');
+      await expectProblem(await client.send({ to: [recipient('n')], text: 'a\u0000b' }), 400, 'body.text');
+      await expectProblem(await client.send({ to: [recipient('n')], html: 'a\ud800b' }), 400, 'body.html');
+    });
+
     test('malformed JSON is a 400 on body', async () => {
       await expectProblem(await client.send('{"to": ["a@b.test"], '), 400, 'body');
     });

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiTags } from '@nestjs
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { integerParam, ZodValidationPipe } from '@letterbox/http';
+import { ApiZodPath, integerParam, ZodValidationPipe } from '@letterbox/http';
 import { SendOutbox, SendSubmission, UserSends } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import { SEND_API_CONFIG, type SendApiConfig } from '../send-api.config';
@@ -56,6 +56,7 @@ export class SendsController {
   }
 
   @Get(':id')
+  @ApiZodPath(sendIdParams)
   status(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(sendIdParams, 'path')) params: z.infer<typeof sendIdParams>) {
     return this.sends.status(user.userId, params.id);
   }
@@ -63,6 +64,7 @@ export class SendsController {
   /** Undo send: possible while no worker has started delivering it. */
   @Post(':id/cancel')
   @HttpCode(200)
+  @ApiZodPath(sendIdParams)
   async cancel(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(sendIdParams, 'path')) params: z.infer<typeof sendIdParams>) {
     const send = await this.sends.cancel(user.userId, params.id);
     await this.outbox.withdraw(send.id);

@@ -38,6 +38,8 @@ describe('parseSearchQuery', () => {
     assert.throws(() => parseSearchQuery('before:yesterday'), /q: before: must be a date like 2026-01-31/);
     assert.throws(() => parseSearchQuery('before:2026-02-30'), /q: before: must be a date/);
     assert.throws(() => parseSearchQuery('larger:huge'), /q: larger: must be a size/);
+    assert.throws(() => parseSearchQuery('larger:2G'), /q: larger: must be a size below 2G/);
+    assert.throws(() => parseSearchQuery('smaller:9999999999G'), /q: smaller: must be a size below 2G/);
     assert.throws(() => parseSearchQuery('has:pony'), /q: has: knows only has:attachment/);
     assert.throws(() => parseSearchQuery('-from:ann'), /operators cannot be excluded/);
     assert.throws(() => parseSearchQuery(Array.from({ length: 21 }, (_, index) => `w${index}`).join(' ')), /at most 20 words/);

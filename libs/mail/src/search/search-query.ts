@@ -43,6 +43,8 @@ const IS_VALUES: Record<string, Partial<SearchQuery>> = {
 };
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3 };
+/** A mail's size is a PostgreSQL integer: a bound past it is no size a mail can have, and fails the statement. */
+const MAX_SIZE = 2 ** 31 - 1;
 
 /**
  * Parses a search as Gmail-style operators and text: `from:`, `to:`, `subject:`,
@@ -101,8 +103,10 @@ function applyOperator(query: SearchQuery, name: string, value: string): boolean
       const size = /^(\d{1,10})\s*([a-z]*)$/i.exec(value);
       const unit = size ? SIZE_UNITS[size[2].toLowerCase()] : undefined;
       if (!size || unit === undefined) throw new SearchQueryError(`${name}: must be a size like 500K or 10M, not "${value}"`);
-      if (name === 'larger') query.minSize = Number(size[1]) * unit;
-      else query.maxSize = Number(size[1]) * unit;
+      const bytes = Number(size[1]) * unit;
+      if (bytes > MAX_SIZE) throw new SearchQueryError(`${name}: must be a size below 2G, not "${value}"`);
+      if (name === 'larger') query.minSize = bytes;
+      else query.maxSize = bytes;
       return true;
     }
     default:

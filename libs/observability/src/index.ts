@@ -1,0 +1,22 @@
+export { requestIdFrom, withRequestId, currentRequestId } from './request-context';
+export { rootLogger, loggerFor, nameProcess, processName, logSettings } from './logger';
+export {
+  httpRequestDuration,
+  jobDuration,
+  dbPoolAcquire,
+  sseConnections,
+  sendsTotal,
+  inboundTotal,
+  pushTotal,
+  watchPool,
+  watchQueueDepth,
+  unwatchQueueDepth,
+  startProcessMetrics,
+  metricsText,
+  type PoolGauge,
+  type QueueDepthSource,
+} from './metrics';
+export { readiness, postgresCheck, redisCheck, storageCheck, type DependencyCheck, type ReadinessReport } from './readiness';
+export { startOpsServer, type OpsServer } from './ops-server';
+export { exitOnStartupFailure } from './startup-failure';
+export { oncePerInterval } from './once-per-interval';

@@ -1,0 +1,106 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
+
+/** Seconds, from a fast point query to a slow upload. */
+const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const JOB_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+
+export const httpRequestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP requests by route template and status, from arrival to the last byte sent',
+  labelNames: ['method', 'route', 'status_code'] as const,
+  buckets: REQUEST_BUCKETS,
+});
+
+export const jobDuration = new Histogram({
+  name: 'letterbox_job_duration_seconds',
+  help: 'Queue jobs by name and outcome, from the start of the handler to its end',
+  labelNames: ['queue', 'job', 'outcome'] as const,
+  buckets: JOB_BUCKETS,
+});
+
+export const dbPoolAcquire = new Histogram({
+  name: 'letterbox_db_pool_acquire_seconds',
+  help: 'Time a query waited for a pooled database connection',
+  buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+});
+
+export const sseConnections = new Gauge({ name: 'letterbox_sse_connections', help: 'Open /v2/events streams' });
+
+export const sendsTotal = new Counter({ name: 'letterbox_sends_total', help: 'Sends that reached a final status', labelNames: ['status'] as const });
+
+export const inboundTotal = new Counter({
+  name: 'letterbox_inbound_total',
+  help: 'Incoming messages accepted or refused, by channel and reason',
+  labelNames: ['channel', 'outcome', 'reason'] as const,
+});
+
+export const pushTotal = new Counter({ name: 'letterbox_push_total', help: 'Push notifications by outcome, per device', labelNames: ['outcome'] as const });
+
+/** The database pools of this process, read at each scrape. */
+export interface PoolGauge {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+const pools = new Set<PoolGauge>();
+new Gauge({
+  name: 'letterbox_db_pool_connections',
+  help: 'Database pool connections: total, idle, and queries waiting for one',
+  labelNames: ['state'] as const,
+  collect() {
+    let [total, idle, waiting] = [0, 0, 0];
+    for (const pool of pools) [total, idle, waiting] = [total + pool.totalCount, idle + pool.idleCount, waiting + pool.waitingCount];
+    this.set({ state: 'total' }, total);
+    this.set({ state: 'idle' }, idle);
+    this.set({ state: 'waiting' }, waiting);
+  },
+});
+
+export function watchPool(pool: PoolGauge): void {
+  pools.add(pool);
+}
+
+/** A queue whose job counts are read at each scrape (one Redis round trip per queue). */
+export interface QueueDepthSource {
+  name: string;
+  getJobCounts(...states: string[]): Promise<Record<string, number>>;
+}
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'];
+const queues = new Map<string, QueueDepthSource>();
+new Gauge({
+  name: 'letterbox_queue_jobs',
+  help: 'Jobs in each queue by state',
+  labelNames: ['queue', 'state'] as const,
+  async collect() {
+    await Promise.all(
+      [...queues.values()].map(async (queue) => {
+        // A scrape during a Redis outage reports what it can; the app's own health says Redis is down.
+        const counts = await queue.getJobCounts(...QUEUE_STATES).catch(() => undefined);
+        if (counts) for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
+      }),
+    );
+  },
+});
+
+export function watchQueueDepth(queue: QueueDepthSource): void {
+  queues.set(queue.name, queue);
+}
+
+export function unwatchQueueDepth(queue: QueueDepthSource): void {
+  if (queues.get(queue.name) === queue) queues.delete(queue.name);
+}
+
+let defaultsCollected = false;
+
+/** Node's own metrics (CPU, memory, event-loop lag) and the app label on every series. */
+export function startProcessMetrics(app: string): void {
+  register.setDefaultLabels({ app });
+  if (defaultsCollected) return;
+  defaultsCollected = true;
+  collectDefaultMetrics();
+}
+
+/** The exposition a Prometheus scrape reads. */
+export async function metricsText(): Promise<{ contentType: string; body: string }> {
+  return { contentType: register.contentType, body: await register.metrics() };
+}
