@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
+import { accessTokenFor } from '../../send-api/src/testing/send-api-server';
 import { startReadApiServer } from './testing/read-api-server';
 
 describe('database faults answer 503 and say nothing of the database', () => {
@@ -32,6 +33,7 @@ describe('database faults answer 503 and say nothing of the database', () => {
         });
         assert.equal(response.status, 503, path);
         assert.equal(response.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+        assert.ok(Number(response.headers.get('retry-after')) > 0, 'Retry-After');
         const problem = (await response.json()) as { detail: string };
         assert.doesNotMatch(problem.detail, /statement|mails|lock/i);
       }
@@ -40,6 +42,26 @@ describe('database faults answer 503 and say nothing of the database', () => {
       assert.equal(list.status, 200);
     } finally {
       blocker.release();
+      await api.close();
+    }
+  });
+
+  test('a database that cannot be reached answers 503 with Retry-After, never 500, naming nothing of it', async () => {
+    const api = await startReadApiServer({ DATABASE_URL: 'postgresql://secret-user:secret-password@127.0.0.1:1/secret-db' });
+    try {
+      const token = accessTokenFor(user);
+      for (const [method, path, body] of [
+        ['GET', '/v2/mailboxes', undefined],
+        ['POST', '/v2/auth/login', JSON.stringify({ email: user.email, password: user.password })],
+      ] as const) {
+        const response = await fetch(`${api.url}${path}`, { method, body, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+        assert.equal(response.status, 503, `${method} ${path}`);
+        assert.ok(Number(response.headers.get('retry-after')) > 0, 'Retry-After');
+        const text = await response.text();
+        assert.match(text, /unavailable; try again shortly/);
+        assert.doesNotMatch(text, /127\.0\.0\.1|ECONNREFUSED|secret/);
+      }
+    } finally {
       await api.close();
     }
   });

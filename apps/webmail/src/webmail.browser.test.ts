@@ -104,6 +104,14 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     for (const file of screenshots) console.log(`screenshot: ${path.relative(process.cwd(), file)}`);
   });
 
+  test('the webmail answers health (ready when both APIs answer) and metrics', async () => {
+    assert.equal((await fetch(`${platform.webmailUrl}/health/live`)).status, 200);
+    const ready = await fetch(`${platform.webmailUrl}/health/ready`);
+    assert.equal(ready.status, 200);
+    assert.deepEqual(Object.keys(((await ready.json()) as { info: object }).info).sort(), ['read-api', 'send-api']);
+    assert.match(await (await fetch(`${platform.webmailUrl}/metrics`)).text(), /process_cpu_seconds_total\{app="webmail"\}/);
+  });
+
   test('the SPA is served with a strict content security policy', async () => {
     const response = await fetch(platform.webmailUrl);
     assert.equal(response.status, 200);

@@ -93,8 +93,8 @@ export const httpConfig = {
     .transform((value) => value.split(',').map((origin) => origin.trim())),
 };
 
-/** A queue worker's listener for /health/live, /health/ready and /metrics. */
+/** A queue worker's listener for /health/live, /health/ready and /metrics; port 0: any free one (tests, several workers). */
 export const opsConfig = (port: number) => ({
-  OPS_PORT: portFrom(port),
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).default(port),
   OPS_HOST: z.string().min(1).default('0.0.0.0'),
 });

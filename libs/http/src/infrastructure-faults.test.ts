@@ -13,6 +13,7 @@ test('PostgreSQL and Redis going away, found through wrapping causes, are 503s w
     [new Error('Connection terminated unexpectedly'), 503, 'database'],
     [new Error('wrapped by the driver adapter', { cause: withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED') }), 503, 'network'],
     [withCode('canceling statement due to statement timeout', '57014'), 503, 'database'],
+    [withCode('Invalid `db.prisma.user.findUnique()` invocation: DatabaseNotReachable', 'P1001'), 503, 'database'],
     [named('Reached the max retries per request limit (which is 1).', 'MaxRetriesPerRequestError'), 503, 'redis'],
     [new Error('Connection is closed.'), 503, 'redis'],
     [new Error("Stream isn't writeable and enableOfflineQueue options is false"), 503, 'redis'],

@@ -10,6 +10,8 @@ export interface InfrastructureFault {
 
 /** PostgreSQL's classes and codes of a server that is going away, starting, or out of connections. */
 const POSTGRES_UNAVAILABLE = /^(08|53|57P0[1-3])/;
+/** Prisma's: database unreachable, timed out, closed the connection, pool exhausted, too many connections. */
+const PRISMA_UNAVAILABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2037']);
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 /** ioredis and BullMQ say Redis is gone by name or by message only. */
 const REDIS_ERROR_NAMES = new Set(['MaxRetriesPerRequestError', 'QueueUnavailableError']);
@@ -33,7 +35,7 @@ function faultOf(error: Error & { code?: unknown }): InfrastructureFault | undef
   const message = typeof error.message === 'string' ? error.message : '';
   if (code === 'ENOSPC') return { status: 507, kind: 'storage-full', retryAfterSeconds: 60, detail: 'storage is full; nothing was accepted, try again later' };
   if (code === '57014') return { status: 503, kind: 'database', retryAfterSeconds: 1, detail: 'the database did not answer in time; try again shortly' };
-  if (POSTGRES_UNAVAILABLE.test(code) || POSTGRES_MESSAGES.test(message)) return { status: 503, kind: 'database', retryAfterSeconds: 5, detail: 'the database is unavailable; try again shortly' };
+  if (POSTGRES_UNAVAILABLE.test(code) || PRISMA_UNAVAILABLE.has(code) || POSTGRES_MESSAGES.test(message)) return { status: 503, kind: 'database', retryAfterSeconds: 5, detail: 'the database is unavailable; try again shortly' };
   if (REDIS_ERROR_NAMES.has(error.name) || REDIS_MESSAGES.test(message)) return { status: 503, kind: 'redis', retryAfterSeconds: 5, detail: 'the queue and event store is unavailable; try again shortly' };
   if (NETWORK_CODES.has(code)) return { status: 503, kind: 'network', retryAfterSeconds: 5, detail: 'a service this request needs is unavailable; try again shortly' };
   return undefined;
