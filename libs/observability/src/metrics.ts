@@ -66,16 +66,17 @@ export interface QueueDepthSource {
   getJobCounts(...states: string[]): Promise<Record<string, number>>;
 }
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'];
-const queues = new Map<string, QueueDepthSource>();
+/** A scrape does not wait longer for Redis: during an outage it reports what it has, and health says Redis is down. */
+const QUEUE_COUNT_TIMEOUT_MS = 1000;
+const queues = new Set<QueueDepthSource>();
 new Gauge({
   name: 'letterbox_queue_jobs',
   help: 'Jobs in each queue by state',
   labelNames: ['queue', 'state'] as const,
   async collect() {
     await Promise.all(
-      [...queues.values()].map(async (queue) => {
-        // A scrape during a Redis outage reports what it can; the app's own health says Redis is down.
-        const counts = await queue.getJobCounts(...QUEUE_STATES).catch(() => undefined);
+      [...queues].map(async (queue) => {
+        const counts = await withinTimeout(queue.getJobCounts(...QUEUE_STATES), QUEUE_COUNT_TIMEOUT_MS);
         if (counts) for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
       }),
     );
@@ -83,24 +84,39 @@ new Gauge({
 });
 
 export function watchQueueDepth(queue: QueueDepthSource): void {
-  queues.set(queue.name, queue);
+  queues.add(queue);
 }
 
 export function unwatchQueueDepth(queue: QueueDepthSource): void {
-  if (queues.get(queue.name) === queue) queues.delete(queue.name);
+  queues.delete(queue);
+}
+
+/** The answer, or undefined when it failed or took longer than `ms`. */
+function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([work.catch(() => undefined), late]).finally(() => clearTimeout(timer));
 }
 
 let defaultsCollected = false;
 
-/** Node's own metrics (CPU, memory, event-loop lag) and the app label on every series. */
-export function startProcessMetrics(app: string): void {
-  register.setDefaultLabels({ app });
+/** Node's own metrics (CPU, memory, event-loop lag), from the first call on; idempotent. */
+function collectProcessMetrics(): void {
   if (defaultsCollected) return;
   defaultsCollected = true;
   collectDefaultMetrics();
 }
 
+/** The app label on every series, and Node's own metrics from the start. */
+export function startProcessMetrics(app: string): void {
+  register.setDefaultLabels({ app });
+  collectProcessMetrics();
+}
+
 /** The exposition a Prometheus scrape reads. */
 export async function metricsText(): Promise<{ contentType: string; body: string }> {
+  collectProcessMetrics();
   return { contentType: register.contentType, body: await register.metrics() };
 }

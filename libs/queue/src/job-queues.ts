@@ -1,6 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { currentRequestId, loggerFor, watchQueueDepth } from '@letterbox/observability';
+import { currentRequestId, loggerFor, unwatchQueueDepth, watchQueueDepth } from '@letterbox/observability';
 import { JOB_OPTIONS, jobIdOf, QUEUE_NAMES, QUEUE_OF, type JobName, type JobPayloads, type JobTrace, type QueueName } from './jobs';
 
 export class QueueUnavailableError extends Error {
@@ -79,6 +79,7 @@ export class JobQueues {
   }
 
   async close(): Promise<void> {
+    for (const queue of this.all()) unwatchQueueDepth(queue);
     await Promise.all(this.all().map((queue) => queue.close()));
     this.connection.disconnect();
   }

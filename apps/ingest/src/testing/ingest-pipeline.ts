@@ -1,8 +1,7 @@
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
-import { JobQueues, producerConnection } from '@letterbox/queue';
+import { JobQueues, producerConnection, type RunningWorker } from '@letterbox/queue';
 import { loadIngestWorkerConfig } from '../../../ingest-worker/src/ingest-worker.config';
-import type { RunningWorker } from '@letterbox/queue';
 import { startIngestWorker } from '../../../ingest-worker/src/start-ingest-worker';
 
 /** The ingest worker in this process, on the test database and the given queue namespace. */

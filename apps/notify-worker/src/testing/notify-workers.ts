@@ -45,7 +45,8 @@ export class NotifyQueue {
 
 /** The worker as its own process, as it runs in production (apps/notify-worker/src/main.ts). */
 export async function startWorkerProcess(env: Record<string, string>): Promise<AppProcess> {
-  const worker = startAppProcess('notify worker', 'apps/notify-worker/src/main.ts', { env });
+  // Its start-up line is what is waited for, whatever level the test process logs at.
+  const worker = startAppProcess('notify worker', 'apps/notify-worker/src/main.ts', { env: { ...env, LOG_LEVEL: 'info' } });
   await waitForOutput(worker, /notify worker consuming/);
   return { ...worker, stop: (signal, graceMs = 20_000) => worker.stop(signal, graceMs) };
 }

@@ -72,4 +72,17 @@ describe('sign-in attempts are limited in Redis, per account and per client addr
     }
     await expectWait(await login(first, user.email, user.password, `10.9.9.77, ${attacker}`));
   });
+
+  test('with Redis away, sign-in answers 503 with Retry-After rather than letting guesses through uncounted', async () => {
+    const cut = await startReadApiServer({ QUEUE_PREFIX: prefix, REDIS_URL: 'redis://127.0.0.1:6393' });
+    try {
+      const user = await createTestUser(db, 'redisless');
+      const response = await login(cut, user.email, user.password, '198.51.100.200');
+      assert.equal(response.status, 503);
+      assert.ok(Number(response.headers.get('retry-after')) > 0);
+      assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    } finally {
+      await cut.close();
+    }
+  });
 });
