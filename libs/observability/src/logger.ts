@@ -21,13 +21,18 @@ export function rootLogger(): Logger {
   const { LOG_LEVEL, LOG_PRETTY } = loadConfig(logSettings);
   root = pino({
     level: LOG_LEVEL,
-    base: { app: appName, pid: process.pid },
-    // The request or job being worked on, unless the logger is a request's own child that says it already.
+    base: { pid: process.pid },
+    // The app (named once main runs, after modules made their loggers), and the request or job being worked on,
+    // unless the logger is a request's own child that says it already.
     mixin: (_merge, _level, logger) => {
       const requestId = currentRequestId();
-      return requestId === undefined || (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym]?.includes('"requestId"') ? {} : { requestId };
+      const saysItAlready = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym]?.includes('"requestId"');
+      return requestId === undefined || saysItAlready ? { app: appName } : { app: appName, requestId };
     },
-    transport: LOG_PRETTY === 'true' ? { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' } } : undefined,
+    transport:
+      LOG_PRETTY === 'true'
+        ? { target: 'pino-pretty', options: { colorize: true, singleLine: true, ignore: 'pid,hostname,app', translateTime: 'SYS:HH:MM:ss.l' } }
+        : undefined,
   });
   return root;
 }

@@ -1,4 +1,4 @@
-import { access, constants } from 'node:fs/promises';
+import { access, constants, mkdir } from 'node:fs/promises';
 import type { Redis } from 'ioredis';
 import { loggerFor } from './logger';
 
@@ -43,8 +43,11 @@ export const redisCheck = (redis: Redis): DependencyCheck => async () => {
   if (answer !== 'PONG') throw new Error(`PING answered ${answer}`);
 };
 
-/** Storage answers when its folder is there and writable by this process. */
-export const storageCheck = (dir: string): DependencyCheck => () => access(dir, constants.W_OK);
+/** Storage answers when its folder is writable by this process (made if missing: a fresh install has written nothing yet). */
+export const storageCheck = (dir: string): DependencyCheck => async () => {
+  await mkdir(dir, { recursive: true });
+  await access(dir, constants.W_OK);
+};
 
 function withTimeout(work: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
