@@ -37,7 +37,7 @@ export class CachedUserSessions extends UserSessions {
     subscriber.on('close', () => {
       this.listening = false;
     });
-    subscriber.on('ready', () => {
+    const listen = () => {
       subscriber
         .subscribe(channel)
         .then(() => {
@@ -46,7 +46,10 @@ export class CachedUserSessions extends UserSessions {
           this.listening = true;
         })
         .catch((error: Error) => this.logger.warn(`cannot listen for revocations: ${error.message}`));
-    });
+    };
+    // Connected already (the app waits for Redis at start), and again after every reconnect.
+    if (subscriber.status === 'ready') listen();
+    subscriber.on('ready', listen);
   }
 
   stateOf(userId: number): Promise<SessionState | undefined> {

@@ -45,6 +45,15 @@ describe('tokens end with a sign-out, a new password or the account', () => {
   const signIn = async (user: TestUser, password = user.password) =>
     (await (await fetch(`${first.url}/v2/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password }) })).json()) as SignedIn;
 
+  test('each process remembers a user’s token version: no database round trip on every request', async () => {
+    const erin = await createTestUser(db, 'erin');
+    const token = (await signIn(erin)).accessToken;
+    assert.deepEqual(await everywhere(token), ['in', 'in', 'in']);
+    // Changed behind the processes' backs, unannounced: only a process that asked the database again would see it.
+    await db.sql.query('UPDATE users SET token_version = token_version + 1 WHERE id = $1', [erin.id]);
+    assert.deepEqual(await everywhere(token), ['in', 'in', 'in']);
+  });
+
   test('a sign-out ends every token of the user at once, in every process; other users keep theirs', async () => {
     const alice = await createTestUser(db, 'alice');
     const bob = await createTestUser(db, 'bob');
