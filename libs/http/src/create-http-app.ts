@@ -5,7 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
-import { httpRequestDuration, requestIdFrom, withRequestId } from '@letterbox/observability';
+import { httpRequestDuration, loggerFor, requestIdFrom, withRequestId } from '@letterbox/observability';
 import { useJsonBodyParser } from './json-body-parser';
 import { problemBody, ProblemDetailsFilter, type ErrorClassifier } from './problem-details';
 
@@ -37,14 +37,14 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustedProxies ?? ['loopback'],
     routerOptions: { maxParamLength: 1024 },
-    // The client's X-Request-Id when it is a sane one, else a new id; pino-http reads it from the raw request.
+    // The client's X-Request-Id when it is a sane one, else a new id.
     requestIdHeader: false,
     // What the router refuses before any route runs (a parameter too long, broken percent-encoding) is a problem too.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
       void reply.status(status).header('content-type', 'application/problem+json').send(problemBody(status, `path: ${error.message}`, { errors: [{ field: 'path', message: error.message }] }));
     },
-    genReqId: (request: IncomingMessage) => ((request as IncomingMessage & { id?: string }).id = requestIdFrom(request.headers['x-request-id'])),
+    genReqId: (request: IncomingMessage) => requestIdFrom(request.headers['x-request-id']),
   });
   useJsonBodyParser(adapter.getInstance());
   observeRequests(adapter.getInstance());
@@ -71,18 +71,34 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
   return app;
 }
 
+/** Probes and scrapes: answered many times a minute, worth no line each. */
+const QUIET_PATHS = /^\/(health|metrics)(\/|$)/;
+
 /**
  * Every request: its id in the response (X-Request-Id) and, from the handler on, in every log line and queued
- * job (the handler runs inside the request's context); its duration by route template and status.
+ * job (the handler runs inside the request's context); one log line when it ends (info; a 5xx error, a
+ * 503/507 a warning: those faults are reported by the problem filter); its duration by route template and
+ * status. A client that goes away is an info line, not an error.
  */
 function observeRequests(fastify: FastifyInstance): void {
+  const logger = loggerFor('http');
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     done();
   });
   fastify.addHook('preHandler', (request, _reply, done) => withRequestId(request.id, done));
   fastify.addHook('onResponse', (request, reply, done) => {
-    httpRequestDuration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    const route = request.routeOptions.url ?? 'unmatched';
+    httpRequestDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    if (!QUIET_PATHS.test(request.url)) {
+      const status = reply.statusCode;
+      const level = status >= 500 ? (status === 503 || status === 507 ? 'warn' : 'error') : 'info';
+      logger[level]({ requestId: request.id, route, status, ms: Math.round(reply.elapsedTime) }, `${request.method} ${request.url.split('?')[0]} ${status}`);
+    }
+    done();
+  });
+  fastify.addHook('onRequestAbort', (request, done) => {
+    logger.info({ requestId: request.id }, `${request.method} ${request.url.split('?')[0]}: the client went away`);
     done();
   });
 }

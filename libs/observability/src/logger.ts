@@ -23,10 +23,10 @@ export function rootLogger(): Logger {
     level: LOG_LEVEL,
     base: { pid: process.pid },
     // The app (named once main runs, after modules made their loggers), and the request or job being worked on,
-    // unless the logger is a request's own child that says it already.
-    mixin: (_merge, _level, logger) => {
+    // unless the line or its logger names one already.
+    mixin: (merge, _level, logger) => {
       const requestId = currentRequestId();
-      const saysItAlready = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym]?.includes('"requestId"');
+      const saysItAlready = 'requestId' in merge || (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym]?.includes('"requestId"');
       return requestId === undefined || saysItAlready ? { app: appName } : { app: appName, requestId };
     },
     transport:
