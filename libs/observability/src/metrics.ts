@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
+import { within } from './within';
 
 /** Seconds, from a fast point query to a slow upload. */
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -76,7 +77,7 @@ new Gauge({
   async collect() {
     await Promise.all(
       [...queues].map(async (queue) => {
-        const counts = await withinTimeout(queue.getJobCounts(...QUEUE_STATES), QUEUE_COUNT_TIMEOUT_MS);
+        const counts = await within(queue.getJobCounts(...QUEUE_STATES), QUEUE_COUNT_TIMEOUT_MS).catch(() => undefined);
         if (counts) for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
       }),
     );
@@ -89,15 +90,6 @@ export function watchQueueDepth(queue: QueueDepthSource): void {
 
 export function unwatchQueueDepth(queue: QueueDepthSource): void {
   queues.delete(queue);
-}
-
-/** The answer, or undefined when it failed or took longer than `ms`. */
-function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([work.catch(() => undefined), late]).finally(() => clearTimeout(timer));
 }
 
 let defaultsCollected = false;

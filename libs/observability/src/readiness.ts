@@ -1,6 +1,7 @@
 import { access, constants, mkdir } from 'node:fs/promises';
 import type { Redis } from 'ioredis';
 import { loggerFor } from './logger';
+import { within } from './within';
 
 /** Resolves when what it checks answers; rejects, with the cause for the log, when it does not. */
 export type DependencyCheck = () => Promise<void>;
@@ -22,7 +23,7 @@ export async function readiness(checks: Record<string, DependencyCheck>): Promis
   await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
       try {
-        await withTimeout(check(), CHECK_TIMEOUT_MS);
+        await within(check(), CHECK_TIMEOUT_MS);
         report.info[name] = report.details[name] = { status: 'up' };
       } catch (error) {
         logger.warn({ dependency: name, err: error }, `${name} check failed`);
@@ -48,11 +49,3 @@ export const storageCheck = (dir: string): DependencyCheck => async () => {
   await mkdir(dir, { recursive: true });
   await access(dir, constants.W_OK);
 };
-
-function withTimeout(work: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
