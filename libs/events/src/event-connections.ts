@@ -1,7 +1,5 @@
 import IORedis, { type Redis } from 'ioredis';
-import { loggerFor, oncePerInterval } from '@letterbox/observability';
-
-const logger = loggerFor('redis');
+import { reportConnectionErrors } from '@letterbox/observability';
 
 /**
  * For publishing and reading history: a command fails at once while Redis is unreachable
@@ -9,10 +7,7 @@ const logger = loggerFor('redis');
  */
 export function eventCommandConnection(url: string): Redis {
   const redis = new IORedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
-  const mayReport = oncePerInterval(30_000);
-  redis.on('error', (error) => {
-    if (mayReport()) logger.warn({ err: error, connection: 'events' }, 'redis connection failed (repeats are not logged for 30 s)');
-  });
+  reportConnectionErrors(redis, 'redis events');
   return redis;
 }
 
@@ -24,9 +19,6 @@ export function eventCommandConnection(url: string): Redis {
  */
 export function eventSubscriberConnection(url: string, name: string): Redis {
   const redis = new IORedis(url, { enableOfflineQueue: false, autoResubscribe: false, maxRetriesPerRequest: 1, connectTimeout: 2000, connectionName: name });
-  const mayReport = oncePerInterval(30_000);
-  redis.on('error', (error) => {
-    if (mayReport()) logger.warn({ err: error, connection: 'events subscriber' }, 'redis connection failed (repeats are not logged for 30 s)');
-  });
+  reportConnectionErrors(redis, 'redis events subscriber');
   return redis;
 }

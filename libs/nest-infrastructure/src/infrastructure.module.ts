@@ -1,10 +1,10 @@
-import { Global, Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import IORedis, { type Redis } from 'ioredis';
 import { CachedUserSessions } from '@letterbox/accounts';
 import { AccessTokens, FailedAttemptLimiter, TokenAuthenticator, UserSessions } from '@letterbox/auth';
 import { createDatabase, type Database } from '@letterbox/db';
 import { BlobStore, type Compression } from '@letterbox/storage';
-import { oncePerInterval, postgresCheck, redisCheck, storageCheck } from '@letterbox/observability';
+import { postgresCheck, redisCheck, reportConnectionErrors, storageCheck } from '@letterbox/observability';
 import { DATABASE } from './database-token';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
@@ -40,14 +40,8 @@ async function authRedis(url: string, appName: string): Promise<AuthRedis> {
   const options = { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 };
   const commands = new IORedis(url, options);
   const subscriber = new IORedis(url, { ...options, autoResubscribe: false, connectionName: `letterbox-${appName}-sessions` });
-  // An outage repeats its error on every reconnect attempt: one line per interval says it.
-  const logger = new Logger('redis');
-  const mayReport = oncePerInterval(30_000);
-  for (const redis of [commands, subscriber]) {
-    redis.on('error', (error: Error) => {
-      if (mayReport()) logger.warn(`sessions and sign-in limits: ${error.message} (repeats are not logged for 30 s)`);
-    });
-  }
+  reportConnectionErrors(commands, 'redis sessions and sign-in limits');
+  reportConnectionErrors(subscriber, 'redis revocations subscriber');
   await Promise.all([commands, subscriber].map((redis) => readyWithin(redis, 2000)));
   return { commands, subscriber };
 }

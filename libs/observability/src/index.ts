@@ -19,4 +19,4 @@ export {
 export { readiness, postgresCheck, redisCheck, storageCheck, type DependencyCheck, type ReadinessReport } from './readiness';
 export { startOpsServer, type OpsServer } from './ops-server';
 export { exitOnStartupFailure } from './startup-failure';
-export { oncePerInterval } from './once-per-interval';
+export { reportConnectionErrors } from './connection-errors';

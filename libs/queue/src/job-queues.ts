@@ -1,6 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { currentRequestId, loggerFor, unwatchQueueDepth, watchQueueDepth } from '@letterbox/observability';
+import { currentRequestId, reportConnectionErrors, unwatchQueueDepth, watchQueueDepth } from '@letterbox/observability';
 import { JOB_OPTIONS, jobIdOf, QUEUE_NAMES, QUEUE_OF, type JobName, type JobPayloads, type JobTrace, type QueueName } from './jobs';
 
 export class QueueUnavailableError extends Error {
@@ -10,8 +10,6 @@ export class QueueUnavailableError extends Error {
 /** ioredis's ways of saying a command was lost with its connection (in flight, or refused while offline). */
 const CONNECTION_LOST = /Connection is closed|Stream isn't writeable|enableOfflineQueue|Reached the max retries per request/;
 
-/** How often a queue's connection error is logged while Redis stays unreachable. */
-const ERROR_LOG_INTERVAL_MS = 30_000;
 /** How long a call waits for Redis to (re)connect before giving up. */
 const CONNECT_WAIT_MS = 1000;
 
@@ -22,7 +20,6 @@ const CONNECT_WAIT_MS = 1000;
  */
 export class JobQueues {
   private readonly queues: Map<QueueName, Queue>;
-  private lastErrorLogAt = 0;
   /** One 'ready' listener however many calls wait: each adds only its own timer. */
   private ready: Promise<void> | undefined;
 
@@ -34,7 +31,7 @@ export class JobQueues {
     this.queues = new Map(
       QUEUE_NAMES.map((name) => {
         const queue = new Queue(name, { connection, prefix });
-        queue.on('error', (error) => this.logError(name, error));
+        reportConnectionErrors(queue, `queue ${name}`);
         watchQueueDepth(queue);
         return [name, queue];
       }),
@@ -117,15 +114,7 @@ export class JobQueues {
       throw error;
     }
   }
-
-  private logError(queue: QueueName, error: Error): void {
-    if (Date.now() - this.lastErrorLogAt < ERROR_LOG_INTERVAL_MS) return;
-    this.lastErrorLogAt = Date.now();
-    logger.warn({ queue, err: error }, 'queue connection failed');
-  }
 }
-
-const logger = loggerFor('queue');
 
 /** The payload with the request it was queued for, unless it names its own. */
 function traced<Payload extends JobTrace>(payload: Payload): Payload {

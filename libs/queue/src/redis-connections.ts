@@ -1,7 +1,5 @@
 import IORedis, { type Redis } from 'ioredis';
-import { loggerFor, oncePerInterval } from '@letterbox/observability';
-
-const logger = loggerFor('redis');
+import { reportConnectionErrors } from '@letterbox/observability';
 
 /**
  * For adding jobs: a command fails at once while Redis is unreachable instead of waiting
@@ -9,19 +7,13 @@ const logger = loggerFor('redis');
  */
 export function producerConnection(url: string): Redis {
   const redis = new IORedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
-  const mayReport = oncePerInterval(30_000);
-  redis.on('error', (error) => {
-    if (mayReport()) logger.warn({ err: error, connection: 'producer' }, 'redis connection failed (repeats are not logged for 30 s)');
-  });
+  reportConnectionErrors(redis, 'redis producer');
   return redis;
 }
 
 /** For workers: BullMQ's blocking commands need retries without limit. */
 export function workerConnection(url: string): Redis {
   const redis = new IORedis(url, { maxRetriesPerRequest: null });
-  const mayReport = oncePerInterval(30_000);
-  redis.on('error', (error) => {
-    if (mayReport()) logger.warn({ err: error, connection: 'worker' }, 'redis connection failed (repeats are not logged for 30 s)');
-  });
+  reportConnectionErrors(redis, 'redis worker');
   return redis;
 }

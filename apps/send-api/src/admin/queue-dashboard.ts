@@ -5,11 +5,10 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FailedAttemptLimiter } from '@letterbox/auth';
+import { problemBody } from '@letterbox/http';
 import type { JobQueues } from '@letterbox/queue';
 
 const BASE_PATH = '/admin/queues';
-
-const problem = (status: number, title: string, detail: string) => ({ type: 'about:blank', title, status, detail });
 
 /**
  * bull-board for every Letterbox queue at /admin/queues, behind HTTP Basic sign-in whose wrong guesses are
@@ -31,7 +30,7 @@ export async function mountQueueDashboard(
       const account = `dashboard:${given?.split(':')[0] ?? ''}`;
       const wait = await attempts.secondsToWait(account, request.ip);
       if (wait > 0) {
-        await reply.status(429).header('retry-after', String(wait)).header('content-type', 'application/problem+json').send(problem(429, 'Too Many Requests', `too many wrong passwords; try again in ${wait} s`));
+        await reply.status(429).header('retry-after', String(wait)).header('content-type', 'application/problem+json').send(problemBody(429, `too many wrong passwords; try again in ${wait} s`));
         return;
       }
       const presented = Buffer.from(given ?? '');
@@ -42,7 +41,7 @@ export async function mountQueueDashboard(
         .status(401)
         .header('www-authenticate', 'Basic realm="Letterbox queues", charset="UTF-8"')
         .header('content-type', 'application/problem+json')
-        .send(problem(401, 'Unauthorized', 'sign in with the dashboard credentials (ADMIN_USERNAME / ADMIN_PASSWORD)'));
+        .send(problemBody(401, 'sign in with the dashboard credentials (ADMIN_USERNAME / ADMIN_PASSWORD)'));
     });
     await scope.register(board.registerPlugin(), { prefix: BASE_PATH });
   });
