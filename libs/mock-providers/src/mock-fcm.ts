@@ -7,6 +7,7 @@ export interface FcmMessage {
   token: string;
   notification?: { title?: string; body?: string };
   data?: Record<string, string>;
+  android?: { collapse_key?: string; notification?: { tag?: string } };
 }
 
 export interface AcceptedPush {
@@ -15,6 +16,8 @@ export interface AcceptedPush {
   token: string;
   notification?: FcmMessage['notification'];
   data?: FcmMessage['data'];
+  /** The Android tag a device replaces an earlier notification of, as it would show them. */
+  tag?: string;
   /** Milliseconds since the epoch. */
   acceptedAt: number;
 }
@@ -86,7 +89,7 @@ class InMemoryMockFcm implements MockFcm {
     }
     counts.accepted += 1;
     const name = `projects/${project}/messages/${++this.sequence}`;
-    this.kept.push({ name, token: message.token, notification: message.notification, data: message.data, acceptedAt: Date.now() });
+    this.kept.push({ name, token: message.token, notification: message.notification, data: message.data, tag: message.android?.notification?.tag, acceptedAt: Date.now() });
     this.keepLatest();
     return { httpStatus: 200, body: { name } };
   }

@@ -16,5 +16,5 @@ function clip(text: string, max: number): string {
 
 /** A new mail as a notification: its sender as the title, its subject as the body. */
 export function newMailNotification({ mailId, from, subject }: JobPayloads['notify-new-mail']): PushNotification {
-  return { title: clip(from, MAX_TITLE), body: clip(subject, MAX_BODY), data: { mailId: String(mailId), type: 'new-mail' } };
+  return { title: clip(from, MAX_TITLE), body: clip(subject, MAX_BODY), data: { mailId: String(mailId), type: 'new-mail' }, collapseId: `mail-${mailId}` };
 }

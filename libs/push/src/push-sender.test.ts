@@ -6,7 +6,7 @@ import { openFcm, type FcmConnection } from './fcm-connection';
 import { PushSender, type PushReport } from './push-sender';
 import { startMockFcmServer, type MockFcmServer } from './testing/mock-fcm-server';
 
-const NOTIFICATION = { title: 'Alice <alice@example.test>', body: 'Lunch on Friday?', data: { mailId: '42', type: 'new-mail' } };
+const NOTIFICATION = { title: 'Alice <alice@example.test>', body: 'Lunch on Friday?', data: { mailId: '42', type: 'new-mail' }, collapseId: 'mail-42' };
 
 /** Tokens unique to one test, so the mock's per-token counts are that test's alone. */
 const tokensFor = (prefix: string, count: number) => {
@@ -64,6 +64,7 @@ describe('PushSender through firebase-admin against the mock FCM', () => {
     for (const token of tokens) assert.deepEqual(counts[token], { accepted: 1, failed: {} }, token);
     const [sent] = mock.fcm.messages(tokens[0]);
     assert.deepEqual([sent.notification, sent.data], [{ title: NOTIFICATION.title, body: NOTIFICATION.body }, NOTIFICATION.data]);
+    assert.equal(sent.tag, 'mail-42', 'a device shows one notification per mail, however often it is pushed');
   });
 
   test('a token given twice is sent to once', async () => {

@@ -9,6 +9,11 @@ export interface PushNotification {
   body: string;
   /** Handed to the app with the notification; FCM takes string values only. */
   data: Record<string, string>;
+  /**
+   * A device shows one notification per collapse id, the latest replacing the one before: a
+   * notification pushed again (its worker died before recording that FCM took it) is not shown twice.
+   */
+  collapseId: string;
 }
 
 export interface RefusedToken {
@@ -43,7 +48,14 @@ export class PushSender {
     const chunks = chunksOf([...new Set(tokens)], this.chunkSize);
     const settled = await Promise.allSettled(
       chunks.map((chunk) =>
-        this.messaging.sendEachForMulticast({ tokens: chunk, notification: { title: notification.title, body: notification.body }, data: notification.data }),
+        this.messaging.sendEachForMulticast({
+          tokens: chunk,
+          notification: { title: notification.title, body: notification.body },
+          data: notification.data,
+          android: { collapseKey: notification.collapseId, notification: { tag: notification.collapseId } },
+          apns: { headers: { 'apns-collapse-id': notification.collapseId } },
+          webpush: { notification: { tag: notification.collapseId } },
+        }),
       ),
     );
     const report: PushReport = { delivered: 0, dead: [], transient: [], permanent: [] };
