@@ -1,42 +1,19 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { link, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { access, link, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough, Readable, Transform } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
+import { contentHasher, isCompressed } from './blob-content';
 import { blobPath, isBlobKey, TMP_FOLDER } from './blob-paths';
 import { recoverTrash, removeBlobVersion } from './blob-removal';
-import { versionOf, type BlobVersion } from './blob-version';
+import { BlobNotFoundError, BlobStore, type ByteRange, type Compression, type StoredBlob, type TrackedPut } from './blob-store';
+import type { BlobListing, BlobVersion } from './blob-version';
+import { diskVersionOf } from './disk-blob-version';
+import { listDiskBlobsAfter, removeOldTmpFiles } from './disk-blob-listing';
 import { FolderSync } from './folder-sync';
 import { pipeAll } from './pipe-all';
 import { sliceStream } from './slice-stream';
-
-export type Compression = 'none' | 'gzip';
-
-/** `end` is exclusive, as in Buffer#subarray. */
-export interface ByteRange {
-  start: number;
-  end: number;
-}
-
-export interface StoredBlob {
-  /** sha256 of the content, with `.gz` when stored compressed. */
-  key: string;
-  /** Uncompressed size in bytes. */
-  size: number;
-}
-
-/** A put, and the version of the blob it created: none when the blob was there already. */
-export interface TrackedPut {
-  blob: StoredBlob;
-  created?: BlobVersion;
-}
-
-export class BlobNotFoundError extends Error {
-  constructor(readonly key: string) {
-    super(`blob ${key} is not in storage`);
-  }
-}
 
 interface Folder {
   exists: Promise<void>;
@@ -48,7 +25,7 @@ interface Folder {
 const folderSync = new FolderSync();
 
 /**
- * Content-addressed blobs on local disk. A blob is written to a temporary file, flushed
+ * Blobs on local disk, under two levels of folders named by the key. A blob is written to a temporary file, flushed
  * to disk and renamed into place, so a key that exists always names complete content;
  * the folder is flushed after the rename too, so the name survives a power loss as the
  * content does (what a caller acknowledges once put returns). Content already stored is
@@ -57,21 +34,21 @@ const folderSync = new FolderSync();
  * Compressed blobs save disk but cost a decompression from the start on every range
  * read, so compression suits archives rather than mail that is read often.
  */
-export class BlobStore {
+export class DiskBlobStore extends BlobStore {
   /** Folders made or found by this store: a burst of puts would otherwise make two mkdir calls each. */
   private readonly folders = new Map<string, Folder>();
 
   constructor(
     readonly root: string,
     private readonly compression: Compression = 'none',
-  ) {}
+  ) {
+    super();
+  }
 
-  /** Stores the content: a new version of the blob, whether or not it was stored already. */
   async put(content: Buffer | Readable): Promise<StoredBlob> {
     return (await this.store(content, replace)).blob;
   }
 
-  /** As put, and tells whether this put created the blob: only its creator may discard it. */
   putTracked(content: Buffer | Readable): Promise<TrackedPut> {
     return this.store(content, createOrReplace);
   }
@@ -81,43 +58,45 @@ export class BlobStore {
     return removeBlobVersion(this.root, version, folderSync);
   }
 
-  /** Settles at most `limit` removals that a crash interrupted. */
-  recoverTrash(limit: number): Promise<void> {
-    return recoverTrash(this.root, limit, folderSync);
+  listAfter(after: string, limit: number): Promise<BlobListing> {
+    return listDiskBlobsAfter(this.root, after, limit);
+  }
+
+  /** Removals a crash interrupted are settled whatever their age; a put's temporary file changes while it is written. */
+  async clearLeftovers(cutoffMs: number, limit: number): Promise<void> {
+    await recoverTrash(this.root, limit, folderSync);
+    await removeOldTmpFiles(this.root, cutoffMs, limit);
+  }
+
+  /** Its folder is writable by this process (made if missing: a fresh install has written nothing yet). */
+  async check(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
   }
 
   private async store(content: Buffer | Readable, publish: Publish): Promise<TrackedPut> {
     const tmpDir = path.join(this.root, TMP_FOLDER);
     await this.folder(tmpDir).exists;
     const tmpPath = path.join(tmpDir, randomUUID());
-    const hash = createHash('sha256');
-    let size = 0;
-    const measure = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const measure = contentHasher();
     const source = Buffer.isBuffer(content) ? Readable.from([content]) : content;
     const sink = createWriteStream(tmpPath, { flush: true });
     try {
       await pipeAll(source, this.compression === 'gzip' ? [measure, createGzip()] : [measure], sink);
-      const key = hash.digest('hex') + (this.compression === 'gzip' ? '.gz' : '');
+      const key = measure.digest() + (this.compression === 'gzip' ? '.gz' : '');
       const finalPath = this.pathOf(key);
       const folder = this.folder(path.dirname(finalPath));
       await folder.exists;
       const created = await publish(key, tmpPath, finalPath);
       // The blob's name and, in a new folder, the folder's own name: flushed in the same round.
       await Promise.all([folderSync.sync(path.dirname(finalPath)), folder.durable]);
-      return { blob: { key, size }, created };
+      return { blob: { key, size: measure.size }, created };
     } catch (error) {
       await rm(tmpPath, { force: true });
       throw error;
     }
   }
 
-  /** Streams the blob, or the part of it in `range`, uncompressed. */
   createReadStream(key: string, range?: ByteRange): Readable {
     const file = this.pathOf(key);
     if (range && range.end <= range.start) return Readable.from([]);
@@ -210,7 +189,7 @@ async function createOrReplace(key: string, tmpPath: string, finalPath: string):
     await rename(tmpPath, finalPath);
     return undefined;
   }
-  const created = versionOf(key, await stat(tmpPath, { bigint: true }));
+  const created = diskVersionOf(key, await stat(tmpPath, { bigint: true }));
   await rm(tmpPath);
   return created;
 }
@@ -231,8 +210,4 @@ async function readAt(handle: FileHandle, range: ByteRange): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(length);
   const { bytesRead } = await handle.read(buffer, 0, length, range.start);
   return buffer.subarray(0, bytesRead);
-}
-
-function isCompressed(key: string): boolean {
-  return key.endsWith('.gz');
 }
