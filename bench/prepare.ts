@@ -1,7 +1,7 @@
 import { databaseConfig, loadConfig, storageConfig } from '@letterbox/config';
 import { createDatabase } from '@letterbox/db';
 import { seedDemoOffice } from '@letterbox/demo-data';
-import { BlobStore } from '@letterbox/storage';
+import { createBlobStore } from '@letterbox/storage';
 import { ensureBenchReceipts } from './data/bench-receipts';
 import { ensureBulkUser } from './data/bulk-user';
 import { ensureSearchBodies } from './data/search-bodies';
@@ -12,7 +12,7 @@ async function prepare(): Promise<void> {
   const config = loadConfig({ ...databaseConfig, ...storageConfig });
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'letterbox-bench-prepare' });
   try {
-    const blobs = new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS);
+    const blobs = createBlobStore(config);
     const seeded = await seedDemoOffice(db, blobs);
     console.log(seeded ? 'demo office seeded' : 'demo office already there');
     await ensureBulkUser(db, blobs);

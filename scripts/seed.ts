@@ -1,13 +1,13 @@
 import { databaseConfig, loadConfig, storageConfig } from '@letterbox/config';
 import { createDatabase } from '@letterbox/db';
 import { DEMO_DOMAIN, DEMO_PASSWORD, seedDemoOffice } from '@letterbox/demo-data';
-import { BlobStore } from '@letterbox/storage';
+import { createBlobStore } from '@letterbox/storage';
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...databaseConfig, ...storageConfig });
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: 4, applicationName: 'letterbox-seed' });
   try {
-    const seeded = await seedDemoOffice(db, new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS));
+    const seeded = await seedDemoOffice(db, createBlobStore(config));
     if (seeded) console.log(`demo office seeded: alice@${DEMO_DOMAIN} and bob@${DEMO_DOMAIN}, password ${DEMO_PASSWORD}`);
     else console.log(`demo office already seeded (alice@${DEMO_DOMAIN}, bob@${DEMO_DOMAIN}, password ${DEMO_PASSWORD})`);
   } finally {

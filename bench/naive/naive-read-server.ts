@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { AccessTokens } from '@letterbox/auth';
 import { authConfig, databaseConfig, loadConfig, portFrom, storageConfig } from '@letterbox/config';
-import { BlobStore } from '@letterbox/storage';
+import { createBlobStore } from '@letterbox/storage';
 import { naiveMailDetail, NaiveHttpError } from './naive-mail-detail';
 import { naiveMailPage } from './naive-mail-list';
 import { naiveSearch } from './naive-search';
@@ -21,7 +21,7 @@ async function start(): Promise<void> {
   // The read API's pool size, so neither side has more database connections.
   const sql = new Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, application_name: 'letterbox-bench-naive' });
   sql.on('error', (error) => console.error(`[db] idle connection error: ${error.message}`));
-  const blobs = new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS);
+  const blobs = createBlobStore(config);
   // The read API's secret and lifetime, so its bearer tokens work here unchanged.
   const tokens = new AccessTokens(config.AUTH_TOKEN_SECRET, config.AUTH_TOKEN_TTL_SECONDS);
   const signedInUser = (authorization: string | undefined): number => {

@@ -4,7 +4,7 @@ import { ColleagueDelivery, DatabaseBlobReferences, InboundAcceptances, InboundI
 import { loggerFor, postgresCheck, redisCheck, storageCheck } from '@letterbox/observability';
 import { isFinalAttempt, JobQueues, producerConnection, SenderRateLimit, startJobWorker, workerConnection, type RunningWorker } from '@letterbox/queue';
 import { ListingProviderReceipts, SendDelivery, SendOutbox } from '@letterbox/sending';
-import { BlobStore } from '@letterbox/storage';
+import { createBlobStore } from '@letterbox/storage';
 import { deliveryLockOptions } from './delivery-lock';
 import type { DeliveryWorkerConfig } from './delivery-worker.config';
 
@@ -16,7 +16,7 @@ const logger = loggerFor('delivery');
 /** Consumes the delivery queue and sweeps the outbox, until closed. */
 export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise<RunningWorker> {
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-delivery-worker' });
-  const blobs = new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS);
+  const blobs = createBlobStore(config);
   const commands = workerConnection(config.REDIS_URL);
   const queues = new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX);
   const health = producerConnection(config.REDIS_URL);
@@ -69,7 +69,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
   }, config.OUTBOX_SWEEP_MS);
   await worker.waitUntilReady();
   return {
-    readiness: { database: postgresCheck(db.sql), redis: redisCheck(health), storage: storageCheck(config.STORAGE_DIR) },
+    readiness: { database: postgresCheck(db.sql), redis: redisCheck(health), storage: storageCheck(blobs) },
     async close() {
       clearInterval(sweeping);
       await worker.close();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError } from '@letterbox/config';
-import { BlobNotFoundError, BlobStore } from '@letterbox/storage';
+import { BlobNotFoundError, DiskBlobStore } from '@letterbox/storage';
 import { sleep, testQueuePrefix, waitFor } from '@letterbox/testing';
 import { loadIngestWorkerConfig } from './ingest-worker.config';
 import { startIngestWorker } from './start-ingest-worker';
@@ -15,12 +15,12 @@ const DAY_MS = 24 * 3600 * 1000;
 
 describe('the ingest worker collects the blobs nothing refers to', () => {
   let root: string;
-  let store: BlobStore;
+  let store: DiskBlobStore;
   let worker: RunningWorker;
 
   before(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'letterbox-worker-blobs-'));
-    store = new BlobStore(root);
+    store = new DiskBlobStore(root);
     worker = await startIngestWorker(loadIngestWorkerConfig({ ...process.env, QUEUE_PREFIX: testQueuePrefix(), STORAGE_DIR: root, BLOB_SWEEP_MS: '100' }));
   });
 

@@ -11,7 +11,7 @@ import {
 } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, redisCheck, storageCheck, withRequestId } from '@letterbox/observability';
 import { BatchCollector, JobQueues, producerConnection, startJobWorker, workerConnection, type JobTrace, type RunningWorker } from '@letterbox/queue';
-import { BlobCollector, BlobStore } from '@letterbox/storage';
+import { BlobCollector, createBlobStore } from '@letterbox/storage';
 import type { IngestWorkerConfig } from './ingest-worker.config';
 
 const logger = loggerFor('ingest');
@@ -19,7 +19,7 @@ const logger = loggerFor('ingest');
 /** Consumes accepted incoming mail in batches, and removes the blobs nothing refers to, until closed. */
 export async function startIngestWorker(config: IngestWorkerConfig): Promise<RunningWorker> {
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-ingest-worker' });
-  const blobs = new BlobStore(config.STORAGE_DIR, config.STORAGE_COMPRESS);
+  const blobs = createBlobStore(config);
   const commands = workerConnection(config.REDIS_URL);
   const queues = new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX);
   const health = producerConnection(config.REDIS_URL);
@@ -87,7 +87,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
     collection = collector.sweep().catch((error: unknown) => logger.warn({ err: error }, 'blob collection failed'));
   }, config.BLOB_SWEEP_MS);
   return {
-    readiness: { database: postgresCheck(db.sql), redis: redisCheck(health), storage: storageCheck(config.STORAGE_DIR) },
+    readiness: { database: postgresCheck(db.sql), redis: redisCheck(health), storage: storageCheck(blobs) },
     async close() {
       clearInterval(sweeping);
       clearInterval(collecting);

@@ -38,7 +38,34 @@ export const storageConfig = {
     .default(path.join(repoRoot, 'var/storage'))
     .transform((dir) => path.resolve(repoRoot, dir)),
   STORAGE_COMPRESS: z.enum(['none', 'gzip']).default('none'),
+  /** Where mail bodies and attachments go: the local disk (STORAGE_DIR) or an S3-compatible bucket (S3_*). */
+  STORAGE_BACKEND: z.enum(['disk', 's3']).default('disk'),
+  /** The S3 API's address; not set for AWS itself. */
+  S3_ENDPOINT: z.string().url('must be a URL such as http://127.0.0.1:9000').optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lower-case letters, digits, dots or hyphens')
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Address buckets as a path, not a host name: what MinIO, Ceph RGW and most S3-compatible stores want. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
 };
+
+/** Settings needed only when another has a given value; loadConfig names each one missing. */
+export const conditionalSettings: ConditionalSettings[] = [
+  { when: 'STORAGE_BACKEND', is: 's3', requires: ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] },
+];
+
+export interface ConditionalSettings {
+  when: string;
+  is: string;
+  requires: string[];
+}
 
 export const authConfig = {
   AUTH_TOKEN_SECRET: demoSecret(z.string().min(32, 'must be at least 32 characters'), 'letterbox-demo-secret-change-me-in-production'),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { adminConfig, authConfig, httpConfig, databaseConfig, ingestTokenConfig, portFrom } from './common-settings';
+import { adminConfig, authConfig, httpConfig, databaseConfig, ingestTokenConfig, portFrom, storageConfig } from './common-settings';
 import { ConfigError, loadConfig } from './load-config';
 
 const settings = { ...databaseConfig, ...authConfig, PORT: portFrom(3000) };
@@ -52,4 +52,22 @@ test('CORS origins and trusted proxies are lists; anything else is named', () =>
   assert.deepEqual(loadConfig(httpConfig, {}).CORS_ORIGINS, ['http://127.0.0.1:8080', 'http://localhost:8080']);
   assert.deepEqual(loadConfig(httpConfig, { CORS_ORIGINS: 'https://mail.example.com, https://beta.example.com:8443' }).CORS_ORIGINS, ['https://mail.example.com', 'https://beta.example.com:8443']);
   assert.throws(() => loadConfig(httpConfig, { CORS_ORIGINS: '*' }), /CORS_ORIGINS: must be origins/);
+});
+
+test('the S3 settings are needed only with STORAGE_BACKEND=s3, and each one missing or bad is named', () => {
+  assert.equal(loadConfig(storageConfig, {}).STORAGE_BACKEND, 'disk');
+  assert.throws(
+    () => loadConfig(storageConfig, { STORAGE_BACKEND: 's3', S3_ACCESS_KEY_ID: 'key' }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /S3_BUCKET: required when STORAGE_BACKEND=s3/);
+      assert.match(error.message, /S3_SECRET_ACCESS_KEY: required when STORAGE_BACKEND=s3/);
+      assert.doesNotMatch(error.message, /S3_ACCESS_KEY_ID/);
+      return true;
+    },
+  );
+  assert.throws(() => loadConfig(storageConfig, { STORAGE_BACKEND: 's3', S3_BUCKET: 'My_Bucket', S3_FORCE_PATH_STYLE: 'yes' }), /S3_BUCKET: must be a bucket name[\s\S]*S3_FORCE_PATH_STYLE: must be true or false/);
+  const s3 = loadConfig(storageConfig, { STORAGE_BACKEND: 's3', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'mail', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_FORCE_PATH_STYLE: 'true' });
+  assert.equal(s3.S3_FORCE_PATH_STYLE, true);
+  assert.equal(s3.S3_REGION, 'us-east-1');
 });

@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { conditionalSettings } from './common-settings';
 import { publicDefaultProblem } from './demo-secrets';
 
 export class ConfigError extends Error {}
 
 /**
  * Reads the settings an app declares from the environment, with their defaults.
- * A missing or malformed value, or a secret left at its public default outside the demo, throws
+ * A missing or malformed value (some are needed only with another setting's value, as the S3 ones
+ * with STORAGE_BACKEND=s3), or a secret left at its public default outside the demo, throws
  * a ConfigError naming every variable at fault, so an app stops at start-up instead of failing
  * (or being forged into) on its first request.
  */
@@ -15,7 +17,13 @@ export function loadConfig<Shape extends z.ZodRawShape>(
 ): z.infer<z.ZodObject<Shape>> {
   const result = z.object(shape).safeParse(env);
   if (result.success) {
-    const refused = Object.entries(result.data).flatMap(([name, value]) => publicDefaultProblem(name, value, env) ?? []);
+    const data: Record<string, unknown> = result.data;
+    const refused = [
+      ...Object.entries(data).flatMap(([name, value]) => publicDefaultProblem(name, value, env) ?? []),
+      ...conditionalSettings
+        .filter((rule) => data[rule.when] === rule.is)
+        .flatMap((rule) => rule.requires.filter((name) => data[name] === undefined).map((name) => `${name}: required when ${rule.when}=${rule.is} (not set)`)),
+    ];
     if (refused.length === 0) return result.data;
     throw new ConfigError(`Invalid configuration:\n${refused.map((problem) => `  ${problem}`).join('\n')}`);
   }

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
 import { recordSend } from '@letterbox/sending';
-import { BlobCollector, BlobNotFoundError, BlobStore, type BlobReferences } from '@letterbox/storage';
+import { BlobCollector, BlobNotFoundError, DiskBlobStore, type BlobReferences } from '@letterbox/storage';
 import { createTestUser, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
 import { DatabaseBlobReferences } from './database-blob-references';
 
@@ -17,7 +17,7 @@ const GRACE_MS = HOUR_MS;
 describe('the blob collector, against the references in PostgreSQL', () => {
   let db: Database;
   let root: string;
-  let store: BlobStore;
+  let store: DiskBlobStore;
   let references: DatabaseBlobReferences;
   let user: TestUser;
 
@@ -35,7 +35,7 @@ describe('the blob collector, against the references in PostgreSQL', () => {
   async function freshStore(): Promise<void> {
     if (root) await rm(root, { recursive: true, force: true });
     root = await mkdtemp(path.join(tmpdir(), 'letterbox-collected-'));
-    store = new BlobStore(root);
+    store = new DiskBlobStore(root);
   }
 
   const collector = (options: { batchSize?: number; references?: BlobReferences } = {}) =>

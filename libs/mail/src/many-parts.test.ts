@@ -3,14 +3,14 @@ import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { MAX_PARTS } from '@letterbox/mime';
-import { BlobStore, type ByteRange } from '@letterbox/storage';
+import { DiskBlobStore, type ByteRange } from '@letterbox/storage';
 import { createTestUser, testDatabase, testSettings, type TestUser } from '@letterbox/testing';
 import { MailContentReader } from './mail-content';
 import { MailQueries } from './mail-queries';
 import { storeMail } from './store-mail';
 
 /** A blob store that counts the read streams open at once, and the bytes read by ranges. */
-class CountingBlobStore extends BlobStore {
+class CountingBlobStore extends DiskBlobStore {
   open = 0;
   mostOpen = 0;
   rangeBytes = 0;

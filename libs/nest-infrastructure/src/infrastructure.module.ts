@@ -3,7 +3,7 @@ import IORedis, { type Redis } from 'ioredis';
 import { CachedUserSessions } from '@letterbox/accounts';
 import { AccessTokens, FailedAttemptLimiter, TokenAuthenticator, UserSessions } from '@letterbox/auth';
 import { createDatabase, type Database } from '@letterbox/db';
-import { BlobStore, type Compression } from '@letterbox/storage';
+import { BlobStore, createBlobStore, type StorageSettings } from '@letterbox/storage';
 import { postgresCheck, redisCheck, reportConnectionErrors, storageCheck } from '@letterbox/observability';
 import { DATABASE } from './database-token';
 import { HealthController } from './health.controller';
@@ -11,12 +11,10 @@ import { MetricsController } from './metrics.controller';
 import { READINESS_CHECKS } from './readiness-checks';
 import { RequestLoggingModule } from './request-logging';
 
-export interface InfrastructureSettings {
+export interface InfrastructureSettings extends StorageSettings {
   DATABASE_URL: string;
   DATABASE_POOL_SIZE: number;
   DATABASE_STATEMENT_TIMEOUT_MS: number;
-  STORAGE_DIR: string;
-  STORAGE_COMPRESS: Compression;
   AUTH_TOKEN_SECRET: string;
   AUTH_TOKEN_TTL_SECONDS: number;
   AUTH_SESSION_CACHE_SECONDS: number;
@@ -86,7 +84,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
           }),
       },
       { provide: AUTH_REDIS, useFactory: () => authRedis(settings.REDIS_URL, appName) },
-      { provide: BlobStore, useFactory: () => new BlobStore(settings.STORAGE_DIR, settings.STORAGE_COMPRESS) },
+      { provide: BlobStore, useFactory: () => createBlobStore(settings) },
       { provide: AccessTokens, useFactory: () => new AccessTokens(settings.AUTH_TOKEN_SECRET, settings.AUTH_TOKEN_TTL_SECONDS) },
       {
         provide: CachedUserSessions,
@@ -111,8 +109,8 @@ export class InfrastructureModule implements OnApplicationShutdown {
       },
       {
         provide: READINESS_CHECKS,
-        useFactory: (db: Database, redis: AuthRedis) => ({ database: postgresCheck(db.sql), redis: redisCheck(redis.commands), storage: storageCheck(settings.STORAGE_DIR) }),
-        inject: [DATABASE, AUTH_REDIS],
+        useFactory: (db: Database, redis: AuthRedis, blobs: BlobStore) => ({ database: postgresCheck(db.sql), redis: redisCheck(redis.commands), storage: storageCheck(blobs) }),
+        inject: [DATABASE, AUTH_REDIS, BlobStore],
       },
     ];
     return {

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
 import { oncePerInterval } from './once-per-interval';
 import { startOpsServer } from './ops-server';
-import { readiness, storageCheck } from './readiness';
+import { readiness } from './readiness';
 import { currentRequestId, requestIdFrom, withRequestId } from './request-context';
 
 test('a client’s request id is kept when sane; anything else gets a new one', () => {
@@ -61,10 +58,4 @@ test('a worker’s ops listener answers health and metrics, and nothing else', a
   } finally {
     await ops.close();
   }
-});
-
-test('storage of a fresh install, not written to yet, is ready: its folder is made', async () => {
-  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'letterbox-storage-')), 'var', 'storage');
-  assert.equal((await readiness({ storage: storageCheck(dir) })).status, 'ok');
-  assert.ok(existsSync(dir));
 });

@@ -1,4 +1,3 @@
-import { access, constants, mkdir } from 'node:fs/promises';
 import type { Redis } from 'ioredis';
 import { loggerFor } from './logger';
 import { within } from './within';
@@ -44,8 +43,5 @@ export const redisCheck = (redis: Redis): DependencyCheck => async () => {
   if (answer !== 'PONG') throw new Error(`PING answered ${answer}`);
 };
 
-/** Storage answers when its folder is writable by this process (made if missing: a fresh install has written nothing yet). */
-export const storageCheck = (dir: string): DependencyCheck => async () => {
-  await mkdir(dir, { recursive: true });
-  await access(dir, constants.W_OK);
-};
+/** Storage answers when it can be written to: its folder on disk, its bucket on S3 (BlobStore.check). */
+export const storageCheck = (storage: { check(): Promise<void> }): DependencyCheck => () => storage.check();

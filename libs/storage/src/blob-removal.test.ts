@@ -5,24 +5,25 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { blobPath, TRASH_FOLDER } from './blob-paths';
-import { BlobNotFoundError, BlobStore } from './blob-store';
-import { versionOf } from './blob-version';
+import { BlobNotFoundError } from './blob-store';
+import { DiskBlobStore } from './disk-blob-store';
+import { diskVersionOf } from './disk-blob-version';
 
 const unique = () => Buffer.from(`blob ${randomUUID()}`);
-const versionNow = async (store: BlobStore, key: string) => versionOf(key, await stat(blobPath(store.root, key), { bigint: true }));
-const isStored = (store: BlobStore, key: string) =>
+const versionNow = async (store: DiskBlobStore, key: string) => diskVersionOf(key, await stat(blobPath(store.root, key), { bigint: true }));
+const isStored = (store: DiskBlobStore, key: string) =>
   store.readRanges(key, [{ start: 0, end: 1 }]).then(
     () => true,
     (error: unknown) => (error instanceof BlobNotFoundError ? false : Promise.reject(error)),
   );
 
-describe('blob versions and their removal', () => {
+describe('blob versions and their removal on disk', () => {
   let root: string;
-  let store: BlobStore;
+  let store: DiskBlobStore;
 
   before(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'letterbox-blob-removal-'));
-    store = new BlobStore(root);
+    store = new DiskBlobStore(root);
   });
   after(() => rm(root, { recursive: true, force: true }));
 
@@ -63,20 +64,20 @@ describe('blob versions and their removal', () => {
     const rewritten = await versionNow(store, blob.key);
     assert.equal(await store.remove(created), false);
     assert.equal(await isStored(store, blob.key), true);
-    assert.equal((await versionNow(store, blob.key)).ino, rewritten.ino, 'the file put back is the one written again');
+    assert.equal((await versionNow(store, blob.key)).stamp.split('.')[0], rewritten.stamp.split('.')[0], 'the file put back is the one written again');
   });
 
   describe('a removal that a crash cut short, after the rename into the trash', () => {
-    async function trashAsACrashWould(key: string, meant: { ino: bigint; mtimeNs: bigint }): Promise<void> {
+    async function trashAsACrashWould(key: string, meant: { stamp: string }): Promise<void> {
       await mkdir(path.join(root, TRASH_FOLDER), { recursive: true });
-      await rename(blobPath(root, key), path.join(root, TRASH_FOLDER, `${key}.${meant.ino}.${meant.mtimeNs}.${randomUUID()}`));
+      await rename(blobPath(root, key), path.join(root, TRASH_FOLDER, `${key}.${meant.stamp}.${randomUUID()}`));
     }
 
     test('is finished when the file in the trash is the version meant', async () => {
       const { created, blob } = await store.putTracked(unique());
       assert.ok(created);
       await trashAsACrashWould(blob.key, created);
-      await store.recoverTrash(100);
+      await store.clearLeftovers(Date.now() - 3600_000, 100);
       assert.equal(await isStored(store, blob.key), false);
       assert.deepEqual(await readdir(path.join(root, TRASH_FOLDER)), []);
     });
@@ -89,7 +90,7 @@ describe('blob versions and their removal', () => {
       const dayAgo = new Date(Date.now() - 24 * 3600 * 1000);
       await utimes(blobPath(root, blob.key), dayAgo, dayAgo);
       await trashAsACrashWould(blob.key, created);
-      await store.recoverTrash(100);
+      await store.clearLeftovers(Date.now() - 3600_000, 100);
       assert.equal(await isStored(store, blob.key), true);
       const { mtimeMs } = await stat(blobPath(root, blob.key));
       assert.ok(mtimeMs > Date.now() - 60_000, 'touched as it went back');

@@ -3,11 +3,12 @@ import type { BigIntStats } from 'node:fs';
 import { mkdir, opendir, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { blobPath, TRASH_FOLDER } from './blob-paths';
-import { isVersion, type BlobVersion } from './blob-version';
+import type { BlobVersion } from './blob-version';
+import { isDiskVersion } from './disk-blob-version';
 import type { FolderSync } from './folder-sync';
 
-/** `<key>.<inode>.<mtime in ns>.<uuid>`: the version its remover meant to remove, so anyone can finish the removal. */
-const TRASH_ENTRY = /^([0-9a-f]{64}(?:\.gz)?)\.(\d+)\.(\d+)\.[0-9a-f-]{36}$/;
+/** `<key>.<inode>.<mtime in ns>.<uuid>` (the key, its version's stamp, a uuid): the version its remover meant to remove, so anyone can finish the removal. */
+const TRASH_ENTRY = /^([0-9a-f]{64}(?:\.gz)?)\.(\d+\.\d+)\.[0-9a-f-]{36}$/;
 
 /**
  * Removes the blob if its file is still `version`, the one its remover saw before it made
@@ -18,7 +19,7 @@ const TRASH_ENTRY = /^([0-9a-f]{64}(?:\.gz)?)\.(\d+)\.(\d+)\.[0-9a-f-]{36}$/;
  * into the trash, which takes whatever file has the name at that instant, atomically, and
  * the check is made on the file taken:
  * - still `version`: no put has published the blob since its remover saw it (each put
- *   makes a new file, see BlobStore.put), so it goes; a put publishing after the rename
+ *   makes a new file, see DiskBlobStore), so it goes; a put publishing after the rename
  *   makes a file the trash never had;
  * - another file: a put came in between and its writer may be about to refer to the
  *   blob, so the file goes back, touched: see settle.
@@ -28,7 +29,7 @@ const TRASH_ENTRY = /^([0-9a-f]{64}(?:\.gz)?)\.(\d+)\.(\d+)\.[0-9a-f-]{36}$/;
 export async function removeBlobVersion(root: string, version: BlobVersion, folders: FolderSync): Promise<boolean> {
   const trash = path.join(root, TRASH_FOLDER);
   await mkdir(trash, { recursive: true });
-  const entry = path.join(trash, `${version.key}.${version.ino}.${version.mtimeNs}.${randomUUID()}`);
+  const entry = path.join(trash, `${version.key}.${version.stamp}.${randomUUID()}`);
   try {
     await rename(blobPath(root, version.key), entry);
   } catch (error) {
@@ -48,7 +49,7 @@ export async function recoverTrash(root: string, limit: number, folders: FolderS
   let seen = 0;
   for await (const entry of entries) {
     const meant = TRASH_ENTRY.exec(entry.name);
-    if (meant) await settle(root, path.join(entries.path, entry.name), { key: meant[1], ino: BigInt(meant[2]), mtimeNs: BigInt(meant[3]) }, folders);
+    if (meant) await settle(root, path.join(entries.path, entry.name), { key: meant[1], stamp: meant[2] }, folders);
     if (++seen >= limit) break;
   }
 }
@@ -69,7 +70,7 @@ async function settle(root: string, entry: string, meant: BlobVersion, folders: 
     if (isMissing(error)) return false;
     throw error;
   }
-  if (isVersion(found, meant)) {
+  if (isDiskVersion(found, meant)) {
     await rm(entry, { force: true });
     return true;
   }

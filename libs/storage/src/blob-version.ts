@@ -1,21 +1,23 @@
-import type { BigIntStats } from 'node:fs';
-
 /**
- * One file that held a blob. Every put makes a file of its own (one that finds the blob
- * already there replaces it), so a blob whose version changed has been written again.
- * The inode number alone would not tell: a file system gives a freed number to the next
- * file it makes, whose modification time then differs.
+ * One write of a blob, as the store that made it tells it apart from every other write
+ * of the same key: every put makes a new one, so a blob whose version changed has been
+ * written again. `stamp` means something only to that store (a file's inode and
+ * modification time on disk; an object's ETag, modification time and put id on S3).
  */
 export interface BlobVersion {
   key: string;
-  ino: bigint;
-  mtimeNs: bigint;
+  stamp: string;
 }
 
-export function versionOf(key: string, stats: BigIntStats): BlobVersion {
-  return { key, ino: stats.ino, mtimeNs: stats.mtimeNs };
+/** A blob found in the store, with its version and when that was written. */
+export interface ListedBlob {
+  version: BlobVersion;
+  modifiedMs: number;
 }
 
-export function isVersion(stats: BigIntStats, version: BlobVersion): boolean {
-  return stats.ino === version.ino && stats.mtimeNs === version.mtimeNs;
+/** A step of a walk through the store in key order. */
+export interface BlobListing {
+  blobs: ListedBlob[];
+  /** Where the next step starts (after this): none when the walk reached the end. */
+  next?: string;
 }
