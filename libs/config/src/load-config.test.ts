@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { adminConfig, authConfig, httpConfig, databaseConfig, ingestTokenConfig, portFrom } from './common-settings';
+import { adminConfig, authConfig, httpConfig, databaseConfig, ingestTokenConfig, portFrom, redisConfig } from './common-settings';
 import { ConfigError, loadConfig } from './load-config';
 
 const settings = { ...databaseConfig, ...authConfig, PORT: portFrom(3000) };
@@ -52,4 +52,15 @@ test('CORS origins and trusted proxies are lists; anything else is named', () =>
   assert.deepEqual(loadConfig(httpConfig, {}).CORS_ORIGINS, ['http://127.0.0.1:8080', 'http://localhost:8080']);
   assert.deepEqual(loadConfig(httpConfig, { CORS_ORIGINS: 'https://mail.example.com, https://beta.example.com:8443' }).CORS_ORIGINS, ['https://mail.example.com', 'https://beta.example.com:8443']);
   assert.throws(() => loadConfig(httpConfig, { CORS_ORIGINS: '*' }), /CORS_ORIGINS: must be origins/);
+});
+
+test('REDIS_CLUSTER_NODES is read as host:port pairs, and a bad one is named', () => {
+  assert.equal(loadConfig(redisConfig, {}).REDIS_CLUSTER_NODES, undefined);
+  assert.deepEqual(loadConfig(redisConfig, { REDIS_CLUSTER_NODES: '10.0.0.1:7001, redis-b.internal:7002' }).REDIS_CLUSTER_NODES, [
+    { host: '10.0.0.1', port: 7001 },
+    { host: 'redis-b.internal', port: 7002 },
+  ]);
+  for (const nodes of ['10.0.0.1', '10.0.0.1:70000', '10.0.0.1:7001,', 'redis://10.0.0.1:7001']) {
+    assert.throws(() => loadConfig(redisConfig, { REDIS_CLUSTER_NODES: nodes }), /REDIS_CLUSTER_NODES: must be host:port pairs, comma-separated/, nodes);
+  }
 });
