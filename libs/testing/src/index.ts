@@ -6,3 +6,5 @@ export { testQueuePrefix } from './test-queue-prefix';
 export { startAppProcess, waitForHttp, waitForOutput, freePort, REPO_ROOT, type AppProcess, type AppProcessOptions } from './app-process';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { fetchOpenApiDocument, operationsOf, pathParameterMismatches, fuzzRequests, runFuzz, describeFindings, type OpenApiDocument, type Operation, type FuzzOptions, type FuzzRequest, type Finding, type FuzzRunOptions, type Hostile } from './openapi-fuzz';
+export { ensureRedisCluster, runningRedisCluster } from './redis-cluster';
+export { redisTargets, unlinkKeys } from './redis-targets';
