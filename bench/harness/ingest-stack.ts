@@ -5,11 +5,12 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
-import IORedis from 'ioredis';
 import { Pool } from 'pg';
 import { databaseConfig, loadConfig, redisConfig } from '@letterbox/config';
 import { createDatabase } from '@letterbox/db';
-import { QUEUE_OF } from '@letterbox/queue';
+import { QUEUE_OF, queueKeyPrefix, workerConnection, type QueueName } from '@letterbox/queue';
+import type { RedisConnection } from '@letterbox/redis';
+import { unlinkKeys } from '@letterbox/testing';
 import { ensureIngestRecipients, type IngestRecipient } from '../data/ingest-users';
 import { builtApp, portTaken } from './bench-apps';
 import { answersHealth, startService, type ChildService } from './child-service';
@@ -62,7 +63,7 @@ export class IngestStack {
 
   private constructor(
     readonly sql: Pool,
-    private readonly redis: IORedis,
+    private readonly redis: RedisConnection,
     private readonly ingestQueue: Queue,
     private readonly notifyQueue: Queue,
     readonly recipients: IngestRecipient[],
@@ -70,7 +71,7 @@ export class IngestStack {
 
   /** Makes the recipients if missing, checks that nothing else uses the bench's ports and queues, and clears what a killed run left. */
   static async open(): Promise<IngestStack> {
-    const { DATABASE_URL, REDIS_URL } = loadConfig({ ...databaseConfig, ...redisConfig });
+    const { DATABASE_URL, ...settings } = loadConfig({ ...databaseConfig, ...redisConfig });
     for (const port of [INGEST_BENCH_HTTP_PORT, INGEST_BENCH_SMTP_PORT, INGEST_BENCH_MOCK_HTTP_PORT, INGEST_BENCH_MOCK_SMTP_PORT]) {
       if (await portTaken(port)) throw new Error(`port ${port} is taken; stop what listens there (an ingest app or mock providers left over from a run?)`);
     }
@@ -82,8 +83,8 @@ export class IngestStack {
       await db.close();
     }
     const sql = new Pool({ connectionString: DATABASE_URL, max: 3, application_name: 'letterbox-bench-ingest' });
-    const redis = new IORedis(REDIS_URL, { maxRetriesPerRequest: null });
-    const queue = (name: string) => new Queue(name, { connection: redis, prefix: INGEST_BENCH_PREFIX });
+    const redis = workerConnection(settings);
+    const queue = (name: QueueName) => new Queue(name, { connection: redis, prefix: queueKeyPrefix(INGEST_BENCH_PREFIX, name, redis) });
     const stack = new IngestStack(sql, redis, queue(QUEUE_OF['ingest-mail']), queue(QUEUE_OF['notify-new-mail']), recipients);
     try {
       const consumers = (await stack.ingestQueue.getWorkersCount()) + (await stack.notifyQueue.getWorkersCount());
@@ -269,12 +270,7 @@ export class IngestStack {
    */
   async clear(): Promise<void> {
     await this.clearMail();
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${INGEST_BENCH_PREFIX}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await this.redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    await unlinkKeys(this.redis, `${INGEST_BENCH_PREFIX}:*`);
   }
 
   /** Stops everything started here, then leaves the database, Redis and the disk as they were (the recipients stay). */

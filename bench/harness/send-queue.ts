@@ -1,13 +1,13 @@
 import { Queue } from 'bullmq';
-import IORedis from 'ioredis';
 import type { Pool } from 'pg';
 import { loadConfig, redisConfig } from '@letterbox/config';
-import { jobIdOf, QUEUE_OF } from '@letterbox/queue';
+import { jobIdOf, QUEUE_OF, queueKeyPrefix, workerConnection } from '@letterbox/queue';
+import type { RedisConnection, RedisTarget } from '@letterbox/redis';
 import { processEnvironment } from './process-tree';
 import { StalledJobs } from './stalled-jobs';
 
 /** The settings a delivery worker must share with the send API to deliver what it queued. */
-const SHARED_SETTINGS = ['DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'STORAGE_DIR', 'STORAGE_COMPRESS'] as const;
+const SHARED_SETTINGS = ['DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'QUEUE_PREFIX', 'STORAGE_DIR', 'STORAGE_COMPRESS'] as const;
 
 const REMOVE_CHUNK = 1000;
 
@@ -26,23 +26,23 @@ export interface QueueState {
  */
 export class SendQueue {
   private readonly queue: Queue;
-  private readonly redis: IORedis;
+  private readonly redis: RedisConnection;
 
   private constructor(
     readonly prefix: string,
     /** The send API's values of the settings a worker must share with it; unset ones take the same defaults. */
     readonly sharedEnv: Record<string, string | undefined>,
-    private readonly redisUrl: string,
+    private readonly redisTarget: RedisTarget,
   ) {
-    this.redis = new IORedis(redisUrl, { maxRetriesPerRequest: null });
-    this.queue = new Queue(QUEUE_OF['deliver-send'], { connection: this.redis, prefix });
+    this.redis = workerConnection(redisTarget);
+    this.queue = new Queue(QUEUE_OF['deliver-send'], { connection: this.redis, prefix: queueKeyPrefix(prefix, QUEUE_OF['deliver-send'], this.redis) });
   }
 
   static ofProcess(sendApiPid: number): SendQueue {
     const environment = processEnvironment(sendApiPid);
     const sharedEnv = Object.fromEntries(SHARED_SETTINGS.map((name) => [name, environment[name]]));
-    const { REDIS_URL, QUEUE_PREFIX } = loadConfig(redisConfig, sharedEnv);
-    return new SendQueue(QUEUE_PREFIX, sharedEnv, REDIS_URL);
+    const { QUEUE_PREFIX, ...redisTarget } = loadConfig(redisConfig, sharedEnv);
+    return new SendQueue(QUEUE_PREFIX, sharedEnv, redisTarget);
   }
 
   get name(): string {
@@ -74,7 +74,7 @@ export class SendQueue {
 
   /** Notes, from now on, when the stalled check puts back a job of a worker that died. */
   watchStalled(): Promise<StalledJobs> {
-    return StalledJobs.watch(this.queue.name, this.prefix, this.redisUrl);
+    return StalledJobs.watch(QUEUE_OF['deliver-send'], this.prefix, this.redisTarget);
   }
 
   /** Removes the jobs of these sends that no worker holds; returns how many it removed. */

@@ -1,5 +1,6 @@
 import { QueueEvents } from 'bullmq';
-import IORedis from 'ioredis';
+import { queueKeyPrefix, workerConnection, type QueueName } from '@letterbox/queue';
+import type { RedisTarget } from '@letterbox/redis';
 
 /**
  * When BullMQ's stalled check put back in the queue the jobs of a worker that died, read
@@ -14,9 +15,10 @@ export class StalledJobs {
   }
 
   /** Watches from now on. */
-  static async watch(queueName: string, prefix: string, redisUrl: string): Promise<StalledJobs> {
+  static async watch(queueName: QueueName, prefix: string, redis: RedisTarget): Promise<StalledJobs> {
     // Its own connection, for the blocking reads of the event stream; closing it closes that too.
-    const events = new QueueEvents(queueName, { connection: new IORedis(redisUrl, { maxRetriesPerRequest: null }), prefix });
+    const connection = workerConnection(redis);
+    const events = new QueueEvents(queueName, { connection, prefix: queueKeyPrefix(prefix, queueName, connection) });
     await events.waitUntilReady();
     return new StalledJobs(events);
   }

@@ -26,7 +26,7 @@ describe('an SMTP conversation longer than the delivery lock', () => {
     db = testDatabase();
     mock = await startMockSmtp({ port: 0, latencyMs: PROVIDER_LATENCY_MS, ratePerSecond: 100_000, burst: 100_000 });
     api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
-    queues = new JobQueues(producerConnection(loadConfig(redisConfig).REDIS_URL), queuePrefix);
+    queues = new JobQueues(producerConnection(loadConfig(redisConfig)), queuePrefix);
   });
 
   after(async () => {

@@ -45,7 +45,7 @@ describe('per-sender rate limit shared by two worker processes', () => {
     workers = await Promise.all([startWorkerProcess(env), startWorkerProcess(env)]);
     senderA = await createTestUser(db, 'busy');
     senderB = await createTestUser(db, 'quiet');
-    queues = new JobQueues(producerConnection(loadConfig(redisConfig).REDIS_URL), queuePrefix);
+    queues = new JobQueues(producerConnection(loadConfig(redisConfig)), queuePrefix);
   });
 
   after(async () => {

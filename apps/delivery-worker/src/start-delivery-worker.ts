@@ -17,9 +17,9 @@ const logger = loggerFor('delivery');
 export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise<RunningWorker> {
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-delivery-worker' });
   const blobs = createBlobStore(config);
-  const commands = workerConnection(config.REDIS_URL);
-  const queues = new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX);
-  const health = producerConnection(config.REDIS_URL);
+  const commands = workerConnection(config);
+  const queues = new JobQueues(producerConnection(config), config.QUEUE_PREFIX);
+  const health = producerConnection(config);
   const directory = new RecipientDirectory(db.sql);
   const smtp = nodemailer.createTransport({
     host: config.SMTP_HOST,
@@ -47,7 +47,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
     {
       'deliver-send': (payload, job, token) => delivery.deliver(payload.sendId, job, token, isFinalAttempt(job)),
     },
-    config.REDIS_URL,
+    config,
     {
       prefix: config.QUEUE_PREFIX,
       concurrency: config.DELIVERY_CONCURRENCY,

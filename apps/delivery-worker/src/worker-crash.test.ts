@@ -34,7 +34,7 @@ describe('delivery worker processes that die or stop with deliveries in flight',
   let queues: JobQueues;
 
   before(async () => {
-    queues = new JobQueues(producerConnection(loadConfig(redisConfig).REDIS_URL), queuePrefix);
+    queues = new JobQueues(producerConnection(loadConfig(redisConfig)), queuePrefix);
     db = testDatabase();
     mock = await startMockSmtp({ port: 0, latencyMs: PROVIDER_LATENCY_MS, ratePerSecond: 100_000, burst: 100_000 });
     api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });

@@ -20,9 +20,9 @@ const logger = loggerFor('ingest');
 export async function startIngestWorker(config: IngestWorkerConfig): Promise<RunningWorker> {
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-ingest-worker' });
   const blobs = createBlobStore(config);
-  const commands = workerConnection(config.REDIS_URL);
-  const queues = new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX);
-  const health = producerConnection(config.REDIS_URL);
+  const commands = workerConnection(config);
+  const queues = new JobQueues(producerConnection(config), config.QUEUE_PREFIX);
+  const health = producerConnection(config);
   const events = new UserEvents(commands, config.QUEUE_PREFIX);
   // A batch holds many requests' messages: each stored mail is followed under the request that brought it.
   const requestOf = new Map<string, string | undefined>();
@@ -65,7 +65,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
         }
       },
     },
-    config.REDIS_URL,
+    config,
     {
       prefix: config.QUEUE_PREFIX,
       concurrency: config.INGEST_CONCURRENCY ?? 2 * config.INGEST_BATCH_SIZE,

@@ -23,7 +23,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
 
   static forConfig(config: IngestConfig): DynamicModule {
     const providers = [
-      { provide: JobQueues, useFactory: () => new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX) },
+      { provide: JobQueues, useFactory: () => new JobQueues(producerConnection(config), config.QUEUE_PREFIX) },
       { provide: RequestsInProgress, useFactory: () => new RequestsInProgress(config.INGEST_HTTP_MAX_CONCURRENT_PER_CLIENT) },
       {
         provide: InboundIntake,

@@ -10,7 +10,7 @@ const logger = loggerFor('notify');
 export async function startNotifyWorker(config: NotifyWorkerConfig): Promise<RunningWorker> {
   const sql = createSqlPool({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-notify-worker' });
   const fcm = openFcm(config.fcm);
-  const health = producerConnection(config.REDIS_URL);
+  const health = producerConnection(config);
   const notifier = new NewMailNotifier(new DeviceRegistry(sql), new PushSender(fcm.messaging));
   const worker = startJobWorker(
     'push-notify',
@@ -19,7 +19,7 @@ export async function startNotifyWorker(config: NotifyWorkerConfig): Promise<Run
         await notifier.notify(payload, job);
       },
     },
-    config.REDIS_URL,
+    config,
     { prefix: config.QUEUE_PREFIX, concurrency: config.NOTIFY_CONCURRENCY },
   );
   worker.on('error', (error) => logger.warn({ err: error }, 'worker connection failed'));

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@letterbox/redis';
 import { UserEvents } from '@letterbox/events';
 import type { AnsweredMail } from '@letterbox/sending';
 
@@ -13,7 +13,7 @@ export class AnsweredAnnouncer {
   private readonly events: UserEvents;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     queuePrefix: string,
   ) {
     this.events = new UserEvents(redis, queuePrefix);

@@ -21,10 +21,10 @@ export class SendServicesModule implements OnApplicationShutdown {
   static forConfig(config: SendApiConfig): DynamicModule {
     const providers = [
       { provide: SEND_API_CONFIG, useValue: config },
-      { provide: JobQueues, useFactory: () => new JobQueues(producerConnection(config.REDIS_URL), config.QUEUE_PREFIX) },
+      { provide: JobQueues, useFactory: () => new JobQueues(producerConnection(config), config.QUEUE_PREFIX) },
       { provide: SendOutbox, useFactory: (db: Database, queues: JobQueues) => new SendOutbox(db, queues), inject: [DATABASE, JobQueues] },
       { provide: UserSends, useFactory: (db: Database) => new UserSends(db), inject: [DATABASE] },
-      { provide: AnsweredAnnouncer, useFactory: () => new AnsweredAnnouncer(eventCommandConnection(config.REDIS_URL), config.QUEUE_PREFIX) },
+      { provide: AnsweredAnnouncer, useFactory: () => new AnsweredAnnouncer(eventCommandConnection(config), config.QUEUE_PREFIX) },
       {
         provide: SendSubmission,
         useFactory: (db: Database, blobs: BlobStore, outbox: SendOutbox, answered: AnsweredAnnouncer) =>

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@letterbox/redis';
 import type { Pool } from 'pg';
 import { UserSessions, type SessionState } from '@letterbox/auth';
 
@@ -27,8 +27,8 @@ export class CachedUserSessions extends UserSessions {
 
   constructor(
     private readonly sql: Pool,
-    private readonly publisher: Redis,
-    subscriber: Redis,
+    private readonly publisher: RedisConnection,
+    subscriber: RedisConnection,
     private readonly channel: string,
     private readonly options: SessionCacheOptions,
   ) {
@@ -37,6 +37,9 @@ export class CachedUserSessions extends UserSessions {
     subscriber.on('close', () => {
       this.listening = false;
     });
+    // A cluster listens on one of its nodes; ioredis moves the subscription to another when a node goes, with no
+    // 'close' and no 'ready', and what was announced meanwhile is lost: nothing remembered from before is trusted.
+    subscriber.on('-node', () => this.cache.clear());
     const listen = () => {
       subscriber
         .subscribe(channel)

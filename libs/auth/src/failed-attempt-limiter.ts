@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@letterbox/redis';
 
 export interface AttemptLimits {
   /** Wrong passwords for one account within the window; past them it waits, whoever tries. */
@@ -9,43 +9,43 @@ export interface AttemptLimits {
   windowSeconds: number;
 }
 
-/** The longest wait, in ms, among the counters at or over their limit (ARGV[i] is KEYS[i]'s limit). */
+/** The wait, in ms, of a counter at or over its limit (ARGV[1]); 0 under it. */
 const WAIT_SCRIPT = `
-local wait = 0
-for i, key in ipairs(KEYS) do
-  if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[i]) then
-    wait = math.max(wait, redis.call('PTTL', key))
-  end
+if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then
+  return math.max(0, redis.call('PTTL', KEYS[1]))
 end
-return wait`;
+return 0`;
 
-/** Counts a failure on every key; a counter's window starts with its first failure (ARGV[1]: window, ms). */
+/** Counts a failure; a counter's window starts with its first failure (ARGV[1]: window, ms). */
 const FAILURE_SCRIPT = `
-for _, key in ipairs(KEYS) do
-  if redis.call('INCR', key) == 1 then redis.call('PEXPIRE', key, ARGV[1]) end
-end
+if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return 0`;
 
 /**
  * Wrong-password counters in Redis, so every API process shares them: per account (a guesser spread over many
  * addresses) and per client address (one address trying many accounts). Fixed windows from the first failure.
- * The keys share one hash tag: the scripts touch both in one slot of a Redis Cluster.
+ * Each script touches one counter, so the counters spread over a Redis Cluster's slots: both of an attempt are
+ * asked at once, not in one script, which a cluster allows only over keys of one slot.
  */
 export class FailedAttemptLimiter {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly namespace: string,
     private readonly limits: AttemptLimits,
   ) {}
 
   /** Seconds until the account and the address may try again; 0 when both may now. */
   async secondsToWait(account: string, client: string): Promise<number> {
-    const waitMs = (await this.redis.eval(WAIT_SCRIPT, 2, this.accountKey(account), this.clientKey(client), this.limits.perAccount, this.limits.perClient)) as number;
-    return Math.ceil(waitMs / 1000);
+    const waits = await Promise.all([
+      this.redis.eval(WAIT_SCRIPT, 1, this.accountKey(account), this.limits.perAccount) as Promise<number>,
+      this.redis.eval(WAIT_SCRIPT, 1, this.clientKey(client), this.limits.perClient) as Promise<number>,
+    ]);
+    return Math.ceil(Math.max(...waits) / 1000);
   }
 
   async recordFailure(account: string, client: string): Promise<void> {
-    await this.redis.eval(FAILURE_SCRIPT, 2, this.accountKey(account), this.clientKey(client), this.limits.windowSeconds * 1000);
+    const windowMs = this.limits.windowSeconds * 1000;
+    await Promise.all([this.accountKey(account), this.clientKey(client)].map((key) => this.redis.eval(FAILURE_SCRIPT, 1, key, windowMs)));
   }
 
   /** A right password: the account's count starts again (the address's stays, it may be trying others). */
@@ -55,11 +55,11 @@ export class FailedAttemptLimiter {
 
   // Hashed: an address or an email of any length makes a short key, and Redis holds no plain addresses.
   private accountKey(account: string): string {
-    return `${this.namespace}:{sign-in}:account:${digest(account.toLowerCase())}`;
+    return `${this.namespace}:sign-in:account:${digest(account.toLowerCase())}`;
   }
 
   private clientKey(client: string): string {
-    return `${this.namespace}:{sign-in}:client:${digest(client)}`;
+    return `${this.namespace}:sign-in:client:${digest(client)}`;
   }
 }
 

@@ -78,11 +78,32 @@ export const authConfig = {
   SIGN_IN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(15 * 60),
 };
 
+const CLUSTER_NODE = /^[a-z0-9.-]+:(\d{1,5})$/i;
+
+const isClusterNode = (node: string) => {
+  const port = Number(CLUSTER_NODE.exec(node)?.[1]);
+  return port >= 1 && port <= 65535;
+};
+
+function clusterNode(node: string): { host: string; port: number } {
+  const colon = node.lastIndexOf(':');
+  return { host: node.slice(0, colon), port: Number(node.slice(colon + 1)) };
+}
+
 export const redisConfig = {
   REDIS_URL: z
     .string()
     .refine((value) => /^rediss?:\/\//.test(value), 'must be a redis:// URL')
     .default('redis://127.0.0.1:6379'),
+  /**
+   * A Redis Cluster to use instead of the one Redis at REDIS_URL: some of its nodes, `host:port` comma-separated
+   * (the others are discovered). REDIS_URL's user, password and TLS (rediss://) still apply to every node.
+   */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value.split(',').every((node) => isClusterNode(node.trim())), 'must be host:port pairs, comma-separated')
+    .transform((value) => value?.split(',').map((node) => clusterNode(node.trim()))),
   /** Namespace of the queues' keys in Redis. */
   QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]{1,40}$/i, 'must be 1 to 40 letters, digits, - or _').default('bull'),
 };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { adminConfig, authConfig, httpConfig, databaseConfig, ingestTokenConfig, portFrom, storageConfig } from './common-settings';
+import { adminConfig, authConfig, httpConfig, databaseConfig, ingestTokenConfig, portFrom, redisConfig, storageConfig } from './common-settings';
 import { ConfigError, loadConfig } from './load-config';
 
 const settings = { ...databaseConfig, ...authConfig, PORT: portFrom(3000) };
@@ -70,4 +70,15 @@ test('the S3 settings are needed only with STORAGE_BACKEND=s3, and each one miss
   const s3 = loadConfig(storageConfig, { STORAGE_BACKEND: 's3', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'mail', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_FORCE_PATH_STYLE: 'true' });
   assert.equal(s3.S3_FORCE_PATH_STYLE, true);
   assert.equal(s3.S3_REGION, 'us-east-1');
+});
+
+test('REDIS_CLUSTER_NODES is read as host:port pairs, and a bad one is named', () => {
+  assert.equal(loadConfig(redisConfig, {}).REDIS_CLUSTER_NODES, undefined);
+  assert.deepEqual(loadConfig(redisConfig, { REDIS_CLUSTER_NODES: '10.0.0.1:7001, redis-b.internal:7002' }).REDIS_CLUSTER_NODES, [
+    { host: '10.0.0.1', port: 7001 },
+    { host: 'redis-b.internal', port: 7002 },
+  ]);
+  for (const nodes of ['10.0.0.1', '10.0.0.1:70000', '10.0.0.1:7001,', 'redis://10.0.0.1:7001']) {
+    assert.throws(() => loadConfig(redisConfig, { REDIS_CLUSTER_NODES: nodes }), /REDIS_CLUSTER_NODES: must be host:port pairs, comma-separated/, nodes);
+  }
 });

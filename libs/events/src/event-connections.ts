@@ -1,14 +1,8 @@
-import IORedis, { type Redis } from 'ioredis';
-import { reportConnectionErrors } from '@letterbox/observability';
+import { redisConnection, type RedisConnection, type RedisTarget } from '@letterbox/redis';
 
-/**
- * For publishing and reading history: a command fails at once while Redis is unreachable
- * instead of waiting in ioredis's offline queue, so a request is never held up by it.
- */
-export function eventCommandConnection(url: string): Redis {
-  const redis = new IORedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
-  reportConnectionErrors(redis, 'redis events');
-  return redis;
+/** For publishing and reading history: fails at once while Redis is unreachable, so a request is never held up by it. */
+export function eventCommandConnection(target: RedisTarget): RedisConnection {
+  return redisConnection(target, 'fail-fast', 'redis events');
 }
 
 /**
@@ -17,8 +11,6 @@ export function eventCommandConnection(url: string): Redis {
  * feed ends every stream instead (clients resume from the history) and subscribes
  * again for the next one. `name` shows in CLIENT LIST.
  */
-export function eventSubscriberConnection(url: string, name: string): Redis {
-  const redis = new IORedis(url, { enableOfflineQueue: false, autoResubscribe: false, maxRetriesPerRequest: 1, connectTimeout: 2000, connectionName: name });
-  reportConnectionErrors(redis, 'redis events subscriber');
-  return redis;
+export function eventSubscriberConnection(target: RedisTarget, name: string): RedisConnection {
+  return redisConnection(target, 'subscriber', 'redis events subscriber', name);
 }

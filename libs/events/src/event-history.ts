@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@letterbox/redis';
 import type { MailEvent } from './mail-events';
 import { whenReady } from './redis-ready';
 
@@ -11,7 +11,7 @@ export type HistorySince = { replay: Array<[id: string, event: MailEvent]> } | {
  * oldest first). An id trimmed, expired with its history, or never given is a resync,
  * with the newest id kept (if any) to resume from after refetching.
  */
-export async function historySince(redis: Redis, history: string, lastEventId: string): Promise<HistorySince> {
+export async function historySince(redis: RedisConnection, history: string, lastEventId: string): Promise<HistorySince> {
   await whenReady(redis);
   const results = await redis.multi().xrange(history, lastEventId, '+').xrevrange(history, '+', '-', 'COUNT', 1).exec();
   const failure = results?.find(([error]) => error)?.[0];

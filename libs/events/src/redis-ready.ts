@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@letterbox/redis';
 
 export class EventsUnavailableError extends Error {}
 
@@ -6,14 +6,14 @@ export class EventsUnavailableError extends Error {}
 const CONNECT_WAIT_MS = 1000;
 
 /** One wait per connection, shared by every call made while it is not ready. */
-const waits = new WeakMap<Redis, Promise<void>>();
+const waits = new WeakMap<RedisConnection, Promise<void>>();
 
 /**
  * Resolves once the connection is ready, waiting at most a second. The connections used
  * here keep no offline queue, so a command sent while Redis is away fails at once
  * instead of hanging a request until Redis returns.
  */
-export function whenReady(redis: Redis): Promise<void> {
+export function whenReady(redis: RedisConnection): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
   let wait = waits.get(redis);
   if (!wait) {

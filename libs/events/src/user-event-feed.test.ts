@@ -1,180 +1,181 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import type { Redis } from 'ioredis';
-import { loadConfig, redisConfig } from '@letterbox/config';
+import type { RedisConnection } from '@letterbox/redis';
 import type { MailEvent } from './mail-events';
 import { EventsUnavailableError } from './redis-ready';
 import { eventCommandConnection, eventSubscriberConnection } from './event-connections';
 import { eventually, RecordingSink } from './testing/recording-sink';
 import { UserEventFeed } from './user-event-feed';
 import { UserEvents } from './user-events';
-
-const { REDIS_URL } = loadConfig(redisConfig);
+import { redisTargets, unlinkKeys } from '@letterbox/testing';
 
 const created = (mailId: number): MailEvent => ({ type: 'mail.created', mailId, mailboxId: 1 });
 
-describe('following users’ events in one process, against the real Redis', () => {
-  const prefix = `test-${randomUUID().slice(0, 8)}`;
-  const subscriberName = `${prefix}-subscriber`;
-  const commands = eventCommandConnection(REDIS_URL);
-  const subscriber = eventSubscriberConnection(REDIS_URL, subscriberName);
-  const events = new UserEvents(commands, prefix);
-  const feed = new UserEventFeed(subscriber, commands, prefix);
-  const otherConnections: Redis[] = [];
-  let nextUserId = 1;
-  const newUser = () => nextUserId++;
-  const keptIds = async (userId: number) => (await commands.xrange(`${prefix}:events:user:${userId}`, '-', '+')).map(([id]) => id);
+for (const { name, target } of redisTargets()) {
+  describe(`following users’ events in one process, against ${name}`, () => {
+    const prefix = `test-${randomUUID().slice(0, 8)}`;
+    const subscriberName = `${prefix}-subscriber`;
+    const commands = eventCommandConnection(target);
+    const subscriber = eventSubscriberConnection(target, subscriberName);
+    const events = new UserEvents(commands, prefix);
+    const feed = new UserEventFeed(subscriber, commands, prefix);
+    const otherConnections: RedisConnection[] = [];
+    // These drive one connection's faults by hand; a cluster's subscriber is ioredis's own, on a node it picks.
+    const oneRedisOnly = { skip: target.REDIS_CLUSTER_NODES ? 'a fault of one connection to one Redis' : false };
+    let nextUserId = 1;
+    const newUser = () => nextUserId++;
+    const keptIds = async (userId: number) => (await commands.xrange(`${prefix}:events:user:${userId}`, '-', '+')).map(([id]) => id);
 
-  after(async () => {
-    feed.close();
-    const keys = await commands.keys(`${prefix}:*`);
-    if (keys.length > 0) await commands.del(...keys);
-    for (const connection of [commands, subscriber, ...otherConnections]) connection.disconnect();
-  });
+    after(async () => {
+      feed.close();
+      await unlinkKeys(commands, `${prefix}:*`);
+      for (const connection of [commands, subscriber, ...otherConnections]) connection.disconnect();
+    });
 
-  /**
-   * Publishes to `userId`, then waits for an event published after it to another user:
-   * one channel delivers in order, so by then the first has had every chance to arrive.
-   */
-  async function publishThenSettle(userId: number, event: MailEvent): Promise<void> {
-    const settle = newUser();
-    const sentinel = new RecordingSink();
-    const stop = await feed.follow(settle, sentinel);
-    await events.publish(userId, event);
-    await events.publish(settle, created(0));
-    await eventually(() => sentinel.events.length === 1, 'the event published after it arrived');
-    stop();
-  }
+    /**
+     * Publishes to `userId`, then waits for an event published after it to another user:
+     * one channel delivers in order, so by then the first has had every chance to arrive.
+     */
+    async function publishThenSettle(userId: number, event: MailEvent): Promise<void> {
+      const settle = newUser();
+      const sentinel = new RecordingSink();
+      const stop = await feed.follow(settle, sentinel);
+      await events.publish(userId, event);
+      await events.publish(settle, created(0));
+      await eventually(() => sentinel.events.length === 1, 'the event published after it arrived');
+      stop();
+    }
 
-  test('every open stream of a user gets the user’s events, and only theirs', async () => {
-    const [user, other] = [newUser(), newUser()];
-    const [first, second, others] = [new RecordingSink(), new RecordingSink(), new RecordingSink()];
-    const stops = [await feed.follow(user, first), await feed.follow(user, second), await feed.follow(other, others)];
-    await events.publish(other, created(1));
-    await events.publish(user, created(2));
-    await eventually(() => first.events.length === 1 && second.events.length === 1, 'both streams of the user got its event');
-    await eventually(() => others.events.length === 1, 'the other user got theirs');
-    for (const stop of stops) stop();
-    assert.deepEqual([first, second].map((sink) => sink.events.map(({ event }) => event)), [[created(2)], [created(2)]]);
-    assert.deepEqual(others.events.map(({ event }) => event), [created(1)]);
-  });
+    test('every open stream of a user gets the user’s events, and only theirs', async () => {
+      const [user, other] = [newUser(), newUser()];
+      const [first, second, others] = [new RecordingSink(), new RecordingSink(), new RecordingSink()];
+      const stops = [await feed.follow(user, first), await feed.follow(user, second), await feed.follow(other, others)];
+      await events.publish(other, created(1));
+      await events.publish(user, created(2));
+      await eventually(() => first.events.length === 1 && second.events.length === 1, 'both streams of the user got its event');
+      await eventually(() => others.events.length === 1, 'the other user got theirs');
+      for (const stop of stops) stop();
+      assert.deepEqual([first, second].map((sink) => sink.events.map(({ event }) => event)), [[created(2)], [created(2)]]);
+      assert.deepEqual(others.events.map(({ event }) => event), [created(1)]);
+    });
 
-  test('streams resuming while events are being published get each later event once, in order', async () => {
-    const userId = newUser();
-    const total = 300;
-    let published = 0;
-    const publishing = (async () => {
-      for (let batch = 0; batch < total / 10; batch++) {
-        await Promise.all(Array.from({ length: 10 }, () => events.publish(userId, created(++published))));
+    test('streams resuming while events are being published get each later event once, in order', async () => {
+      const userId = newUser();
+      const total = 300;
+      let published = 0;
+      const publishing = (async () => {
+        for (let batch = 0; batch < total / 10; batch++) {
+          await Promise.all(Array.from({ length: 10 }, () => events.publish(userId, created(++published))));
+        }
+      })();
+      await eventually(() => published >= 30, 'some events were published');
+      const resumes: Array<{ from: string; sink: RecordingSink; stop: () => void }> = [];
+      while (published < total - 30 && resumes.length < 12) {
+        const from = (await keptIds(userId)).at(-1) as string;
+        const sink = new RecordingSink();
+        resumes.push({ from, sink, stop: await feed.follow(userId, sink, from) });
       }
-    })();
-    await eventually(() => published >= 30, 'some events were published');
-    const resumes: Array<{ from: string; sink: RecordingSink; stop: () => void }> = [];
-    while (published < total - 30 && resumes.length < 12) {
-      const from = (await keptIds(userId)).at(-1) as string;
+      await publishing;
+      const ids = await keptIds(userId);
+      assert.equal(ids.length, total);
+      for (const { from, sink, stop } of resumes) {
+        const expected = ids.slice(ids.indexOf(from) + 1);
+        await eventually(() => sink.events.length >= expected.length, `the stream resumed from ${from} caught up`);
+        stop();
+        assert.deepEqual(sink.ids(), expected, `resumed from ${from}`);
+        assert.deepEqual(sink.resyncs, []);
+      }
+      assert.ok(resumes.length > 1, 'several streams resumed during publishing');
+    });
+
+    test('a stream stopped is let go: the fan-out holds no one, and it gets nothing more', async () => {
+      const [user, other] = [newUser(), newUser()];
+      const sinks = [new RecordingSink(), new RecordingSink(), new RecordingSink()];
+      const stops = [await feed.follow(user, sinks[0]), await feed.follow(user, sinks[1]), await feed.follow(other, sinks[2], '1-0')];
+      assert.equal(feed.followerCount(), 3);
+      assert.deepEqual(feed.followedUsers().sort(), [user, other].sort());
+      for (const stop of stops) stop();
+      stops[0]();
+      assert.equal(feed.followerCount(), 0);
+      assert.deepEqual(feed.followedUsers(), []);
+      await publishThenSettle(user, created(1));
+      assert.deepEqual(
+        sinks.map((sink) => sink.events.length),
+        [0, 0, 0],
+      );
+      assert.deepEqual(feed.followedUsers(), []);
+    });
+
+    test('a stream whose sink fails is dropped without stopping the others', async () => {
+      const userId = newUser();
+      const healthy = new RecordingSink();
+      const failing = new RecordingSink();
+      failing.event = () => {
+        throw new Error('the client is gone');
+      };
+      await feed.follow(userId, failing);
+      const stop = await feed.follow(userId, healthy);
+      await events.publish(userId, created(1));
+      await eventually(() => healthy.events.length === 1, 'the healthy stream got the event');
+      assert.match(failing.brokenBy?.message ?? '', /the client is gone/);
+      assert.equal(feed.followerCount(), 1);
+      stop();
+    });
+
+    test('when the subscriber connection drops, every stream breaks; the next one subscribes again', oneRedisOnly, async () => {
+      const userId = newUser();
+      const before = [new RecordingSink(), new RecordingSink()];
+      for (const sink of before) await feed.follow(userId, sink);
+      const clients = await commands.client('LIST');
+      const clientId = /id=(\d+) [^\n]* name=(\S+)/g;
+      const ids = [...String(clients).matchAll(clientId)].filter((match) => match[2] === subscriberName).map((match) => match[1]);
+      assert.equal(ids.length, 1);
+      await commands.client('KILL', 'ID', ids[0]);
+      await eventually(() => before.every((sink) => sink.brokenBy instanceof EventsUnavailableError), 'both streams broke');
+      assert.deepEqual(feed.followedUsers(), []);
+
+      const renewed = new RecordingSink();
+      await eventually(async () => {
+        renewed.brokenBy = undefined;
+        const stop = await feed.follow(userId, renewed);
+        if (renewed.brokenBy) return false;
+        await events.publish(userId, created(2));
+        await eventually(() => renewed.events.length === 1, 'the event after reconnecting arrived');
+        stop();
+        return true;
+      }, 'a stream opened after the reconnect worked');
+      assert.deepEqual(renewed.events[0].event, created(2));
+    });
+
+    test('with Redis unreachable a stream breaks instead of waiting for it, and the fan-out holds no one', oneRedisOnly, async () => {
+      const unreachable = { REDIS_URL: 'redis://127.0.0.1:1' };
+      const down = eventCommandConnection(unreachable);
+      const refusals: Error[] = [];
+      down.on('error', (error: Error) => refusals.push(error));
+      const downSubscriber = eventSubscriberConnection(unreachable, `${prefix}-unreachable`);
+      otherConnections.push(down, downSubscriber);
+      const lonely = new UserEventFeed(downSubscriber, down, prefix);
       const sink = new RecordingSink();
-      resumes.push({ from, sink, stop: await feed.follow(userId, sink, from) });
-    }
-    await publishing;
-    const ids = await keptIds(userId);
-    assert.equal(ids.length, total);
-    for (const { from, sink, stop } of resumes) {
-      const expected = ids.slice(ids.indexOf(from) + 1);
-      await eventually(() => sink.events.length >= expected.length, `the stream resumed from ${from} caught up`);
-      stop();
-      assert.deepEqual(sink.ids(), expected, `resumed from ${from}`);
-      assert.deepEqual(sink.resyncs, []);
-    }
-    assert.ok(resumes.length > 1, 'several streams resumed during publishing');
-  });
+      await lonely.follow(newUser(), sink, '1-0');
+      assert.ok(sink.brokenBy instanceof EventsUnavailableError, String(sink.brokenBy));
+      assert.equal(lonely.followerCount(), 0);
+      await assert.rejects(new UserEvents(down, prefix).publish(1, created(1)), EventsUnavailableError);
+      assert.match(String(refusals[0]), /ECONNREFUSED/);
+    });
 
-  test('a stream stopped is let go: the fan-out holds no one, and it gets nothing more', async () => {
-    const [user, other] = [newUser(), newUser()];
-    const sinks = [new RecordingSink(), new RecordingSink(), new RecordingSink()];
-    const stops = [await feed.follow(user, sinks[0]), await feed.follow(user, sinks[1]), await feed.follow(other, sinks[2], '1-0')];
-    assert.equal(feed.followerCount(), 3);
-    assert.deepEqual(feed.followedUsers().sort(), [user, other].sort());
-    for (const stop of stops) stop();
-    stops[0]();
-    assert.equal(feed.followerCount(), 0);
-    assert.deepEqual(feed.followedUsers(), []);
-    await publishThenSettle(user, created(1));
-    assert.deepEqual(
-      sinks.map((sink) => sink.events.length),
-      [0, 0, 0],
-    );
-    assert.deepEqual(feed.followedUsers(), []);
+    test('closing the feed ends every stream and refuses new ones', async () => {
+      const subscriberOfClosing = eventSubscriberConnection(target, `${prefix}-closing`);
+      otherConnections.push(subscriberOfClosing);
+      const closing = new UserEventFeed(subscriberOfClosing, commands, prefix);
+      const open = new RecordingSink();
+      await closing.follow(newUser(), open);
+      closing.close();
+      assert.match(open.brokenBy?.message ?? '', /shutting down/);
+      const late = new RecordingSink();
+      await closing.follow(newUser(), late);
+      assert.ok(late.brokenBy instanceof EventsUnavailableError);
+      assert.equal(closing.followerCount(), 0);
+    });
   });
-
-  test('a stream whose sink fails is dropped without stopping the others', async () => {
-    const userId = newUser();
-    const healthy = new RecordingSink();
-    const failing = new RecordingSink();
-    failing.event = () => {
-      throw new Error('the client is gone');
-    };
-    await feed.follow(userId, failing);
-    const stop = await feed.follow(userId, healthy);
-    await events.publish(userId, created(1));
-    await eventually(() => healthy.events.length === 1, 'the healthy stream got the event');
-    assert.match(failing.brokenBy?.message ?? '', /the client is gone/);
-    assert.equal(feed.followerCount(), 1);
-    stop();
-  });
-
-  test('when the subscriber connection drops, every stream breaks; the next one subscribes again', async () => {
-    const userId = newUser();
-    const before = [new RecordingSink(), new RecordingSink()];
-    for (const sink of before) await feed.follow(userId, sink);
-    const clients = await commands.client('LIST');
-    const clientId = /id=(\d+) [^\n]* name=(\S+)/g;
-    const ids = [...String(clients).matchAll(clientId)].filter((match) => match[2] === subscriberName).map((match) => match[1]);
-    assert.equal(ids.length, 1);
-    await commands.client('KILL', 'ID', ids[0]);
-    await eventually(() => before.every((sink) => sink.brokenBy instanceof EventsUnavailableError), 'both streams broke');
-    assert.deepEqual(feed.followedUsers(), []);
-
-    const renewed = new RecordingSink();
-    await eventually(async () => {
-      renewed.brokenBy = undefined;
-      const stop = await feed.follow(userId, renewed);
-      if (renewed.brokenBy) return false;
-      await events.publish(userId, created(2));
-      await eventually(() => renewed.events.length === 1, 'the event after reconnecting arrived');
-      stop();
-      return true;
-    }, 'a stream opened after the reconnect worked');
-    assert.deepEqual(renewed.events[0].event, created(2));
-  });
-
-  test('with Redis unreachable a stream breaks instead of waiting for it, and the fan-out holds no one', async () => {
-    const unreachable = 'redis://127.0.0.1:1';
-    const down = eventCommandConnection(unreachable);
-    const refusals: Error[] = [];
-    down.on('error', (error: Error) => refusals.push(error));
-    const downSubscriber = eventSubscriberConnection(unreachable, `${prefix}-unreachable`);
-    otherConnections.push(down, downSubscriber);
-    const lonely = new UserEventFeed(downSubscriber, down, prefix);
-    const sink = new RecordingSink();
-    await lonely.follow(newUser(), sink, '1-0');
-    assert.ok(sink.brokenBy instanceof EventsUnavailableError, String(sink.brokenBy));
-    assert.equal(lonely.followerCount(), 0);
-    await assert.rejects(new UserEvents(down, prefix).publish(1, created(1)), EventsUnavailableError);
-    assert.match(String(refusals[0]), /ECONNREFUSED/);
-  });
-
-  test('closing the feed ends every stream and refuses new ones', async () => {
-    const subscriberOfClosing = eventSubscriberConnection(REDIS_URL, `${prefix}-closing`);
-    otherConnections.push(subscriberOfClosing);
-    const closing = new UserEventFeed(subscriberOfClosing, commands, prefix);
-    const open = new RecordingSink();
-    await closing.follow(newUser(), open);
-    closing.close();
-    assert.match(open.brokenBy?.message ?? '', /shutting down/);
-    const late = new RecordingSink();
-    await closing.follow(newUser(), late);
-    assert.ok(late.brokenBy instanceof EventsUnavailableError);
-    assert.equal(closing.followerCount(), 0);
-  });
-});
+}

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@letterbox/redis';
 import { EventFollower, type UserEventSink } from './event-follower';
 import { historySince } from './event-history';
 import { eventKeys } from './event-keys';
@@ -24,8 +24,8 @@ export class UserEventFeed {
    * reads the history and may be shared. `prefix` must be the one UserEvents publishes under.
    */
   constructor(
-    private readonly subscriber: Redis,
-    private readonly commands: Redis,
+    private readonly subscriber: RedisConnection,
+    private readonly commands: RedisConnection,
     prefix: string,
   ) {
     this.keys = eventKeys(prefix);
@@ -33,6 +33,9 @@ export class UserEventFeed {
       if (channel === this.keys.live) this.deliver(message);
     });
     subscriber.on('close', () => this.breakAll(new EventsUnavailableError('the connection to Redis was lost')));
+    // A cluster listens on one of its nodes, and ioredis moves the subscription to another when a node goes,
+    // without a 'close': what was published meanwhile is lost to it just the same.
+    subscriber.on('-node', () => this.breakAll(new EventsUnavailableError('a node of the Redis Cluster was lost')));
   }
 
   /**

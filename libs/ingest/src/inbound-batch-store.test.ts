@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import IORedis, { type Redis } from 'ioredis';
+import { workerConnection } from '@letterbox/queue';
+import type { RedisConnection } from '@letterbox/redis';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
@@ -14,7 +15,7 @@ describe('InboundBatchStore', () => {
   const blobs = testBlobStore();
   const prefix = `test-${randomUUID().slice(0, 8)}`;
   let db: Database;
-  let redis: Redis;
+  let redis: RedisConnection;
   let user: TestUser;
   let announced: StoredInboundMail[][];
   let store: InboundBatchStore;
@@ -22,7 +23,7 @@ describe('InboundBatchStore', () => {
 
   before(async () => {
     db = testDatabase();
-    redis = new IORedis(loadConfig(redisConfig).REDIS_URL);
+    redis = workerConnection(loadConfig(redisConfig));
     user = await createTestUser(db, 'batch');
     announced = [];
     unstorable = [];

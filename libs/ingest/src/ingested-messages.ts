@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@letterbox/redis';
 
 export interface RecipientMessage {
   userId: number;
@@ -12,29 +12,27 @@ const REMEMBER_SECONDS = 7 * 24 * 3600;
 
 /**
  * The ingest worker's fast path for duplicates: which (recipient, message) pairs were
- * stored already, and by which acceptance. One MGET answers a whole batch, so a redelivered
+ * stored already, and by which acceptance. A whole batch is asked at once, so a redelivered
  * burst is skipped without reading its messages or touching PostgreSQL, whose unique key
- * still decides when Redis has forgotten.
+ * still decides when Redis has forgotten. One command per key, sent together (about one
+ * round trip): a batch's keys lie in many slots, over which a Redis Cluster refuses an MGET,
+ * and on several nodes, over which ioredis refuses a pipeline.
  */
 export class IngestedMessages {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly prefix: string,
   ) {}
 
   /** For each pair, the inbound id that stored it, if remembered. */
   async storedBy(pairs: RecipientMessage[]): Promise<Array<string | null>> {
     if (pairs.length === 0) return [];
-    return this.redis.mget(pairs.map((pair) => this.keyOf(pair)));
+    return Promise.all(pairs.map((pair) => this.redis.get(this.keyOf(pair))));
   }
 
   async remember(entries: Array<RecipientMessage & { inboundId: string }>): Promise<void> {
     if (entries.length === 0) return;
-    const batch = this.redis.pipeline();
-    for (const entry of entries) batch.set(this.keyOf(entry), entry.inboundId, 'EX', REMEMBER_SECONDS);
-    const results = await batch.exec();
-    const failure = results?.find(([error]) => error);
-    if (failure) throw failure[0];
+    await Promise.all(entries.map((entry) => this.redis.set(this.keyOf(entry), entry.inboundId, 'EX', REMEMBER_SECONDS)));
   }
 
   private keyOf({ userId, dedupKey }: RecipientMessage): string {

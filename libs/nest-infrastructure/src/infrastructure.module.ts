@@ -1,10 +1,10 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import IORedis, { type Redis } from 'ioredis';
 import { CachedUserSessions } from '@letterbox/accounts';
 import { AccessTokens, FailedAttemptLimiter, TokenAuthenticator, UserSessions } from '@letterbox/auth';
 import { createDatabase, type Database } from '@letterbox/db';
 import { BlobStore, createBlobStore, type StorageSettings } from '@letterbox/storage';
-import { postgresCheck, redisCheck, reportConnectionErrors, storageCheck } from '@letterbox/observability';
+import { postgresCheck, redisCheck, storageCheck } from '@letterbox/observability';
+import { redisConnection, type RedisConnection, type RedisTarget } from '@letterbox/redis';
 import { DATABASE } from './database-token';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
@@ -22,6 +22,7 @@ export interface InfrastructureSettings extends StorageSettings {
   SIGN_IN_MAX_FAILURES_PER_CLIENT: number;
   SIGN_IN_WINDOW_SECONDS: number;
   REDIS_URL: string;
+  REDIS_CLUSTER_NODES?: RedisTarget['REDIS_CLUSTER_NODES'];
   QUEUE_PREFIX: string;
 }
 
@@ -29,23 +30,20 @@ const AUTH_REDIS = Symbol('AUTH_REDIS');
 
 interface AuthRedis {
   /** Fails at once while Redis is away (the request answers 503) instead of queueing the command. */
-  commands: Redis;
-  subscriber: Redis;
+  commands: RedisConnection;
+  subscriber: RedisConnection;
 }
 
 /** Started connected when Redis is there: a first request must not be refused while the connection is made. */
-async function authRedis(url: string, appName: string): Promise<AuthRedis> {
-  const options = { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 };
-  const commands = new IORedis(url, options);
-  const subscriber = new IORedis(url, { ...options, autoResubscribe: false, connectionName: `letterbox-${appName}-sessions` });
-  reportConnectionErrors(commands, 'redis sessions and sign-in limits');
-  reportConnectionErrors(subscriber, 'redis revocations subscriber');
+async function authRedis(target: RedisTarget, appName: string): Promise<AuthRedis> {
+  const commands = redisConnection(target, 'fail-fast', 'redis sessions and sign-in limits');
+  const subscriber = redisConnection(target, 'subscriber', 'redis revocations subscriber', `letterbox-${appName}-sessions`);
   await Promise.all([commands, subscriber].map((redis) => readyWithin(redis, 2000)));
   return { commands, subscriber };
 }
 
 /** Resolves when the connection is ready or after `ms`, whichever comes first: a Redis that is down does not stop the app. */
-function readyWithin(redis: Redis, ms: number): Promise<void> {
+function readyWithin(redis: RedisConnection, ms: number): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
@@ -83,7 +81,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
             statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
           }),
       },
-      { provide: AUTH_REDIS, useFactory: () => authRedis(settings.REDIS_URL, appName) },
+      { provide: AUTH_REDIS, useFactory: () => authRedis(settings, appName) },
       { provide: BlobStore, useFactory: () => createBlobStore(settings) },
       { provide: AccessTokens, useFactory: () => new AccessTokens(settings.AUTH_TOKEN_SECRET, settings.AUTH_TOKEN_TTL_SECONDS) },
       {

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { loggerFor } from './logger';
 import { within } from './within';
 
@@ -38,7 +37,7 @@ export const postgresCheck = (sql: { query(text: string): Promise<unknown> }): D
   await sql.query('SELECT 1');
 };
 
-export const redisCheck = (redis: Redis): DependencyCheck => async () => {
+export const redisCheck = (redis: { ping(): Promise<string> }): DependencyCheck => async () => {
   const answer = await redis.ping();
   if (answer !== 'PONG') throw new Error(`PING answered ${answer}`);
 };

@@ -1,6 +1,7 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@letterbox/redis';
 import { currentRequestId, reportConnectionErrors, unwatchQueueDepth, watchQueueDepth } from '@letterbox/observability';
+import { queueKeyPrefix } from './queue-key-prefix';
 import { JOB_OPTIONS, jobIdOf, QUEUE_NAMES, QUEUE_OF, type JobName, type JobPayloads, type JobTrace, type QueueName } from './jobs';
 
 export class QueueUnavailableError extends Error {
@@ -23,14 +24,14 @@ export class JobQueues {
   /** One 'ready' listener however many calls wait: each adds only its own timer. */
   private ready: Promise<void> | undefined;
 
-  /** `prefix` namespaces the queues' Redis keys, so separate deployments (or tests) share one Redis. */
+  /** `prefix` namespaces the queues' Redis keys (see queueKeyPrefix), so separate deployments (or tests) share one Redis. */
   constructor(
-    private readonly connection: Redis,
+    private readonly connection: RedisConnection,
     readonly prefix = 'bull',
   ) {
     this.queues = new Map(
       QUEUE_NAMES.map((name) => {
-        const queue = new Queue(name, { connection, prefix });
+        const queue = new Queue(name, { connection, prefix: queueKeyPrefix(prefix, name, connection) });
         reportConnectionErrors(queue, `queue ${name}`);
         watchQueueDepth(queue);
         return [name, queue];

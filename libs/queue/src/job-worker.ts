@@ -1,6 +1,8 @@
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import { jobDuration, withRequestId } from '@letterbox/observability';
 import { JOB_OPTIONS, QUEUE_OF, type JobName, type JobPayloads, type JobTrace, type QueueName } from './jobs';
+import type { RedisTarget } from '@letterbox/redis';
+import { queueKeyPrefix } from './queue-key-prefix';
 import { workerConnection } from './redis-connections';
 
 /** `token` is the worker's lock on the job, needed to move it to delayed. */
@@ -20,12 +22,12 @@ export type QueueHandlers<Queue extends QueueName> = {
 export function startJobWorker<Queue extends QueueName>(
   queue: Queue,
   handlers: QueueHandlers<Queue>,
-  redisUrl: string,
-  options: Omit<WorkerOptions, 'connection'> = {},
+  redis: RedisTarget,
+  { prefix = 'bull', ...options }: Omit<WorkerOptions, 'connection'> = {},
 ): Worker {
   assertOneHandlerPerJob(queue, Object.keys(handlers));
   const byName = handlers as unknown as Record<string, (payload: unknown, job: Job, token: string) => Promise<void>>;
-  const connection = workerConnection(redisUrl);
+  const connection = workerConnection(redis);
   // Each job runs as part of the request it was queued for (its log lines carry that id), and is timed.
   const run = (job: Job<JobTrace>, token: string | undefined) =>
     withRequestId(job.data.requestId ?? `${queue}:${job.id}`, async () => {
@@ -38,7 +40,7 @@ export function startJobWorker<Queue extends QueueName>(
         throw error;
       }
     });
-  const worker = new Worker(queue, run, { ...options, connection });
+  const worker = new Worker(queue, run, { ...options, connection, prefix: queueKeyPrefix(prefix, queue, connection) });
   worker.once('closed', () => connection.disconnect());
   return worker;
 }

@@ -1,19 +1,11 @@
-import IORedis, { type Redis } from 'ioredis';
-import { reportConnectionErrors } from '@letterbox/observability';
+import { redisConnection, type RedisConnection, type RedisTarget } from '@letterbox/redis';
 
-/**
- * For adding jobs: a command fails at once while Redis is unreachable instead of waiting
- * in ioredis's offline queue, so a request can answer (and leave the job to the sweeper).
- */
-export function producerConnection(url: string): Redis {
-  const redis = new IORedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
-  reportConnectionErrors(redis, 'redis producer');
-  return redis;
+/** For adding jobs: fails at once while Redis is unreachable, so a request can answer (and leave the job to the sweeper). */
+export function producerConnection(target: RedisTarget): RedisConnection {
+  return redisConnection(target, 'fail-fast', 'redis producer');
 }
 
 /** For workers: BullMQ's blocking commands need retries without limit. */
-export function workerConnection(url: string): Redis {
-  const redis = new IORedis(url, { maxRetriesPerRequest: null });
-  reportConnectionErrors(redis, 'redis worker');
-  return redis;
+export function workerConnection(target: RedisTarget): RedisConnection {
+  return redisConnection(target, 'worker', 'redis worker');
 }

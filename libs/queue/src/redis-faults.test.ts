@@ -6,10 +6,10 @@ import { startTcpProxy } from '@letterbox/testing';
 import { JobQueues, QueueUnavailableError } from './job-queues';
 import { producerConnection } from './redis-connections';
 
-const { REDIS_URL } = loadConfig(redisConfig);
+const redisTarget = { REDIS_URL: loadConfig(redisConfig).REDIS_URL };
 
 test('while Redis is unreachable, many calls fail fast, all waiting on one ready listener', async () => {
-  const redis = producerConnection('redis://127.0.0.1:6391');
+  const redis = producerConnection({ REDIS_URL: 'redis://127.0.0.1:6391' });
   const queues = new JobQueues(redis, `test-${randomUUID().slice(0, 8)}`);
   const warnings: Error[] = [];
   const onWarning = (warning: Error) => warnings.push(warning);
@@ -32,8 +32,8 @@ test('while Redis is unreachable, many calls fail fast, all waiting on one ready
 });
 
 test('a command in flight when Redis goes away is QueueUnavailableError, not whatever ioredis threw', async () => {
-  const proxy = await startTcpProxy(Number(new URL(REDIS_URL).port || 6379));
-  const redis = producerConnection(proxy.url('redis'));
+  const proxy = await startTcpProxy(Number(new URL(redisTarget.REDIS_URL).port || 6379));
+  const redis = producerConnection({ REDIS_URL: proxy.url('redis') });
   const queues = new JobQueues(redis, `test-${randomUUID().slice(0, 8)}`);
   try {
     await queues.enqueue('deliver-send', { sendId: 1 });

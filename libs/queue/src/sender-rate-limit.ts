@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@letterbox/redis';
 
 /**
  * A token bucket per sender in Redis, shared by every worker process, that lends: a caller
@@ -26,7 +26,7 @@ return wait
 
 export class SenderRateLimit {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly ratePerSecond: number,
     private readonly burst: number,
     private readonly prefix = 'letterbox',

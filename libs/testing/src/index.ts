@@ -7,3 +7,5 @@ export { startAppProcess, waitForHttp, waitForOutput, freePort, REPO_ROOT, type 
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { startTestS3, describeOnTestS3, type TestS3 } from './test-s3';
 export { fetchOpenApiDocument, operationsOf, pathParameterMismatches, fuzzRequests, runFuzz, describeFindings, type OpenApiDocument, type Operation, type FuzzOptions, type FuzzRequest, type Finding, type FuzzRunOptions, type Hostile } from './openapi-fuzz';
+export { ensureRedisCluster, runningRedisCluster } from './redis-cluster';
+export { redisTargets, unlinkKeys } from './redis-targets';

@@ -11,7 +11,7 @@ export function startTestIngestWorker(queuePrefix: string, env: Record<string, s
 
 /** Producer-side queues of the namespace, to look at the jobs the pipeline added. */
 export function testQueues(queuePrefix: string): JobQueues {
-  return new JobQueues(producerConnection(loadConfig(redisConfig).REDIS_URL), queuePrefix);
+  return new JobQueues(producerConnection(loadConfig(redisConfig)), queuePrefix);
 }
 
 /** The user's inbox: how many mails, and how many of each Message-ID. */

@@ -18,7 +18,7 @@ export class NotifyQueue {
   readonly queue: Queue;
 
   constructor(readonly prefix: string) {
-    this.queues = new JobQueues(producerConnection(loadConfig(redisConfig).REDIS_URL), prefix);
+    this.queues = new JobQueues(producerConnection(loadConfig(redisConfig)), prefix);
     this.queue = this.queues.all().find((queue) => queue.name === 'push-notify') as Queue;
   }
 

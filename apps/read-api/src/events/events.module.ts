@@ -1,5 +1,5 @@
 import { Inject, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@letterbox/redis';
 import { eventCommandConnection, eventSubscriberConnection, UserEventFeed, UserEvents } from '@letterbox/events';
 import type { ReadApiConfig } from '../read-api.config';
 import { EventsController } from './events.controller';
@@ -9,9 +9,9 @@ import { OpenStreams } from './open-streams';
 const EVENT_CONNECTIONS = Symbol('EVENT_CONNECTIONS');
 
 interface EventConnections {
-  commands: Redis;
+  commands: RedisConnection;
   /** One per process, however many streams are open: the feed fans out in process. */
-  subscriber: Redis;
+  subscriber: RedisConnection;
 }
 
 /** Live mail events: the /v2/events stream, and the announcer that the routes changing mail publish with. */
@@ -30,8 +30,8 @@ export class EventsModule implements BeforeApplicationShutdown, OnApplicationShu
         {
           provide: EVENT_CONNECTIONS,
           useFactory: (): EventConnections => ({
-            commands: eventCommandConnection(config.REDIS_URL),
-            subscriber: eventSubscriberConnection(config.REDIS_URL, `letterbox-read-api-events-${config.QUEUE_PREFIX}`),
+            commands: eventCommandConnection(config),
+            subscriber: eventSubscriberConnection(config, `letterbox-read-api-events-${config.QUEUE_PREFIX}`),
           }),
         },
         {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@letterbox/redis';
 import { AccessTokens } from '@letterbox/auth';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
@@ -36,10 +36,10 @@ const created = (mailId: number, mailboxId: number): MailEvent => ({ type: 'mail
 
 describe('live mail events on /v2/events', () => {
   const prefix = `test-${randomUUID().slice(0, 8)}`;
-  const { REDIS_URL } = loadConfig(redisConfig);
+  const redisTarget = loadConfig(redisConfig);
   let db: Database;
   let api: Api;
-  let redis: Redis;
+  let redis: RedisConnection;
   /** The ingest worker's side: it publishes through the library, not the API. */
   let ingest: UserEvents;
   let alice: TestUser;
@@ -66,7 +66,7 @@ describe('live mail events on /v2/events', () => {
     api = await startApi({ QUEUE_PREFIX: prefix });
     aliceToken = await login(api.url, alice.email, alice.password);
     bobToken = await login(api.url, bob.email, bob.password);
-    redis = eventCommandConnection(REDIS_URL);
+    redis = eventCommandConnection(redisTarget);
     ingest = new UserEvents(redis, prefix);
   });
 

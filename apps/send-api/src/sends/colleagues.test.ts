@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
+import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { ColleagueDelivery, DatabaseBlobReferences, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
@@ -72,7 +73,7 @@ describe('mail between colleagues', () => {
   });
 
   test('a colleague\'s mail handed over twice (a retried delivery) is stored once', async () => {
-    const queues = new JobQueues(producerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'), queuePrefix);
+    const queues = new JobQueues(producerConnection(loadConfig(redisConfig)), queuePrefix);
     try {
       const directory = new RecipientDirectory(db.sql);
       const colleagues = new ColleagueDelivery(directory, new InboundIntake(blobs, directory, new InboundAcceptances(db.sql, queues), new DatabaseBlobReferences(db.sql), queues, 1024 * 1024));

@@ -1,0 +1,2 @@
+export { redisConnection, type ConnectionProfile } from './redis-connections';
+export type { RedisConnection, RedisTarget } from './redis-target';
