@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /**
  * The pid and every descendant of it. Parents are read from /proc/<pid>/stat because
@@ -41,9 +41,23 @@ export function serverRootPid(pid: number): number {
   return isClusterWorker ? (parentPid(pid) ?? pid) : pid;
 }
 
+/** The arguments a process was started with, the program first; [] once it has exited. */
+export function commandLineOf(pid: number): string[] {
+  return (readProcFile(pid, 'cmdline') ?? '').split('\0').filter(Boolean);
+}
+
+/** The folder a process runs in, which its relative arguments are relative to. */
+export function workingDirectoryOf(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The command line and NODE_OPTIONS of a process, as one string to look for flags in. */
 export function nodeFlagsOf(pid: number): string {
-  const commandLine = (readProcFile(pid, 'cmdline') ?? '').split('\0').join(' ');
+  const commandLine = commandLineOf(pid).join(' ');
   const nodeOptions = (readProcFile(pid, 'environ') ?? '')
     .split('\0')
     .find((entry) => entry.startsWith('NODE_OPTIONS='));

@@ -36,7 +36,7 @@ export function procedureLines(outcome: ProcedureOutcome, resultFile: string): s
   ];
 }
 
-function measurementLine(measurement: Measurement): string {
+export function measurementLine(measurement: Measurement): string {
   const { latencyMs } = measurement;
   return [
     `${count(measurement.requestsPerSecond)} req/s`,

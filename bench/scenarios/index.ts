@@ -12,6 +12,7 @@ import { listScenario } from './list';
 import { mailboxesScenario } from './mailboxes';
 import { notifyScenario } from './notify';
 import { raw22mScenario } from './raw-22m';
+import { readS3Scenario } from './read-s3';
 import { receiptConfirmScenario } from './receipt-confirm';
 import type { Scenario } from './scenario';
 import { SEARCH_SCENARIOS } from './search';
@@ -40,7 +41,7 @@ export const SENDING_SCENARIOS: readonly Scenario[] = [sendScenario, deliveryE2e
 export const INGEST_SCENARIOS: readonly Scenario[] = [ingestBurstScenario, ingestSustainedScenario];
 
 /** Every scenario, in the order `all` runs them. */
-export const SCENARIOS: readonly Scenario[] = [...READ_SCENARIOS, ...WEBMAIL_SCENARIOS, ...SENDING_SCENARIOS, ...INGEST_SCENARIOS, notifyScenario];
+export const SCENARIOS: readonly Scenario[] = [...READ_SCENARIOS, ...WEBMAIL_SCENARIOS, ...SENDING_SCENARIOS, ...INGEST_SCENARIOS, notifyScenario, readS3Scenario];
 
 /** Names that run several scenarios. */
 export const SCENARIO_GROUPS: Record<string, readonly Scenario[]> = {

@@ -54,6 +54,10 @@ export interface LoadScenario {
 export interface ProcedureOptions {
   /** Added to every delivery worker's settings (--worker-env). */
   workerEnv: Record<string, string>;
+  /** --duration, for a procedure that runs load scenarios. */
+  durationSeconds?: number;
+  /** --connections, for a procedure that runs load scenarios. */
+  connections?: number;
 }
 
 /**
