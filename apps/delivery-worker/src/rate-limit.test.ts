@@ -5,7 +5,7 @@ import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
 import { JobQueues, producerConnection } from '@letterbox/queue';
-import { createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import { busiestWindow, createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
 import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi, type SendStatus } from '../../send-api/src/testing/send-api-server';
 import { startWorkerProcess, testWorkerEnv, type WorkerProcess } from './testing/delivery-workers';
 
@@ -13,18 +13,6 @@ const RATE_PER_SECOND = 5;
 const BURST = 5;
 const A_SENDS = 30;
 const B_SENDS = 5;
-
-/** The most acceptances in any window of `windowMs`: [count, start of that window]. */
-function busiestWindow(times: number[], windowMs: number): [number, number] {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best: [number, number] = [0, 0];
-  let start = 0;
-  for (let end = 0; end < sorted.length; end++) {
-    while (sorted[end] - sorted[start] >= windowMs) start++;
-    if (end - start + 1 > best[0]) best = [end - start + 1, sorted[start]];
-  }
-  return best;
-}
 
 describe('per-sender rate limit shared by two worker processes', () => {
   const queuePrefix = testQueuePrefix();

@@ -9,3 +9,4 @@ export { startTestS3, describeOnTestS3, type TestS3 } from './test-s3';
 export { fetchOpenApiDocument, operationsOf, pathParameterMismatches, fuzzRequests, runFuzz, describeFindings, type OpenApiDocument, type Operation, type FuzzOptions, type FuzzRequest, type Finding, type FuzzRunOptions, type Hostile } from './openapi-fuzz';
 export { ensureRedisCluster, runningRedisCluster } from './redis-cluster';
 export { redisTargets, unlinkKeys } from './redis-targets';
+export { busiestWindow } from './busiest-window';

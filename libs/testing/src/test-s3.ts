@@ -27,7 +27,7 @@ const BUCKET = 'letterbox-test';
 /**
  * An S3-compatible server in this process, on a free port of 127.0.0.1 and with a folder
  * of its own, its bucket made: s3rver, pure Node, which speaks multipart upload, ranged
- * GET and ListObjectsV2. App processes the test starts reach it by its `env`.
+ * GET and ListObjects. App processes the test starts reach it by its `env`.
  */
 export async function startTestS3(): Promise<TestS3> {
   const directory = await mkdtemp(path.join(tmpdir(), 'letterbox-s3-'));

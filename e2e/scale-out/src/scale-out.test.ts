@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Database } from '@letterbox/db';
+import { createMockFcm, startMockProvidersHttp, startMockSmtp, type MockFcm, type MockSmtp } from '@letterbox/mock-providers';
+import { DeviceRegistry } from '@letterbox/push';
+import { busiestWindow, createTestUser, testDatabase, testQueuePrefix, waitFor, type AppProcess, type TestUser } from '@letterbox/testing';
+import { openEventStream } from '../../../apps/read-api/src/testing/sse-client';
+import { accessTokenFor } from '../../../apps/send-api/src/testing/send-api-server';
+import { deliverIncoming, incomingMails } from './incoming-mail';
+import { submitSends, type Sender } from './outgoing-sends';
+import { linesAbout, outputsOf, startPlatform, type Platform } from './platform';
+import { sharedServices, type SharedServices } from './shared-services';
+
+const INCOMING = 1000;
+const RECIPIENTS = 20;
+const SENDERS = 10;
+const SENDS_PER_SENDER = 50;
+const SENDER_RATE_PER_SECOND = 10;
+const SENDER_BURST = 5;
+/** The provider answers after this; the delivery lock (10 s) is over twice it, so a taken-over send is looked up, not sent again. */
+const PROVIDER_LATENCY_MS = 100;
+/** The notify worker's default: what one worker has in flight, and so may push again after its death. */
+const NOTIFY_CONCURRENCY = 100;
+
+for (const redis of ['one Redis', 'a Redis Cluster'] as const) {
+  describe(`two processes of every app, on ${redis}, PostgreSQL and object storage`, () => {
+    const run = randomUUID().slice(0, 8);
+    let services: SharedServices;
+    let db: Database;
+    let smtp: MockSmtp;
+    let fcm: MockFcm;
+    let closeProviders: () => Promise<void>;
+    let platform: Platform;
+    let recipients: TestUser[];
+    let senders: Array<Sender & { user: TestUser }>;
+
+    before(async () => {
+      db = testDatabase();
+      services = await sharedServices(redis === 'a Redis Cluster');
+      smtp = await startMockSmtp({ port: 0, latencyMs: PROVIDER_LATENCY_MS, ratePerSecond: 1_000_000, burst: 1_000_000 });
+      fcm = createMockFcm({ latencyMs: 20 });
+      const providers = await startMockProvidersHttp(smtp, { port: 0, mockFcm: fcm });
+      const providersUrl = `http://127.0.0.1:${(providers.server.address() as { port: number }).port}`;
+      closeProviders = async () => {
+        await providers.close();
+        await smtp.close();
+      };
+      recipients = await Promise.all(Array.from({ length: RECIPIENTS }, (_, index) => createTestUser(db, `in${index}`)));
+      const devices = new DeviceRegistry(db.sql);
+      for (const user of recipients) await devices.register(user.id, deviceOf(user));
+      senders = await Promise.all(
+        Array.from({ length: SENDERS }, async (_, index) => {
+          const user = await createTestUser(db, `out${index}`);
+          return { user, email: user.email, token: accessTokenFor(user) };
+        }),
+      );
+      platform = await startPlatform(
+        { ...services.env, QUEUE_PREFIX: testQueuePrefix(), FCM_MOCK_URL: providersUrl },
+        {
+          SMTP_HOST: '127.0.0.1',
+          SMTP_PORT: String(smtp.port),
+          SMTP_RECEIPTS_URL: providersUrl,
+          OUTBOX_SWEEP_MS: '500',
+          SENDER_RATE_PER_SECOND: String(SENDER_RATE_PER_SECOND),
+          SENDER_BURST: String(SENDER_BURST),
+        },
+      );
+    });
+
+    after(async () => {
+      const survivors = (platform?.all() ?? []).filter((process) => process.process.signalCode !== 'SIGKILL');
+      const exits = await Promise.all(survivors.map((process) => process.stop('SIGTERM', 20_000)));
+      await closeProviders?.();
+      await services?.close();
+      await db?.close();
+      // Nest raises the signal again once it has shut down, so an API's graceful exit is SIGTERM; a worker's is 0.
+      assert.ok(
+        exits.every((exit) => exit === 0 || exit === 'SIGTERM'),
+        `every process still running shuts down on SIGTERM: ${exits.join(', ')}\n${platform ? outputsOf(platform) : ''}`,
+      );
+    });
+
+    const deviceOf = (user: TestUser) => `device-${user.id}-${run}`;
+    const bearer = (user: TestUser) => ({ authorization: `Bearer ${accessTokenFor(user)}` });
+
+    test('a live event reaches a client of either read API, and either read API reads the same mail', async () => {
+      const alice = recipients[0];
+      const streams = await Promise.all(platform.readApis.map((api) => openEventStream(`${api.url}/v2/events`, bearer(alice))));
+      try {
+        for (const stream of streams) assert.equal(stream.status, 200);
+        // Each stream is subscribed once its first comment arrives; a message through each ingest app.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const mails = incomingMails(`${run}-live`, [alice.email], 2);
+        await deliverIncoming(platform.ingests, mails, 2, () => undefined);
+        for (const stream of streams) {
+          const created = [await stream.next(), await stream.next()].map((event) => JSON.parse(event.data) as { type: string; mailId: number });
+          assert.deepEqual(created.map((event) => event.type), ['mail.created', 'mail.created']);
+          const reads = await Promise.all(
+            platform.readApis.map(async (api) => {
+              const response = await fetch(`${api.url}/v2/mails/${created[0].mailId}`, { headers: bearer(alice) });
+              assert.equal(response.status, 200);
+              return response.json();
+            }),
+          );
+          assert.deepEqual(reads[0], reads[1], 'both read APIs read the same mail');
+        }
+      } finally {
+        for (const stream of streams) stream.close();
+      }
+    });
+
+    test(`${INCOMING} incoming mails and ${SENDERS * SENDS_PER_SENDER} sends, one process of each kind SIGKILLed midway: nothing lost, nothing twice`, async () => {
+      const mails = incomingMails(run, recipients.map((user) => user.email), INCOMING);
+      const killed: string[] = [];
+      const kill = (name: string, process: AppProcess) => {
+        killed.push(name);
+        process.process.kill('SIGKILL');
+      };
+      const incoming = deliverIncoming(platform.ingests, mails, 40, (acknowledged) => {
+        if (acknowledged !== Math.floor(INCOMING * 0.4)) return;
+        kill('ingest 0', platform.ingests[0].process);
+        kill('ingest worker 0', platform.ingestWorkers[0]);
+        kill('notify worker 0', platform.notifyWorkers[0]);
+        kill('read API 0', platform.readApis[0].process);
+      });
+      const outgoing = submitSends(platform.sendApis, senders, SENDS_PER_SENDER, 20, (submitted) => {
+        if (submitted !== Math.floor(SENDERS * SENDS_PER_SENDER * 0.4)) return;
+        kill('send API 0', platform.sendApis[0].process);
+        kill('delivery worker 0', platform.deliveryWorkers[0]);
+      });
+      const [incomingTally, sendTally] = await Promise.all([incoming, outgoing]);
+      assert.equal(killed.length, 6, `one of each kind killed: ${killed.join(', ')}`);
+      console.log(`incoming: ${incomingTally.acknowledged} acknowledged, ${incomingTally.retried} tries made again; sends: ${sendTally.submitted.length} submitted, ${sendTally.retried} requests made again`);
+
+      // Stored exactly once each.
+      const stored = async () =>
+        (
+          await db.sql.query<{ message_id: string; copies: number; mail_id: string }>(
+            'SELECT message_id, count(*)::int AS copies, min(id)::text AS mail_id FROM mails WHERE user_id = ANY($1::int[]) AND message_id LIKE $2 GROUP BY message_id',
+            [recipients.map((user) => user.id), `<${run}.%`],
+          )
+        ).rows;
+      let storedSoFar = 0;
+      const rows = await waitFor(async () => {
+        const all = await stored();
+        storedSoFar = all.length;
+        return all.length === INCOMING && all;
+      }, { timeoutMs: 120_000, intervalMs: 500, what: () => `all ${INCOMING} mails stored (${storedSoFar} so far)\n${outputsOf(platform)}` });
+      assert.deepEqual(rows.filter((row) => row.copies !== 1), [], 'no mail stored twice');
+
+      // Notified: each stored mail pushed to its recipient's device, which shows one notification per tag.
+      const mailIds = new Set(rows.map((row) => row.mail_id));
+      const pushesPerMail = () => {
+        const counts = new Map<string, number>();
+        for (const push of fcm.messages()) {
+          const mailId = push.data?.mailId;
+          if (!mailId || !mailIds.has(mailId)) continue;
+          counts.set(mailId, (counts.get(mailId) ?? 0) + 1);
+          assert.equal(push.tag, `mail-${mailId}`, 'a push again replaces the first on the device');
+        }
+        return counts;
+      };
+      const pushes = await waitFor(() => {
+        const counts = pushesPerMail();
+        return counts.size === INCOMING && counts;
+      }, { timeoutMs: 60_000, intervalMs: 500, what: () => `every mail notified (${pushesPerMail().size} of ${INCOMING})` });
+      const pushedTwice = [...pushes.values()].filter((count) => count > 1).length;
+      console.log(`notifications: ${INCOMING} mails notified, ${pushedTwice} of them pushed twice (in flight at the notify worker's death; shown once)`);
+      assert.ok(pushedTwice <= NOTIFY_CONCURRENCY, `only what the killed notify worker had in flight is pushed again: ${pushedTwice}`);
+
+      // Sent exactly once each, the provider looked up for what the dead worker had in flight.
+      const sendIds = sendTally.submitted.map((send) => send.id);
+      const sendStatuses = async () =>
+        (await db.sql.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM outbound_sends WHERE id = ANY($1::bigint[]) GROUP BY status', [sendIds])).rows;
+      let statuses: Array<{ status: string; n: number }> = [];
+      await waitFor(async () => {
+        statuses = await sendStatuses();
+        return statuses.length === 1 && statuses[0].status === 'sent' && statuses[0].n === sendIds.length;
+      }, { timeoutMs: 120_000, intervalMs: 500, what: () => `all sends sent: ${JSON.stringify(statuses)}\n${outputsOf(platform)}` });
+      assert.equal(new Set(sendIds).size, SENDERS * SENDS_PER_SENDER, 'each submitted send recorded once');
+      const deliveredTwice = sendTally.submitted.filter((send) => smtp.messages({ to: send.to }).length !== 1);
+      assert.deepEqual(
+        deliveredTwice.map((send) => `send ${send.id} to ${send.to}: ${smtp.messages({ to: send.to }).length}`),
+        [],
+        `each send delivered exactly once; what the delivery workers said of those:\n${linesAbout(platform.deliveryWorkers, deliveredTwice.map((send) => send.id))}`,
+      );
+
+      // The per-sender limit held across both delivery workers.
+      for (const sender of senders) {
+        const accepted = smtp.messages({ account: sender.email }).map((mail) => mail.acceptedAt);
+        const [most] = busiestWindow(accepted, 1000);
+        // One over the bucket's bound for the jitter between taking a token and the provider's acceptance.
+        assert.ok(most <= SENDER_BURST + SENDER_RATE_PER_SECOND + 1, `${most} of ${sender.email}'s mails were accepted within one second`);
+      }
+
+      // The surviving read API reads what was stored through the dead ingest app.
+      const reader = recipients[1];
+      const list = await fetch(`${platform.readApis[1].url}/v2/mails?limit=100`, { headers: bearer(reader) });
+      assert.equal(list.status, 200);
+      const { total } = (await list.json()) as { total: number };
+      assert.equal(total, INCOMING / RECIPIENTS);
+      console.log(`killed: ${killed.join(', ')}`);
+    });
+  });
+}
