@@ -1,4 +1,4 @@
-import { createDatabase } from '@letterbox/db';
+import { createDatabase, readRouting } from '@letterbox/db';
 import { UserEvents } from '@letterbox/events';
 import {
   DatabaseBlobReferences,
@@ -18,12 +18,18 @@ const logger = loggerFor('ingest');
 
 /** Consumes accepted incoming mail in batches, and removes the blobs nothing refers to, until closed. */
 export async function startIngestWorker(config: IngestWorkerConfig): Promise<RunningWorker> {
-  const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-ingest-worker' });
+  const db = createDatabase({
+    url: config.DATABASE_URL,
+    ...(config.DATABASE_READ_URL ? { readUrl: config.DATABASE_READ_URL } : {}),
+    poolSize: config.DATABASE_POOL_SIZE,
+    applicationName: 'letterbox-ingest-worker',
+  });
   const blobs = createBlobStore(config);
   const commands = workerConnection(config);
   const queues = new JobQueues(producerConnection(config), config.QUEUE_PREFIX);
   const health = producerConnection(config);
   const events = new UserEvents(commands, config.QUEUE_PREFIX);
+  const writes = readRouting(db, commands, config.QUEUE_PREFIX);
   // A batch holds many requests' messages: each stored mail is followed under the request that brought it.
   const requestOf = new Map<string, string | undefined>();
   // Both repeat safely: notification jobs are keyed by mail, and a repeated live event only makes the webmail refetch.
@@ -33,6 +39,8 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
         logger.info({ inboundId: mail.inboundId, userId: mail.userId, mailId: mail.mailId, storedNow: mail.storedNow }, `mail ${mail.mailId} stored for user ${mail.userId}`),
       );
     }
+    // Before the live event: the webmail refetches on it, and must find the new mail even on the replica.
+    await writes.record([...new Set(mails.map((mail) => mail.userId))]);
     await Promise.all([
       queues.enqueueAll(
         'notify-new-mail',

@@ -1,36 +1,32 @@
 import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { confirmPassword } from '@letterbox/accounts';
-import { createSqlPool, type Database } from '@letterbox/db';
+import { createSqlPool, type Database, type UserReads } from '@letterbox/db';
 import { BulkMailChanges, ContactQueries, MailboxChanges, MailboxQueries, MailContentReader, MailListQuery, MailQueries, MailUpdates, ReadReceipts, RenderedContentCache, ThreadQueries } from '@letterbox/mail';
-import { DATABASE } from '@letterbox/nest-infrastructure';
+import { DATABASE, READ_ROUTING } from '@letterbox/nest-infrastructure';
 import { BlobStore } from '@letterbox/storage';
 import type { ReadApiConfig } from './read-api.config';
 
-/** The mail domain's services the read API's controllers use. */
+/**
+ * The mail domain's services the read API's controllers use. Reads that tolerate a
+ * replica's lag take their pool from the read routing; changes, and what they check
+ * first, use the primary.
+ */
 @Module({})
 export class MailServicesModule implements OnApplicationShutdown {
   constructor(private readonly receipts: ReadReceipts) {}
 
   static forConfig(config: ReadApiConfig): DynamicModule {
     const providers = [
-      { provide: MailboxQueries, useFactory: (db: Database) => new MailboxQueries(db.sql), inject: [DATABASE] },
+      { provide: MailboxQueries, useFactory: (reads: UserReads) => new MailboxQueries(reads), inject: [READ_ROUTING] },
       {
         provide: MailboxChanges,
         useFactory: (db: Database) => new MailboxChanges(db.sql, (userId, password) => confirmPassword(db, userId, password)),
         inject: [DATABASE],
       },
-      { provide: MailQueries, useFactory: (db: Database) => new MailQueries(db.sql), inject: [DATABASE] },
-      { provide: ContactQueries, useFactory: (db: Database) => new ContactQueries(db.sql), inject: [DATABASE] },
-      {
-        provide: MailListQuery,
-        useFactory: (db: Database, mailboxes: MailboxQueries) => new MailListQuery(db.sql, mailboxes),
-        inject: [DATABASE, MailboxQueries],
-      },
-      {
-        provide: ThreadQueries,
-        useFactory: (db: Database, mailboxes: MailboxQueries) => new ThreadQueries(db.sql, mailboxes),
-        inject: [DATABASE, MailboxQueries],
-      },
+      { provide: MailQueries, useFactory: (reads: UserReads) => new MailQueries(reads), inject: [READ_ROUTING] },
+      { provide: ContactQueries, useFactory: (reads: UserReads) => new ContactQueries(reads), inject: [READ_ROUTING] },
+      { provide: MailListQuery, useFactory: (reads: UserReads) => new MailListQuery(reads), inject: [READ_ROUTING] },
+      { provide: ThreadQueries, useFactory: (reads: UserReads) => new ThreadQueries(reads), inject: [READ_ROUTING] },
       {
         provide: MailContentReader,
         useFactory: (blobs: BlobStore) =>
@@ -38,11 +34,7 @@ export class MailServicesModule implements OnApplicationShutdown {
         inject: [BlobStore],
       },
       { provide: MailUpdates, useFactory: (db: Database) => new MailUpdates(db), inject: [DATABASE] },
-      {
-        provide: BulkMailChanges,
-        useFactory: (db: Database, mailboxes: MailboxQueries) => new BulkMailChanges(db.sql, mailboxes),
-        inject: [DATABASE, MailboxQueries],
-      },
+      { provide: BulkMailChanges, useFactory: (db: Database) => new BulkMailChanges(db.sql), inject: [DATABASE] },
       {
         provide: ReadReceipts,
         // An open is a tracking event: waiting for each one's WAL flush would bound the pixel by fsyncs.

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import type { Database } from '@letterbox/db';
+import { primaryOnly, type Database, type UserWrites } from '@letterbox/db';
 import { eventCommandConnection } from '@letterbox/events';
-import { DATABASE } from '@letterbox/nest-infrastructure';
+import { DATABASE, READ_ROUTING } from '@letterbox/nest-infrastructure';
 import { JobQueues, producerConnection } from '@letterbox/queue';
 import { MailQueries } from '@letterbox/mail';
 import { Drafts, SendOutbox, SendSubmission, UserSends } from '@letterbox/sending';
@@ -10,7 +10,7 @@ import { AnsweredAnnouncer } from './answered-announcer';
 import { SEND_API_CONFIG, type SendApiConfig } from './send-api.config';
 import { SenderDirectory } from './sends/sender-directory';
 
-/** The sending domain's services and the queues the send API adds jobs to. */
+/** The sending domain's services and the queues the send API adds jobs to. What a send or a draft reads of the user's mail, it reads on the primary. */
 @Module({})
 export class SendServicesModule implements OnApplicationShutdown {
   constructor(
@@ -24,16 +24,20 @@ export class SendServicesModule implements OnApplicationShutdown {
       { provide: JobQueues, useFactory: () => new JobQueues(producerConnection(config), config.QUEUE_PREFIX) },
       { provide: SendOutbox, useFactory: (db: Database, queues: JobQueues) => new SendOutbox(db, queues), inject: [DATABASE, JobQueues] },
       { provide: UserSends, useFactory: (db: Database) => new UserSends(db), inject: [DATABASE] },
-      { provide: AnsweredAnnouncer, useFactory: () => new AnsweredAnnouncer(eventCommandConnection(config), config.QUEUE_PREFIX) },
+      {
+        provide: AnsweredAnnouncer,
+        useFactory: (writes: UserWrites) => new AnsweredAnnouncer(eventCommandConnection(config), config.QUEUE_PREFIX, writes),
+        inject: [READ_ROUTING],
+      },
       {
         provide: SendSubmission,
         useFactory: (db: Database, blobs: BlobStore, outbox: SendOutbox, answered: AnsweredAnnouncer) =>
-          new SendSubmission(db, blobs, new MailQueries(db.sql), outbox, config.QUEUE_PREFIX, (userId, answering) => answered.announce(userId, answering)),
+          new SendSubmission(db, blobs, new MailQueries(primaryOnly(db.sql)), outbox, config.QUEUE_PREFIX, (userId, answering) => answered.announce(userId, answering)),
         inject: [DATABASE, BlobStore, SendOutbox, AnsweredAnnouncer],
       },
       {
         provide: Drafts,
-        useFactory: (db: Database, blobs: BlobStore, submission: SendSubmission) => new Drafts(db, blobs, new MailQueries(db.sql), submission),
+        useFactory: (db: Database, blobs: BlobStore, submission: SendSubmission) => new Drafts(db, blobs, new MailQueries(primaryOnly(db.sql)), submission),
         inject: [DATABASE, BlobStore, SendSubmission],
       },
       SenderDirectory,

@@ -21,6 +21,12 @@ const postgresUrl = z
 
 export const databaseConfig = {
   DATABASE_URL: postgresUrl.default('postgresql://letterbox:letterbox@127.0.0.1:5432/letterbox'),
+  /**
+   * A streaming replica of DATABASE_URL (one server, not a pool of them: its replay position
+   * decides which reads it may serve). Reads that tolerate its lag go to it; an app that
+   * writes needs it too, to record its users' writes. Unset or empty: the primary only.
+   */
+  DATABASE_READ_URL: z.preprocess((value) => (value === '' ? undefined : value), postgresUrl.optional()),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
 };
 

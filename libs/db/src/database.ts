@@ -1,10 +1,12 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool, type PoolClient } from 'pg';
-import { dbPoolAcquire, loggerFor, watchPool } from '@letterbox/observability';
+import { dbPoolAcquire, loggerFor, watchPool, type PoolRole } from '@letterbox/observability';
 import { PrismaClient } from './generated/prisma/client';
 
 export interface DatabaseOptions {
   url: string;
+  /** A streaming replica for reads that tolerate its lag (DATABASE_READ_URL); its pool has the same size and limits. */
+  readUrl?: string;
   poolSize: number;
   /** Shown in pg_stat_activity, so a pool can be traced to its app. */
   applicationName: string;
@@ -25,29 +27,34 @@ export interface SqlPoolOptions extends DatabaseOptions {
 }
 
 /**
- * One pg pool shared by two clients: `sql` for the hot read paths, where raw pg costs a
- * third of Prisma's CPU per query, and `prisma` for writes and everything else.
+ * One pg pool of the primary shared by two clients: `sql` for the hot read paths, where raw
+ * pg costs a third of Prisma's CPU per query, and `prisma` for writes and everything else.
+ * With a read replica, `replica` is a pool of its own, for reads only: which of a user's
+ * reads may go there is UserReads' call.
  */
 export interface Database {
   sql: Pool;
   prisma: PrismaClient;
+  replica?: Pool;
   close(): Promise<void>;
 }
 
 export function createDatabase(options: DatabaseOptions): Database {
   const sql = createSqlPool(options);
+  const replica = options.readUrl ? createSqlPool({ ...options, url: options.readUrl }, 'replica') : undefined;
   const prisma = new PrismaClient({ adapter: new PrismaPg(sql) });
   return {
     sql,
     prisma,
+    ...(replica ? { replica } : {}),
     async close() {
       await prisma.$disconnect();
-      await sql.end();
+      await Promise.all([sql.end(), replica?.end()]);
     },
   };
 }
 
-export function createSqlPool(options: SqlPoolOptions): Pool {
+export function createSqlPool(options: SqlPoolOptions, role: PoolRole = 'primary'): Pool {
   const pool = new Pool({
     connectionString: options.url,
     max: options.poolSize,
@@ -59,7 +66,7 @@ export function createSqlPool(options: SqlPoolOptions): Pool {
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', (error) => logger.warn({ err: error }, 'an idle database connection failed; the pool replaces it'));
   timeAcquisitions(pool);
-  watchPool(pool);
+  watchPool(pool, role);
   return pool;
 }
 

@@ -2,7 +2,7 @@ import type { Pool, QueryResultRow } from 'pg';
 import { inTransaction } from '@letterbox/db';
 import { MailboxLockedError, MailboxNotFoundError } from './mail-errors';
 import { mailConditions, type MailListFilter } from './mail-filter-sql';
-import type { MailboxCounters, MailboxQueries } from './mailbox-queries';
+import { mailboxCounters, type MailboxCounters } from './mailbox-queries';
 import type { MailChanges } from './mail-updates';
 
 /** Which mails a bulk change takes: listed ones, whole conversations, or all that match a filter. */
@@ -25,13 +25,11 @@ export interface BulkOutcome {
  * in a locked mailbox, or already as asked is left alone and not reported.
  */
 export class BulkMailChanges {
-  constructor(
-    private readonly sql: Pool,
-    private readonly mailboxes: MailboxQueries,
-  ) {}
+  /** `sql` is the primary's pool: what a change takes is decided on what it will change. */
+  constructor(private readonly sql: Pool) {}
 
   async apply(userId: number, selection: MailSelection, action: BulkAction): Promise<BulkOutcome> {
-    const mailboxes = await this.mailboxes.counters(userId);
+    const mailboxes = await mailboxCounters(this.sql, userId);
     const where = mailConditions(userId, mailboxes, 'filter' in selection ? selection.filter : {});
     const values = [...where.values];
     const bind = (value: unknown) => {

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { UserReads } from '@letterbox/db';
 
 export interface ContactSuggestion {
   address: string;
@@ -15,11 +15,12 @@ export interface ContactSuggestion {
  * month since the last mail, so whom one writes to now comes before old newsletters.
  */
 export class ContactQueries {
-  constructor(private readonly sql: Pool) {}
+  constructor(private readonly reads: UserReads) {}
 
   async suggest(userId: number, typed: string, limit: number): Promise<ContactSuggestion[]> {
     const prefix = `${typed.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-    const { rows } = await this.sql.query<{ address: string; name: string; sent_count: number; received_count: number; last_at: Date }>({
+    const sql = await this.reads.poolFor(userId);
+    const { rows } = await sql.query<{ address: string; name: string; sent_count: number; received_count: number; last_at: Date }>({
       name: 'contacts-suggest',
       text: `SELECT c.address, c.name, c.sent_count, c.received_count, c.last_at FROM contacts c
               WHERE c.user_id = $1 AND c.address <> (SELECT email FROM users WHERE id = $1)

@@ -1,8 +1,9 @@
 import type { Pool } from 'pg';
+import type { UserReads } from '@letterbox/db';
 import { encodeCursor, type ListCursor } from './list-cursor';
 import { afterCursor, mailConditions, statementName, type MailConditions, type MailListFilter } from './mail-filter-sql';
 import { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type SummaryRow } from './mail-views';
-import type { MailboxCounters, MailboxQueries } from './mailbox-queries';
+import { mailboxCounters, type MailboxCounters } from './mailbox-queries';
 import { addHighlights } from './search/search-highlight';
 
 export interface MailListRequest {
@@ -32,24 +33,22 @@ export const MAX_SEARCH_COUNTED = 100;
 /**
  * The mail list and its total, leaving out soft-deleted mail and mail in locked
  * mailboxes (mailConditions). Totals that mailbox counters can answer come from them;
- * other filters are counted.
+ * other filters are counted. A page's statements all go to one pool, so its total and rows agree.
  */
 export class MailListQuery {
-  constructor(
-    private readonly sql: Pool,
-    private readonly mailboxes: MailboxQueries,
-  ) {}
+  constructor(private readonly reads: UserReads) {}
 
   async page(userId: number, request: MailListRequest): Promise<MailListPage> {
-    const mailboxes = await this.mailboxes.counters(userId);
+    const sql = await this.reads.poolFor(userId);
+    const mailboxes = await mailboxCounters(sql, userId);
     const where = mailConditions(userId, mailboxes, request.filter);
     const searchFirstPage = Boolean(request.filter.search?.terms.length) && !request.cursor;
     const [rows, total] = searchFirstPage
-      ? await this.searchFirstPage(where, request)
-      : await Promise.all([this.rows(where, request), this.total(where, mailboxes, request.filter)]);
+      ? await this.searchFirstPage(sql, where, request)
+      : await Promise.all([this.rows(sql, where, request), this.total(sql, where, mailboxes, request.filter)]);
     const hasMore = rows.length > request.limit;
     const items = (hasMore ? rows.slice(0, request.limit) : rows).map(mapSummaryRow);
-    await addHighlights(this.sql, items, request.filter);
+    await addHighlights(sql, items, request.filter);
     const last = items[items.length - 1];
     return {
       items,
@@ -59,7 +58,7 @@ export class MailListQuery {
     };
   }
 
-  private async rows(where: MailConditions, request: MailListRequest): Promise<SummaryRow[]> {
+  private async rows(sql: Pool, where: MailConditions, request: MailListRequest): Promise<SummaryRow[]> {
     const values = [...where.values];
     const conditions = where.on('m');
     if (request.cursor) conditions.push(afterCursor('m', request.cursor, request.order, values));
@@ -67,7 +66,7 @@ export class MailListQuery {
     const direction = request.order === 'desc' ? 'DESC' : 'ASC';
     const text = `SELECT ${SUMMARY_COLUMNS} FROM mails m WHERE ${conditions.join(' AND ')}
         ORDER BY m.received_at ${direction}, m.id ${direction} LIMIT $${values.length}`;
-    const { rows } = await this.sql.query<SummaryRow>({ name: statementName('mail-list', text, request.filter), text, values });
+    const { rows } = await sql.query<SummaryRow>({ name: statementName('mail-list', text, request.filter), text, values });
     return rows;
   }
 
@@ -76,24 +75,24 @@ export class MailListQuery {
    * order, up to the count's cap (a search is planned each time, see statementName, and
    * planning costs more than finding a page); then the page's rows by id.
    */
-  private async searchFirstPage(where: MailConditions, request: MailListRequest): Promise<[SummaryRow[], { count: number; capped: boolean }]> {
+  private async searchFirstPage(sql: Pool, where: MailConditions, request: MailListRequest): Promise<[SummaryRow[], { count: number; capped: boolean }]> {
     const direction = request.order === 'desc' ? 'DESC' : 'ASC';
-    const { rows: hits } = await this.sql.query<{ id: string }>({
+    const { rows: hits } = await sql.query<{ id: string }>({
       text: `SELECT m.id FROM mails m WHERE ${where.on('m').join(' AND ')}
               ORDER BY m.received_at ${direction}, m.id ${direction} LIMIT ${MAX_SEARCH_COUNTED + 1}`,
       values: where.values,
     });
     const text = `SELECT ${SUMMARY_COLUMNS} FROM mails m WHERE m.id = ANY($1::int8[]) ORDER BY m.received_at ${direction}, m.id ${direction}`;
-    const { rows } = await this.sql.query<SummaryRow>({ name: `search-page-${direction}`, text, values: [hits.slice(0, request.limit + 1).map((hit) => hit.id)] });
+    const { rows } = await sql.query<SummaryRow>({ name: `search-page-${direction}`, text, values: [hits.slice(0, request.limit + 1).map((hit) => hit.id)] });
     return [rows, { count: Math.min(hits.length, MAX_SEARCH_COUNTED), capped: hits.length > MAX_SEARCH_COUNTED }];
   }
 
-  private async total(where: MailConditions, mailboxes: MailboxCounters[], filter: MailListFilter): Promise<{ count: number; capped: boolean }> {
+  private async total(sql: Pool, where: MailConditions, mailboxes: MailboxCounters[], filter: MailListFilter): Promise<{ count: number; capped: boolean }> {
     const fromCounters = totalFromCounters(mailboxes, filter);
     if (fromCounters !== undefined) return { count: fromCounters, capped: false };
     const cap = filter.search?.terms.length ? MAX_SEARCH_COUNTED : MAX_COUNTED;
     const text = `SELECT count(*) AS total FROM (SELECT 1 FROM mails m WHERE ${where.on('m').join(' AND ')} LIMIT ${cap + 1}) AS counted`;
-    const { rows } = await this.sql.query<{ total: string }>({ name: statementName('mail-count', text, filter), text, values: where.values });
+    const { rows } = await sql.query<{ total: string }>({ name: statementName('mail-count', text, filter), text, values: where.values });
     const counted = Number(rows[0].total);
     return { count: Math.min(counted, cap), capped: counted > cap };
   }

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { UserReads } from '@letterbox/db';
 import type { MailLayout } from '@letterbox/mime';
 import { MailboxLockedError, MailNotFoundError } from './mail-errors';
 import { mapSummaryRow, SUMMARY_COLUMNS, type AttachmentView, type MailRecord, type ReceiptView, type SummaryRow } from './mail-views';
@@ -14,11 +14,12 @@ export type MailExpansion = 'attachments' | 'receipt_confirm';
 
 /** Point reads of one user's mail, in raw SQL: these run on every mail a user opens. */
 export class MailQueries {
-  constructor(private readonly sql: Pool) {}
+  constructor(private readonly reads: UserReads) {}
 
   /** The user's live mail with its attachments; a mail of a locked mailbox is refused. */
   async record(userId: number, mailId: number): Promise<MailRecord> {
-    const { rows } = await this.sql.query<RecordRow>({
+    const sql = await this.reads.poolFor(userId);
+    const { rows } = await sql.query<RecordRow>({
       name: 'mail-record',
       text: `SELECT ${SUMMARY_COLUMNS}, m.storage_key, m.layout, mb.locked AS mailbox_locked,
                COALESCE((SELECT json_agg(json_build_object(
@@ -42,8 +43,10 @@ export class MailQueries {
     };
   }
 
-  async attachmentsOf(mailIds: number[]): Promise<Map<number, AttachmentView[]>> {
-    const { rows } = await this.sql.query<AttachmentView & { mailId: string }>({
+  /** The attachments of mails of the user's. */
+  async attachmentsOf(userId: number, mailIds: number[]): Promise<Map<number, AttachmentView[]>> {
+    const sql = await this.reads.poolFor(userId);
+    const { rows } = await sql.query<AttachmentView & { mailId: string }>({
       name: 'mail-attachments-of',
       text: `SELECT mail_id AS "mailId", part_id AS "partId", filename, content_type AS "contentType",
                     disposition, content_id AS "contentId", size
@@ -53,8 +56,10 @@ export class MailQueries {
     return groupBy(rows, ({ mailId, ...attachment }) => [Number(mailId), attachment]);
   }
 
-  async receiptsOf(mailIds: number[]): Promise<Map<number, ReceiptView[]>> {
-    const { rows } = await this.sql.query<{ mail_id: string; recipient_email: string; first_read_at: Date | null; read_count: number }>({
+  /** The read receipts of mails of the user's. */
+  async receiptsOf(userId: number, mailIds: number[]): Promise<Map<number, ReceiptView[]>> {
+    const sql = await this.reads.poolFor(userId);
+    const { rows } = await sql.query<{ mail_id: string; recipient_email: string; first_read_at: Date | null; read_count: number }>({
       name: 'mail-receipts-of',
       text: `SELECT mail_id, recipient_email, first_read_at, read_count
                FROM read_receipts WHERE mail_id = ANY($1::int8[]) ORDER BY id`,

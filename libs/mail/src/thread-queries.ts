@@ -1,10 +1,10 @@
-import type { Pool } from 'pg';
+import type { UserReads } from '@letterbox/db';
 import type { MailAddress } from '@letterbox/mime';
 import { encodeCursor, type ListCursor } from './list-cursor';
 import { ThreadNotFoundError } from './mail-errors';
 import { afterCursor, mailConditions, statementName, type MailConditions, type MailListFilter } from './mail-filter-sql';
 import { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type SummaryRow } from './mail-views';
-import type { MailboxQueries } from './mailbox-queries';
+import { mailboxCounters } from './mailbox-queries';
 import { addHighlights } from './search/search-highlight';
 
 /** A conversation as the collapsed list shows it: its newest matching mail and what it holds. */
@@ -42,12 +42,10 @@ type ThreadRow = SummaryRow & { message_count: string; unread_count: string; any
  * clients show them; they and the first senders come from the `threads` summaries.
  */
 export class ThreadQueries {
-  constructor(
-    private readonly sql: Pool,
-    private readonly mailboxes: MailboxQueries,
-  ) {}
+  constructor(private readonly reads: UserReads) {}
 
   async page(userId: number, request: ThreadListRequest): Promise<ThreadListPage> {
+    const sql = await this.reads.poolFor(userId);
     let text: string;
     let values: unknown[];
     if (isUnfiltered(request.filter)) {
@@ -55,23 +53,24 @@ export class ThreadQueries {
       values = [userId, request.limit + 1];
       text = everyThread(request.cursor, values, '$2');
     } else {
-      const where = mailConditions(userId, await this.mailboxes.counters(userId), request.filter);
+      const where = mailConditions(userId, await mailboxCounters(sql, userId), request.filter);
       values = [...where.values, request.limit + 1];
       text = matchingThreads(where, request.cursor, values, `$${values.length}`);
     }
-    const { rows } = await this.sql.query<ThreadRow>({ name: statementName('thread-list', text, request.filter), text, values });
+    const { rows } = await sql.query<ThreadRow>({ name: statementName('thread-list', text, request.filter), text, values });
     const hasMore = rows.length > request.limit;
     const items = (hasMore ? rows.slice(0, request.limit) : rows).map(mapThreadRow);
-    await addHighlights(this.sql, items.map((item) => item.latest), request.filter);
+    await addHighlights(sql, items.map((item) => item.latest), request.filter);
     const last = items[items.length - 1]?.latest;
     return { items, nextCursor: hasMore && last ? encodeCursor({ receivedAt: new Date(last.receivedAt), id: last.id }) : null };
   }
 
   /** The thread's visible mail, oldest first. */
   async messages(userId: number, threadId: number): Promise<MailSummary[]> {
-    const mailboxes = await this.mailboxes.counters(userId);
+    const sql = await this.reads.poolFor(userId);
+    const mailboxes = await mailboxCounters(sql, userId);
     const lockedIds = mailboxes.filter((mailbox) => mailbox.locked).map((mailbox) => mailbox.id);
-    const { rows } = await this.sql.query<SummaryRow>({
+    const { rows } = await sql.query<SummaryRow>({
       name: 'thread-messages',
       text: `SELECT ${SUMMARY_COLUMNS} FROM mails m
               WHERE m.user_id = $1 AND m.thread_id = $2 AND m.deleted_at IS NULL AND m.mailbox_id <> ALL($3::int[])

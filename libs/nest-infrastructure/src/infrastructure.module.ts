@@ -1,18 +1,22 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CachedUserSessions } from '@letterbox/accounts';
 import { AccessTokens, FailedAttemptLimiter, TokenAuthenticator, UserSessions } from '@letterbox/auth';
-import { createDatabase, type Database } from '@letterbox/db';
+import { createDatabase, readRouting, type Database } from '@letterbox/db';
 import { BlobStore, createBlobStore, type StorageSettings } from '@letterbox/storage';
 import { postgresCheck, redisCheck, storageCheck } from '@letterbox/observability';
 import { redisConnection, type RedisConnection, type RedisTarget } from '@letterbox/redis';
 import { DATABASE } from './database-token';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
+import { READ_ROUTING } from './read-routing-token';
 import { READINESS_CHECKS } from './readiness-checks';
+import { RecordUserWritesInterceptor } from './record-user-writes.interceptor';
 import { RequestLoggingModule } from './request-logging';
 
 export interface InfrastructureSettings extends StorageSettings {
   DATABASE_URL: string;
+  DATABASE_READ_URL?: string;
   DATABASE_POOL_SIZE: number;
   DATABASE_STATEMENT_TIMEOUT_MS: number;
   AUTH_TOKEN_SECRET: string;
@@ -59,7 +63,8 @@ function readyWithin(redis: RedisConnection, ms: number): Promise<void> {
 /**
  * What every Letterbox API needs, built once from its validated settings: the database, blob storage,
  * access tokens checked against users' sessions, sign-in attempt limits, request logs, `/health/*` and
- * `/metrics`. Connections close when the app shuts down.
+ * `/metrics`; with a read replica, its pool and the read routing that keeps users reading their own writes.
+ * Connections close when the app shuts down.
  */
 @Global()
 @Module({})
@@ -76,12 +81,18 @@ export class InfrastructureModule implements OnApplicationShutdown {
         useFactory: () =>
           createDatabase({
             url: settings.DATABASE_URL,
+            ...(settings.DATABASE_READ_URL ? { readUrl: settings.DATABASE_READ_URL } : {}),
             poolSize: settings.DATABASE_POOL_SIZE,
             applicationName: `letterbox-${appName}`,
             statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
           }),
       },
       { provide: AUTH_REDIS, useFactory: () => authRedis(settings, appName) },
+      {
+        provide: READ_ROUTING,
+        useFactory: (db: Database, redis: AuthRedis) => readRouting(db, redis.commands, settings.QUEUE_PREFIX),
+        inject: [DATABASE, AUTH_REDIS],
+      },
       { provide: BlobStore, useFactory: () => createBlobStore(settings) },
       { provide: AccessTokens, useFactory: () => new AccessTokens(settings.AUTH_TOKEN_SECRET, settings.AUTH_TOKEN_TTL_SECONDS) },
       {
@@ -114,7 +125,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     return {
       module: InfrastructureModule,
       imports: [RequestLoggingModule],
-      providers,
+      providers: [...providers, { provide: APP_INTERCEPTOR, useClass: RecordUserWritesInterceptor }],
       controllers: [HealthController, MetricsController],
       exports: providers.map((provider) => provider.provide),
     };

@@ -14,9 +14,12 @@ export {
   startProcessMetrics,
   metricsText,
   type PoolGauge,
+  type PoolRole,
   type QueueDepthSource,
 } from './metrics';
 export { readiness, postgresCheck, redisCheck, storageCheck, type DependencyCheck, type ReadinessReport } from './readiness';
 export { startOpsServer, type OpsServer } from './ops-server';
 export { exitOnStartupFailure } from './startup-failure';
 export { reportConnectionErrors } from './connection-errors';
+export { oncePerInterval } from './once-per-interval';
+export { within } from './within';

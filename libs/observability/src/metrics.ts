@@ -43,22 +43,31 @@ export interface PoolGauge {
   idleCount: number;
   waitingCount: number;
 }
-const pools = new Set<PoolGauge>();
+/** Which server a pool's connections go to: the primary, or the read replica (DATABASE_READ_URL). */
+export type PoolRole = 'primary' | 'replica';
+const pools = new Map<PoolGauge, PoolRole>();
 new Gauge({
   name: 'letterbox_db_pool_connections',
-  help: 'Database pool connections: total, idle, and queries waiting for one',
-  labelNames: ['state'] as const,
+  help: 'Database pool connections: total, idle, and queries waiting for one; by server (primary or replica)',
+  labelNames: ['state', 'pool'] as const,
   collect() {
-    let [total, idle, waiting] = [0, 0, 0];
-    for (const pool of pools) [total, idle, waiting] = [total + pool.totalCount, idle + pool.idleCount, waiting + pool.waitingCount];
-    this.set({ state: 'total' }, total);
-    this.set({ state: 'idle' }, idle);
-    this.set({ state: 'waiting' }, waiting);
+    const sums = { primary: [0, 0, 0], replica: [0, 0, 0] };
+    for (const [pool, role] of pools) {
+      const sum = sums[role];
+      [sum[0], sum[1], sum[2]] = [sum[0] + pool.totalCount, sum[1] + pool.idleCount, sum[2] + pool.waitingCount];
+    }
+    for (const role of ['primary', 'replica'] as const) {
+      if (role === 'replica' && ![...pools.values()].includes('replica')) continue;
+      const [total, idle, waiting] = sums[role];
+      this.set({ state: 'total', pool: role }, total);
+      this.set({ state: 'idle', pool: role }, idle);
+      this.set({ state: 'waiting', pool: role }, waiting);
+    }
   },
 });
 
-export function watchPool(pool: PoolGauge): void {
-  pools.add(pool);
+export function watchPool(pool: PoolGauge, role: PoolRole = 'primary'): void {
+  pools.set(pool, role);
 }
 
 /** A queue whose job counts are read at each scrape (one Redis round trip per queue). */

@@ -4,6 +4,7 @@ export { login } from './login';
 export { waitFor, sleep, type WaitOptions } from './wait-for';
 export { testQueuePrefix } from './test-queue-prefix';
 export { startAppProcess, waitForHttp, waitForOutput, freePort, REPO_ROOT, type AppProcess, type AppProcessOptions } from './app-process';
+export { ensureReadReplica } from './read-replica';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { startTestS3, describeOnTestS3, type TestS3 } from './test-s3';
 export { fetchOpenApiDocument, operationsOf, pathParameterMismatches, fuzzRequests, runFuzz, describeFindings, type OpenApiDocument, type Operation, type FuzzOptions, type FuzzRequest, type Finding, type FuzzRunOptions, type Hostile } from './openapi-fuzz';

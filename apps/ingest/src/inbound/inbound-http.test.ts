@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { Database } from '@letterbox/db';
-import { MailboxQueries, MailListQuery, ThreadQueries } from '@letterbox/mail';
+import { primaryOnly, type Database } from '@letterbox/db';
+import { MailListQuery, ThreadQueries } from '@letterbox/mail';
 import { referenceMail } from '@letterbox/mail-generator';
 import type { JobQueues } from '@letterbox/queue';
 import { createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
@@ -134,11 +134,11 @@ describe('POST /v2/inbound', () => {
         assert.equal(answer.status, 202, JSON.stringify(answer.body));
         await waitFor(async () => (await inboxOf(db, user.id)).total === 1, { what: 'the stored mail' });
 
-        const mailboxes = new MailboxQueries(db.sql);
+        const reads = primaryOnly(db.sql);
         const unknown = { name: '', address: '' };
-        const list = await new MailListQuery(db.sql, mailboxes).page(user.id, { filter: {}, order: 'desc', limit: 10 });
+        const list = await new MailListQuery(reads).page(user.id, { filter: {}, order: 'desc', limit: 10 });
         assert.deepEqual(list.items.map((mail) => [mail.subject, mail.from]), [[subject, unknown]]);
-        const threads = await new ThreadQueries(db.sql, mailboxes).page(user.id, { filter: {}, limit: 10 });
+        const threads = await new ThreadQueries(reads).page(user.id, { filter: {}, limit: 10 });
         assert.deepEqual(threads.items.map((thread) => thread.participants), [[unknown]]);
         const { rows } = await db.sql.query<{ contacts: number }>('SELECT count(*)::int AS contacts FROM contacts WHERE user_id = $1', [user.id]);
         assert.equal(rows[0].contacts, 0, 'no contact is made of an unknown sender');

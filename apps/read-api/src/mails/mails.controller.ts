@@ -36,7 +36,7 @@ export class MailsController {
       limit: query.limit,
       cursor: query.cursor,
     });
-    await this.expand(page.items, query.with ?? []);
+    await this.expand(user.userId, page.items, query.with ?? []);
     return page;
   }
 
@@ -101,12 +101,12 @@ export class MailsController {
     return state;
   }
 
-  private async expand(items: MailSummary[], expansions: string[]): Promise<void> {
+  private async expand(userId: number, items: MailSummary[], expansions: string[]): Promise<void> {
     if (items.length === 0 || expansions.length === 0) return;
     const ids = items.map((item) => item.id);
     const [attachments, receipts] = await Promise.all([
-      expansions.includes('attachments') ? this.mails.attachmentsOf(ids) : undefined,
-      expansions.includes('receipt_confirm') ? this.mails.receiptsOf(ids) : undefined,
+      expansions.includes('attachments') ? this.mails.attachmentsOf(userId, ids) : undefined,
+      expansions.includes('receipt_confirm') ? this.mails.receiptsOf(userId, ids) : undefined,
     ]);
     for (const item of items) {
       if (attachments) item.attachments = attachments.get(item.id) ?? [];
