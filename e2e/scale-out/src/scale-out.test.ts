@@ -23,8 +23,8 @@ const PROVIDER_LATENCY_MS = 100;
 /** The notify worker's default: what one worker has in flight, and so may push again after its death. */
 const NOTIFY_CONCURRENCY = 100;
 
-for (const redis of ['one Redis', 'a Redis Cluster'] as const) {
-  describe(`two processes of every app, on ${redis}, PostgreSQL and object storage`, () => {
+for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQL with a read replica'] as const) {
+  describe(`two processes of every app, on ${shared}, and object storage`, () => {
     const run = randomUUID().slice(0, 8);
     let services: SharedServices;
     let db: Database;
@@ -37,7 +37,7 @@ for (const redis of ['one Redis', 'a Redis Cluster'] as const) {
 
     before(async () => {
       db = testDatabase();
-      services = await sharedServices(redis === 'a Redis Cluster');
+      services = await sharedServices(shared !== 'one Redis and PostgreSQL');
       smtp = await startMockSmtp({ port: 0, latencyMs: PROVIDER_LATENCY_MS, ratePerSecond: 1_000_000, burst: 1_000_000 });
       fcm = createMockFcm({ latencyMs: 20 });
       const providers = await startMockProvidersHttp(smtp, { port: 0, mockFcm: fcm });
