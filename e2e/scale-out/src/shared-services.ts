@@ -12,6 +12,6 @@ export interface SharedServices {
  */
 export async function sharedServices(spread: boolean): Promise<SharedServices> {
   const s3 = await startTestS3();
-  const spreadEnv = spread ? { REDIS_CLUSTER_NODES: ensureRedisCluster(), DATABASE_READ_URL: await ensureReadReplica() } : {};
+  const spreadEnv: Record<string, string> = spread ? { REDIS_CLUSTER_NODES: ensureRedisCluster(), DATABASE_READ_URL: await ensureReadReplica() } : {};
   return { env: { ...s3.env, ...spreadEnv }, close: () => s3.close() };
 }
