@@ -187,11 +187,11 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
       );
 
       // The per-sender limit held across both delivery workers.
-      for (const sender of senders) {
-        const accepted = smtp.messages({ account: sender.email }).map((mail) => mail.acceptedAt);
-        const [most] = busiestWindow(accepted, 1000);
-        // One over the bucket's bound for the jitter between taking a token and the provider's acceptance.
-        assert.ok(most <= SENDER_BURST + SENDER_RATE_PER_SECOND + 1, `${most} of ${sender.email}'s mails were accepted within one second`);
+      const busiest = senders.map((sender) => busiestWindow(smtp.messages({ account: sender.email }).map((mail) => mail.acceptedAt), 1000)[0]);
+      console.log(`per sender, the most mails the provider accepted within one second: ${busiest.join(', ')} (rate ${SENDER_RATE_PER_SECOND}/s, burst ${SENDER_BURST})`);
+      // One over the bucket's bound for the jitter between taking a token and the provider's acceptance.
+      for (const [index, most] of busiest.entries()) {
+        assert.ok(most <= SENDER_BURST + SENDER_RATE_PER_SECOND + 1, `${most} of ${senders[index].email}'s mails were accepted within one second`);
       }
 
       // The surviving read API reads what was stored through the dead ingest app.
