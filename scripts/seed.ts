@@ -6,11 +6,13 @@ import { createBlobStore } from '@letterbox/storage';
 async function main(): Promise<void> {
   const config = loadConfig({ ...databaseConfig, ...storageConfig });
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: 4, applicationName: 'letterbox-seed' });
+  const blobs = createBlobStore(config);
   try {
-    const seeded = await seedDemoOffice(db, createBlobStore(config));
+    const seeded = await seedDemoOffice(db, blobs);
     if (seeded) console.log(`demo office seeded: alice@${DEMO_DOMAIN} and bob@${DEMO_DOMAIN}, password ${DEMO_PASSWORD}`);
     else console.log(`demo office already seeded (alice@${DEMO_DOMAIN}, bob@${DEMO_DOMAIN}, password ${DEMO_PASSWORD})`);
   } finally {
+    blobs.close();
     await db.close();
   }
 }

@@ -77,6 +77,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
       await queues.close();
       commands.disconnect();
       health.disconnect();
+      blobs.close();
       await db.close();
     },
   };

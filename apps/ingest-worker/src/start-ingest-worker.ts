@@ -105,6 +105,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
       await queues.close();
       commands.disconnect();
       health.disconnect();
+      blobs.close();
       await db.close();
     },
   };

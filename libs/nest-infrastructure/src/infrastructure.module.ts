@@ -72,6 +72,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
   constructor(
     @Inject(DATABASE) private readonly database: Database,
     @Inject(AUTH_REDIS) private readonly redis: AuthRedis,
+    private readonly blobs: BlobStore,
   ) {}
 
   static forApp(appName: string, settings: InfrastructureSettings): DynamicModule {
@@ -134,6 +135,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.redis.commands.disconnect();
     this.redis.subscriber.disconnect();
+    this.blobs.close();
     await this.database.close();
   }
 }

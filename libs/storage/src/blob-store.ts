@@ -59,4 +59,7 @@ export abstract class BlobStore {
 
   /** Resolves when the store can be written to: the readiness check. */
   abstract check(): Promise<void>;
+
+  /** Releases what the store holds open, at shutdown: the S3 client's keep-alive sockets; files are closed after each use. */
+  close(): void {}
 }

@@ -135,6 +135,10 @@ export class S3BlobStore extends BlobStore {
     await this.s3.send(new HeadBucketCommand({ Bucket: this.bucket }));
   }
 
+  override close(): void {
+    this.s3.destroy();
+  }
+
   private async store(content: Buffer | Readable, tracked: boolean): Promise<TrackedPut> {
     const measure = contentHasher();
     const source = Buffer.isBuffer(content) ? Readable.from([content]) : content;
