@@ -13,6 +13,8 @@ const RATE_PER_SECOND = 5;
 const BURST = 5;
 const A_SENDS = 30;
 const B_SENDS = 5;
+/** How much the delay from a token to the provider's acceptance may vary: see the bound below. */
+const JITTER_MS = 500;
 
 describe('per-sender rate limit shared by two worker processes', () => {
   const queuePrefix = testQueuePrefix();
@@ -93,16 +95,18 @@ describe('per-sender rate limit shared by two worker processes', () => {
     assert.equal(acceptedB.length, B_SENDS, 'each of B’s sends delivered once');
     assert.deepEqual(mock.counts()[senderA.email], { accepted: A_SENDS, rateLimited: 0, tempFailed: 0, permFailed: 0, dropped: 0 });
 
-    // A token bucket lets through at most burst + rate × T in any window of T.
+    // A token bucket lets through at most burst + rate × T in any window of T. What is measured is when the
+    // provider accepted each mail, some time after its token was taken: a delay that varies by up to J widens
+    // the window the tokens were taken in to T + J. J is allowed half a second, for a loaded machine.
+    const acceptedWithin = (windowMs: number) => Math.floor(BURST + (RATE_PER_SECOND * (windowMs + JITTER_MS)) / 1000);
     const [most, at] = busiestWindow(acceptedA, 1000);
     const spanMs = acceptedA[A_SENDS - 1] - acceptedA[0];
     console.log(`sender A: busiest 1 s window held ${most} (at +${at - acceptedA[0]} ms); ${A_SENDS} sends over ${spanMs} ms`);
-    // One over the bucket's bound is allowed for the jitter between taking a token and the provider's acceptance.
-    assert.ok(most <= BURST + RATE_PER_SECOND + 1, `${most} of A's mails were accepted within one second`);
+    assert.ok(most <= acceptedWithin(1000), `${most} of A's mails were accepted within one second`);
     // The tokens after the burst alone take (30 − 5) / 5 = 5 s.
     assert.ok(spanMs >= ((A_SENDS - BURST) / RATE_PER_SECOND) * 1000 - 300, `A's sends went out over only ${spanMs} ms`);
     const [mostIn3s] = busiestWindow(acceptedA, 3000);
-    assert.ok(mostIn3s <= BURST + 3 * RATE_PER_SECOND, `${mostIn3s} of A's mails within three seconds`);
+    assert.ok(mostIn3s <= acceptedWithin(3000), `${mostIn3s} of A's mails within three seconds`);
     // B has a bucket of its own: all its mails went before A's 15th.
     assert.ok(acceptedB[B_SENDS - 1] < acceptedA[14], `B's last at +${acceptedB[B_SENDS - 1] - acceptedA[0]} ms, A's 15th at +${acceptedA[14] - acceptedA[0]} ms`);
   });
