@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 /**
  * Summarises a V8 CPU profile (node --cpu-prof) of a server under load: how busy its
  * main thread was, and where that time went, by library and by function.
- * usage: node --require @swc-node/register bench/profile-top.ts <file.cpuprofile> [rows]
+ * usage: node --require @swc-node/register bench/profile-top.ts <file.cpuprofile> [rows] [skip-seconds]
+ * (skip-seconds leaves out the profile's start, such as the server's start-up before the load)
  *
  * "Charged" time puts the time of node's own code and of native calls (socket writes,
  * file system calls, GC is left apart) on the nearest library or app file up the stack
@@ -25,9 +26,9 @@ interface Profile {
   endTime: number;
 }
 
-const [file, rowsText] = process.argv.slice(2);
+const [file, rowsText, skipText] = process.argv.slice(2);
 if (!file) {
-  console.error('usage: node --require @swc-node/register bench/profile-top.ts <file.cpuprofile> [rows]');
+  console.error('usage: node --require @swc-node/register bench/profile-top.ts <file.cpuprofile> [rows] [skip-seconds]');
   process.exit(1);
 }
 const rows = Number(rowsText ?? 25);
@@ -72,10 +73,14 @@ const selfByLibrary = new Map<string, number>();
 const chargedByLibrary = new Map<string, number>();
 const selfByFunction = new Map<string, number>();
 const nativeByCaller = new Map<string, number>();
+const skipMs = Number(skipText ?? 0) * 1000;
 let idleMs = 0;
+let elapsedMs = 0;
 profile.samples.forEach((id, index) => {
   // A sample lasts until the next one.
   const ms = (profile.timeDeltas[index + 1] ?? 0) / 1000;
+  elapsedMs += (profile.timeDeltas[index] ?? 0) / 1000;
+  if (elapsedMs < skipMs) return;
   const node = byId.get(id) as ProfileNode;
   if (node.callFrame.functionName === '(idle)') {
     idleMs += ms;
@@ -86,7 +91,7 @@ profile.samples.forEach((id, index) => {
   add(selfByFunction, frameName(node), ms);
   if (libraryOf(node) === '(native)' || libraryOf(node) === 'node core') add(nativeByCaller, `${node.callFrame.functionName || '(anonymous)'} from ${chargedLibrary(id)}`, ms);
 });
-const wallMs = (profile.endTime - profile.startTime) / 1000;
+const wallMs = (profile.endTime - profile.startTime) / 1000 - skipMs;
 const busyMs = wallMs - idleMs;
 
 const show = (title: string, entries: Map<string, number>) => {

@@ -5,6 +5,7 @@ import { NAIVE_SEND_PATH, SEND_PATH, sendLoadRequests } from '../data/send-reque
 import { countsOf, startMockProviders } from '../harness/bench-apps';
 import type { BenchFixtures } from '../harness/bench-fixtures';
 import { startNaiveServer, type NaiveServer } from '../harness/naive-server';
+import { startPerRequestSendApi } from '../harness/per-request-send-api';
 import { describeQueueState, discardSends, lastSendId, SendQueue, sendStatusCounts, undelivered, type SendFilter } from '../harness/send-queue';
 import { AUTOCANNON_SECONDS, type LoadScenario, type LoadSession } from './scenario';
 
@@ -13,6 +14,13 @@ const NAIVE_SERVER_FILE = path.join(__dirname, '../naive/naive-send-server.ts');
 /** How long a running worker is given to deliver the run's sends before the rest are discarded. */
 const DRAIN_WAIT_MS = 30_000;
 
+const sendTarget = async (fixtures: BenchFixtures) => ({
+  paths: [SEND_PATH],
+  headers: {},
+  requests: sendLoadRequests(SEND_PATH, await fixtures.tokensOf(senderEmails())),
+});
+
+/** Group commit against the design it replaced: the same build, each send recorded and queued on its own. */
 export const sendScenario: LoadScenario = {
   kind: 'load',
   name: 'send',
@@ -22,14 +30,25 @@ export const sendScenario: LoadScenario = {
   defaultDurationSeconds: AUTOCANNON_SECONDS,
   server: 'send',
   goal: { minRequestsPerSecond: 2000, maxP99Ms: 50, original: '85.7 sends/s, p90 1.68 s' },
-  target: async (fixtures) => ({ paths: [SEND_PATH], headers: {}, requests: sendLoadRequests(SEND_PATH, await fixtures.tokensOf(senderEmails())) }),
+  target: sendTarget,
+  naiveTarget: sendTarget,
+  comparedWith: 'one send per statement',
+  startNaive: startPerRequestSendApi,
+  session: sendSession,
+};
+
+/** The enqueued send against the original synchronous one (lesson 5). */
+export const sendSynchronousScenario: LoadScenario = {
+  ...sendScenario,
+  name: 'send-synchronous',
+  title: 'POST /v2/mails/send as 40 senders in turn, against sending while the request waits (the original design)',
   naiveTarget: async (fixtures) => ({
     paths: [NAIVE_SEND_PATH],
     headers: {},
     requests: sendLoadRequests(NAIVE_SEND_PATH, await fixtures.tokensOf(senderEmails())),
   }),
+  comparedWith: undefined,
   startNaive: startNaiveSendServer,
-  session: sendSession,
 };
 
 /**

@@ -4,7 +4,7 @@ import { eventCommandConnection } from '@letterbox/events';
 import { DATABASE, READ_ROUTING } from '@letterbox/nest-infrastructure';
 import { JobQueues, producerConnection } from '@letterbox/queue';
 import { MailQueries } from '@letterbox/mail';
-import { Drafts, SendOutbox, SendSubmission, UserSends } from '@letterbox/sending';
+import { Drafts, sendGroupCommit, SendOutbox, SendSubmission, UserSends } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import { AnsweredAnnouncer } from './answered-announcer';
 import { SEND_API_CONFIG, type SendApiConfig } from './send-api.config';
@@ -22,7 +22,7 @@ export class SendServicesModule implements OnApplicationShutdown {
     const providers = [
       { provide: SEND_API_CONFIG, useValue: config },
       { provide: JobQueues, useFactory: () => new JobQueues(producerConnection(config), config.QUEUE_PREFIX) },
-      { provide: SendOutbox, useFactory: (db: Database, queues: JobQueues) => new SendOutbox(db, queues), inject: [DATABASE, JobQueues] },
+      { provide: SendOutbox, useFactory: (db: Database, queues: JobQueues) => new SendOutbox(db, queues, sendGroupCommit(config.SEND_GROUP_COMMIT_MAX)), inject: [DATABASE, JobQueues] },
       { provide: UserSends, useFactory: (db: Database) => new UserSends(db), inject: [DATABASE] },
       {
         provide: AnsweredAnnouncer,
@@ -32,7 +32,15 @@ export class SendServicesModule implements OnApplicationShutdown {
       {
         provide: SendSubmission,
         useFactory: (db: Database, blobs: BlobStore, outbox: SendOutbox, answered: AnsweredAnnouncer) =>
-          new SendSubmission(db, blobs, new MailQueries(primaryOnly(db.sql)), outbox, config.QUEUE_PREFIX, (userId, answering) => answered.announce(userId, answering)),
+          new SendSubmission(
+            db,
+            blobs,
+            new MailQueries(primaryOnly(db.sql)),
+            outbox,
+            config.QUEUE_PREFIX,
+            (userId, answering) => answered.announce(userId, answering),
+            sendGroupCommit(config.SEND_GROUP_COMMIT_MAX),
+          ),
         inject: [DATABASE, BlobStore, SendOutbox, AnsweredAnnouncer],
       },
       {

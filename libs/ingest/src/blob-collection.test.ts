@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
-import { recordSend } from '@letterbox/sending';
+import { SendRecords } from '@letterbox/sending';
 import { BlobCollector, BlobNotFoundError, DiskBlobStore, type BlobReferences } from '@letterbox/storage';
 import { createTestUser, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
 import { DatabaseBlobReferences } from './database-blob-references';
@@ -66,9 +66,7 @@ describe('the blob collector, against the references in PostgreSQL', () => {
     const mailKey = (await storeMail(db, store, { eml: message(), userId: user.id, mailboxId: user.mailboxes.inbox })).storageKey;
     const sendKey = await attachment();
     const sender = { userId: user.id, officeId: user.officeId, email: user.email, displayName: 'Collected' };
-    await recordSend(
-      db,
-      store,
+    await new SendRecords(db, store).record(
       sender,
       {
         to: ['someone@example.org'],

@@ -1,5 +1,6 @@
 export { storeMail, prepareMail, prepareStoredMail, messageIdOf, MAX_MESSAGE_ID_LENGTH, type MailToStore, type MailPlacement, type PreparedMail, type StoredMail } from './store-mail';
 export { mailInsertCtes, attachmentRows, threadReferences } from './mail-insert';
+export { mailRowInput, MAIL_ROW_INPUT_COLUMNS, ATTACHMENT_ROW_INPUT_COLUMNS } from './mail-row-input';
 export { storableText, storableJson } from './storable-text';
 export { MailboxQueries, type MailboxCounters } from './mailbox-queries';
 export { MailboxChanges } from './mailbox-changes';

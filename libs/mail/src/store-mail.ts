@@ -65,16 +65,19 @@ const DECODING_CONCURRENCY = 8;
  * connection.
  */
 export async function prepareMail(blobs: BlobStore, eml: Buffer | Readable): Promise<PreparedMail> {
-  const blob = await blobs.put(eml);
-  return describeMail(blob, Buffer.isBuffer(eml) ? inMemory(eml) : inStorage(blobs, blob.key));
+  if (!Buffer.isBuffer(eml)) return prepareStoredMail(blobs, await blobs.put(eml));
+  // In memory, it is read while storage writes it.
+  const [blob, description] = await Promise.all([blobs.put(eml), describeMail(inMemory(eml))]);
+  return { blob, ...description, messageId: messageIdOf(description.summary, blob) };
 }
 
 /** The same for a message already in storage, such as incoming mail written there before it was acknowledged. */
-export function prepareStoredMail(blobs: BlobStore, blob: StoredBlob): Promise<PreparedMail> {
-  return describeMail(blob, inStorage(blobs, blob.key));
+export async function prepareStoredMail(blobs: BlobStore, blob: StoredBlob): Promise<PreparedMail> {
+  const description = await describeMail(inStorage(blobs, blob.key));
+  return { blob, ...description, messageId: messageIdOf(description.summary, blob) };
 }
 
-async function describeMail(blob: StoredBlob, stored: StoredBytes): Promise<PreparedMail> {
+async function describeMail(stored: StoredBytes): Promise<Omit<PreparedMail, 'blob' | 'messageId'>> {
   const layout = await scanLayout(stored.stream());
   const attachments = await mapConcurrently(layout.attachments, DECODING_CONCURRENCY, async (part) => ({
     ...part,
@@ -88,11 +91,9 @@ async function describeMail(blob: StoredBlob, stored: StoredBytes): Promise<Prep
   const summary = summarizeHeaders(parseHeaderBlock(headerBlock, layout.bodies[0]?.charset));
   const { text } = renderBodies(bodySources, bodyParts);
   return {
-    blob,
     layout: { headerEnd: layout.headerEnd, bodies: layout.bodies, ...(layout.omittedParts ? { omittedParts: layout.omittedParts } : {}) },
     attachments,
     summary,
-    messageId: messageIdOf(summary, blob),
     snippet: makeSnippet(text),
     bodyText: text.slice(0, SEARCH_BODY_CHARS),
   };

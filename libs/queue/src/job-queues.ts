@@ -50,12 +50,20 @@ export class JobQueues {
     );
   }
 
-  /** Adds many jobs of one kind in one round trip. */
-  async enqueueAll<Name extends JobName>(name: Name, payloads: Array<JobPayloads[Name] & JobTrace>): Promise<void> {
+  /** Adds many jobs of one kind in one round trip; `delayMsOf` holds back those due later. */
+  async enqueueAll<Name extends JobName>(
+    name: Name,
+    payloads: Array<JobPayloads[Name] & JobTrace>,
+    delayMsOf: (payload: JobPayloads[Name]) => number = () => 0,
+  ): Promise<void> {
     if (payloads.length === 0) return;
     const options: JobsOptions = JOB_OPTIONS[name];
     const queue = await this.queue(QUEUE_OF[name]);
-    await this.unlessLost(queue.addBulk(payloads.map((payload) => ({ name, data: traced(payload), opts: { ...options, jobId: jobIdOf(name, payload) } }))));
+    const jobs = payloads.map((payload) => {
+      const delayMs = delayMsOf(payload);
+      return { name, data: traced(payload), opts: { ...options, jobId: jobIdOf(name, payload), delay: delayMs > 0 ? delayMs : undefined } };
+    });
+    await this.unlessLost(queue.addBulk(jobs));
   }
 
   /** Whether the job is in its queue in any state (waiting, delayed, active, done). */

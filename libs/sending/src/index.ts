@@ -1,6 +1,8 @@
 export type { SendRequest, SendAttachment, Sender, AnswerMode, AnsweredMail } from './send-request';
 export { recipientsOf } from './send-request';
-export { recordSend, type RecordedRequest } from './record-send';
+export type { RecordedRequest } from './record-send';
+export { SendRecords } from './send-records';
+export { SEND_GROUP_COMMIT, sendGroupCommit } from './send-group-commit';
 export { UserSends } from './user-sends';
 export { SendDelivery, type SendDeliveryOptions, type Colleagues } from './send-delivery';
 export { SendNotFoundError, SendAlreadyStartedError, IdempotencyKeyReusedError, NoRecipientsError, DraftNotFoundError, DraftVersionConflictError } from './send-errors';

@@ -1,5 +1,6 @@
 import type { Database } from '@letterbox/db';
-import type { JobQueues } from '@letterbox/queue';
+import { BatchCollector, type BatchLimits, type JobQueues } from '@letterbox/queue';
+import { SEND_GROUP_COMMIT } from './send-group-commit';
 import { loggerFor } from '@letterbox/observability';
 
 const logger = loggerFor('outbox');
@@ -10,6 +11,11 @@ const RECORDED_GRACE = '2 seconds';
 const LOST_JOB_AGE = '1 minute';
 const SWEEP_BATCH = 500;
 
+interface QueuedSend {
+  id: number;
+  scheduledAt: string | null;
+}
+
 /**
  * The queue side of recorded sends. A send is recorded in PostgreSQL first; its job is
  * added afterwards, and `enqueued_at` says that happened. Whatever was recorded but not
@@ -18,22 +24,41 @@ const SWEEP_BATCH = 500;
  * add of the same send a no-op, so sweeping never sends twice.
  */
 export class SendOutbox {
+  /** Sends recorded together are queued with one Redis round trip and marked with one statement. */
+  private readonly enqueues: BatchCollector<QueuedSend, boolean>;
+
   constructor(
     private readonly db: Database,
     private readonly queues: JobQueues,
-  ) {}
+    groupLimits: BatchLimits = SEND_GROUP_COMMIT,
+  ) {
+    this.enqueues = new BatchCollector((sends) => this.enqueueBatch(sends), groupLimits);
+  }
 
   /** True when queued; false when the queue could not be reached, leaving it to the sweep. */
-  async enqueue(send: { id: number; scheduledAt: string | null }): Promise<boolean> {
+  enqueue(send: QueuedSend): Promise<boolean> {
+    return this.enqueues.add(send);
+  }
+
+  private async enqueueBatch(sends: QueuedSend[]): Promise<boolean[]> {
+    const dueAt = new Map(sends.map((send) => [send.id, send.scheduledAt ? new Date(send.scheduledAt).getTime() : 0]));
     try {
-      const delayMs = send.scheduledAt ? new Date(send.scheduledAt).getTime() - Date.now() : 0;
-      await this.queues.enqueue('deliver-send', { sendId: send.id }, { delayMs });
+      await this.queues.enqueueAll(
+        'deliver-send',
+        sends.map((send) => ({ sendId: send.id })),
+        ({ sendId }) => (dueAt.get(sendId) ?? 0) - Date.now(),
+      );
     } catch (error) {
-      logger.warn({ sendId: send.id, err: error }, `send ${send.id} recorded but not queued; the next sweep queues it`);
-      return false;
+      const ids = sends.map((send) => send.id);
+      logger.warn({ sendIds: ids, err: error }, `sends ${ids.join(', ')} recorded but not queued; the next sweep queues them`);
+      return sends.map(() => false);
     }
-    await this.db.sql.query('UPDATE outbound_sends SET enqueued_at = now() WHERE id = $1', [send.id]);
-    return true;
+    await this.db.sql.query({
+      name: 'mark-sends-enqueued',
+      text: 'UPDATE outbound_sends SET enqueued_at = now() WHERE id = ANY($1::int8[])',
+      values: [sends.map((send) => send.id)],
+    });
+    return sends.map(() => true);
   }
 
   /** Takes a cancelled send's job out of the queue; the worker skips it anyway if it runs. */
@@ -61,10 +86,9 @@ export class SendOutbox {
     );
     const lost = [];
     for (const row of old) if (!(await this.queues.has('deliver-send', { sendId: Number(row.id) }))) lost.push(row);
-    let queued = 0;
-    for (const row of [...unqueued, ...lost]) {
-      if (await this.enqueue({ id: Number(row.id), scheduledAt: row.scheduled_at?.toISOString() ?? null })) queued += 1;
-    }
-    return queued;
+    const outcomes = await Promise.all(
+      [...unqueued, ...lost].map((row) => this.enqueue({ id: Number(row.id), scheduledAt: row.scheduled_at?.toISOString() ?? null })),
+    );
+    return outcomes.filter(Boolean).length;
   }
 }

@@ -1,9 +1,11 @@
 import type { Database } from '@letterbox/db';
 import type { MailQueries } from '@letterbox/mail';
+import type { BatchLimits } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import { answerOf } from './answer-original';
-import { recordSend } from './record-send';
 import { NoRecipientsError } from './send-errors';
+import { SEND_GROUP_COMMIT } from './send-group-commit';
+import { SendRecords } from './send-records';
 import type { SendOutbox } from './send-outbox';
 import { recipientsOf, type AnsweredMail, type AnswerMode, type Sender, type SendRequest } from './send-request';
 import type { SendView } from './send-view';
@@ -16,18 +18,24 @@ export interface SendDraft extends Omit<SendRequest, 'answering'> {
 /**
  * A send from the request to the queue: a reply or forward is completed from its
  * original (recipients and subject where the user gave none, a forward's attachments by
- * reference), recorded in one statement, then queued for the delivery worker.
+ * reference), recorded (with other requests' sends: group commit), then queued for the
+ * delivery worker (likewise).
  */
 export class SendSubmission {
+  private readonly records: SendRecords;
+
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly blobs: BlobStore,
     private readonly mails: MailQueries,
     private readonly outbox: SendOutbox,
     private readonly queuePrefix: string,
     /** Told once a send answering or forwarding a mail is recorded (and its flag set). */
     private readonly onAnswered: (userId: number, answering: AnsweredMail) => Promise<void> = async () => undefined,
-  ) {}
+    groupLimits: BatchLimits = SEND_GROUP_COMMIT,
+  ) {
+    this.records = new SendRecords(db, blobs, groupLimits);
+  }
 
   async submit(sender: Sender, draft: SendDraft, idempotencyKey?: string): Promise<{ send: SendView; created: boolean }> {
     return this.submitRequest(sender, await this.completed(sender, draft), idempotencyKey);
@@ -36,7 +44,7 @@ export class SendSubmission {
   /** A request already complete, such as a saved draft's. */
   async submitRequest(sender: Sender, request: SendRequest, idempotencyKey?: string): Promise<{ send: SendView; created: boolean }> {
     if (recipientsOf(request).length === 0) throw new NoRecipientsError();
-    const recorded = await recordSend(this.db, this.blobs, sender, request, { idempotencyKey, queuePrefix: this.queuePrefix });
+    const recorded = await this.records.record(sender, request, { idempotencyKey, queuePrefix: this.queuePrefix });
     if (recorded.created) {
       await this.outbox.enqueue(recorded.send);
       if (request.answering) await this.onAnswered(sender.userId, request.answering);
