@@ -31,7 +31,8 @@ export async function insertSendBatch(db: Database, items: SendRecordInput[]): P
     idempotency_key: idempotencyKey ?? null,
     queue_prefix: queuePrefix,
     request,
-    scheduled_at: request.sendAt ?? null,
+    // As epoch milliseconds: any time JavaScript can parse, year 0 included, is one PostgreSQL can hold.
+    scheduled_at_ms: request.sendAt ? Date.parse(request.sendAt) : null,
     has_copy: sentCopy !== undefined,
     received_at: request.date,
     important: request.important,
@@ -52,7 +53,7 @@ export async function insertSendBatch(db: Database, items: SendRecordInput[]): P
 const INSERT_SEND_BATCH = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
-    position int, user_id int, office_id int, idempotency_key text, queue_prefix text, request jsonb, scheduled_at timestamptz,
+    position int, user_id int, office_id int, idempotency_key text, queue_prefix text, request jsonb, scheduled_at_ms float8,
     has_copy boolean, received_at timestamptz, important boolean, receipts jsonb, answered_mail_id int8, answered_mode text,
     ${MAIL_ROW_INPUT_COLUMNS})
 ), numbered AS (
@@ -61,7 +62,7 @@ WITH input AS (
     FROM input i
 ), new_sends AS (
   INSERT INTO outbound_sends (id, user_id, idempotency_key, queue_prefix, request, scheduled_at, sent_mail_id)
-  SELECT send_id, user_id, idempotency_key, queue_prefix, request, scheduled_at, mail_id FROM numbered ORDER BY position
+  SELECT send_id, user_id, idempotency_key, queue_prefix, request, to_timestamp(scheduled_at_ms / 1000), mail_id FROM numbered ORDER BY position
   ON CONFLICT (user_id, idempotency_key) DO NOTHING
   RETURNING id, status, attempts, last_error, requested_at, scheduled_at, started_at, sent_at, sent_mail_id
 ), kept AS (
