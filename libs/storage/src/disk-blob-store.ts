@@ -80,9 +80,11 @@ export class DiskBlobStore extends BlobStore {
     const tmpPath = path.join(tmpDir, randomUUID());
     const measure = contentHasher();
     const source = Buffer.isBuffer(content) ? Readable.from([content]) : content;
-    const sink = createWriteStream(tmpPath, { flush: true });
+    const sink = createWriteStream(tmpPath);
     try {
       await pipeAll(source, this.compression === 'gzip' ? [measure, createGzip()] : [measure], sink);
+      // Its content on disk before its name says it is there: fsync'd in a round with other puts' files (group commit).
+      await folderSync.sync(tmpPath);
       const key = measure.digest() + (this.compression === 'gzip' ? '.gz' : '');
       const finalPath = this.pathOf(key);
       const folder = this.folder(path.dirname(finalPath));

@@ -1,9 +1,10 @@
 import { Worker } from 'node:worker_threads';
 
 /**
- * The syncing thread: for each folder of a round, open, fsync, close, one after another.
- * The first fsync of a round commits the file system's journal with every rename made
- * before it, so the folders after it cost little more than the system calls.
+ * The syncing thread: for each path of a round (a file or a folder), open, fsync, close,
+ * one after another. The first fsync of a round commits the file system's journal with
+ * every file written and every rename made before it, so the paths after it cost little
+ * more than the system calls.
  */
 const SYNC_THREAD_SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -35,23 +36,24 @@ type Round = Map<string, Waiter[]>;
 const SYNC_THREADS = 4;
 
 /**
- * Makes the names created or renamed in folders durable (fsync of the folder), in group
- * commits: folders asked for while every sync thread is busy wait for the next free one,
- * which syncs them all in one round. A burst of blob writes, each into a folder of its
- * own, then costs the event loop one message per round instead of three file system
- * calls on libuv's small pool (which the file writes themselves need) per blob.
+ * Makes files' contents and the names created or renamed in folders durable (fsync of the
+ * file or the folder), in group commits: paths asked for while every sync thread is busy
+ * wait for the next free one, which syncs them all in one round. A burst of blob writes
+ * then costs the event loop one message per round instead of an fsync of each file and
+ * three file system calls per folder on libuv's small pool (which the writes themselves
+ * need), and the disk one journal commit per round instead of one per file.
  */
 export class FolderSync {
   private readonly idle: SyncThread[] = [];
   private threads = 0;
   private next: Round = new Map();
 
-  /** Resolves once the folder's entries as they are now are on disk. */
-  sync(folder: string): Promise<void> {
+  /** Resolves once the file's content, or the folder's entries, as they are now are on disk. */
+  sync(target: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      const waiters = this.next.get(folder);
+      const waiters = this.next.get(target);
       if (waiters) waiters.push({ resolve, reject });
-      else this.next.set(folder, [{ resolve, reject }]);
+      else this.next.set(target, [{ resolve, reject }]);
       this.startRound();
     });
   }
