@@ -5,6 +5,8 @@ import {
   InboundAcceptances,
   InboundBatchStore,
   IngestedMessages,
+  IntakeSpool,
+  spoolFolderOf,
   type AnnounceStoredMail,
   type IngestOutcome,
   type IngestPayload,
@@ -49,8 +51,15 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
       events.publishAll(mails.map(({ userId, mailId, mailboxId }) => ({ userId, event: { type: 'mail.created', mailId, mailboxId } }))),
     ]);
   };
-  const store = new InboundBatchStore(db.sql, blobs, new IngestedMessages(commands, config.QUEUE_PREFIX), announce, (row, error) =>
-    logger.error({ inboundId: row.inboundId, userId: row.userId, err: error }, `${row.inboundId} for user ${row.userId} stored bare, its values could not be`),
+  // The intake spools on disk storage only; this worker reads the same folder.
+  const spool = config.STORAGE_BACKEND === 'disk' ? new IntakeSpool(spoolFolderOf(config.STORAGE_DIR)) : undefined;
+  const store = new InboundBatchStore(
+    db.sql,
+    blobs,
+    new IngestedMessages(commands, config.QUEUE_PREFIX),
+    announce,
+    (row, error) => logger.error({ inboundId: row.inboundId, userId: row.userId, err: error }, `${row.inboundId} for user ${row.userId} stored bare, its values could not be`),
+    spool,
   );
   const acceptances = new InboundAcceptances(db.sql, queues);
   const batches = new BatchCollector<IngestPayload, IngestOutcome>(async (payloads) => {
@@ -92,7 +101,12 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
   const collector = new BlobCollector(blobs, new DatabaseBlobReferences(db.sql), { graceMs: config.BLOB_GRACE_MS, batchSize: config.BLOB_SWEEP_BATCH });
   let collection: Promise<unknown> = Promise.resolve();
   const collecting = setInterval(() => {
-    collection = collector.sweep().catch((error: unknown) => logger.warn({ err: error }, 'blob collection failed'));
+    collection = Promise.all([
+      collector.sweep().catch((error: unknown) => logger.warn({ err: error }, 'blob collection failed')),
+      spool
+        ?.sweep((files) => acceptances.spoolFilesReferenced(files), Date.now() - config.BLOB_GRACE_MS, config.BLOB_SWEEP_BATCH)
+        .catch((error: unknown) => logger.warn({ err: error }, 'spool sweep failed')),
+    ]);
   }, config.BLOB_SWEEP_MS);
   return {
     readiness: { database: postgresCheck(db.sql), redis: redisCheck(health), storage: storageCheck(blobs) },

@@ -1,7 +1,7 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { SMTPServer } from 'smtp-server';
 import type { Database } from '@letterbox/db';
-import { createSmtpIntake, DatabaseBlobReferences, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
+import { createSmtpIntake, DatabaseBlobReferences, InboundAcceptances, InboundIntake, IntakeSpool, RecipientDirectory, spoolFolderOf } from '@letterbox/ingest';
 import { DATABASE } from '@letterbox/nest-infrastructure';
 import { JobQueues, producerConnection } from '@letterbox/queue';
 import { BlobStore } from '@letterbox/storage';
@@ -35,6 +35,8 @@ export class IngestServicesModule implements OnApplicationShutdown {
             new DatabaseBlobReferences(db.sql),
             queues,
             config.INGEST_MAX_MESSAGE_BYTES,
+            // On S3 a PUT is durable by itself, and the workers may not share this machine's disk.
+            config.STORAGE_BACKEND === 'disk' ? new IntakeSpool(spoolFolderOf(config.STORAGE_DIR)) : undefined,
           ),
         inject: [DATABASE, BlobStore, JobQueues],
       },

@@ -66,6 +66,16 @@ export class InboundAcceptances {
     });
   }
 
+  /** The spool files among these that a pending acceptance's message is in. */
+  async spoolFilesReferenced(files: string[]): Promise<Set<string>> {
+    const { rows } = await this.sql.query<{ file: string }>({
+      name: 'inbound-acceptances-spool-files',
+      text: `SELECT DISTINCT payload->'spooled'->>'file' AS file FROM inbound_acceptances WHERE payload->'spooled'->>'file' = ANY($1::text[])`,
+      values: [files],
+    });
+    return new Set(rows.map((row) => row.file));
+  }
+
   /** Queues again the acceptances whose job Redis no longer has; returns how many. */
   async sweep(): Promise<number> {
     const { rows } = await this.sql.query<{ payload: IngestPayload }>({

@@ -5,6 +5,8 @@ import type { BlobStore } from '@letterbox/storage';
 import type { InboundMailRow, StoredInboundMail } from './inbound-batch-insert';
 import { insertInboundInPieces, type ReportUnstorable } from './inbound-batch-pieces';
 import type { IngestedMessages } from './ingested-messages';
+import type { IntakeSpool } from './intake-spool';
+import { unspool } from './unspool';
 
 export type IngestPayload = JobPayloads['ingest-mail'];
 
@@ -22,6 +24,8 @@ export type AnnounceStoredMail = (mails: StoredInboundMail[]) => Promise<void>;
  * Stores a batch of accepted incoming messages as mail, each once per recipient: Redis
  * skips known duplicates, the message files are read (outside any transaction), one
  * statement inserts the rest, and only then is the batch announced and its jobs complete.
+ * A message the intake spooled is put into blob storage first (each put durable), so no
+ * mail refers to a blob not on disk.
  * A crash anywhere before that leaves the jobs to be retried, and the retry stores nothing
  * twice. A message that cannot be read fails alone; one whose values cannot be stored is
  * stored bare; the rest of its batch goes on.
@@ -33,6 +37,7 @@ export class InboundBatchStore {
     private readonly ingested: IngestedMessages,
     private readonly announce: AnnounceStoredMail,
     private readonly reportUnstorable: ReportUnstorable,
+    private readonly spool?: IntakeSpool,
   ) {}
 
   async store(payloads: IngestPayload[]): Promise<Array<IngestOutcome | Error>> {
@@ -66,12 +71,13 @@ export class InboundBatchStore {
     });
   }
 
-  /** Reads each message once, however many recipients it has. */
+  /** Reads each message once, however many recipients it has, putting it into blob storage first if spooled. */
   private async prepare(payloads: IngestPayload[], indexes: Set<number>): Promise<Map<number, PreparedMail | Error>> {
     const entries = await Promise.all(
       [...indexes].map(async (index) => {
-        const { storageKey, size } = payloads[index];
-        const mail = await prepareStoredMail(this.blobs, { key: storageKey, size }).catch((error: unknown) => error as Error);
+        const mail = await unspool(payloads[index], this.spool, this.blobs)
+          .then((blob) => prepareStoredMail(this.blobs, blob))
+          .catch((error: unknown) => error as Error);
         return [index, mail] as const;
       }),
     );

@@ -7,7 +7,9 @@ import { discardCreatedBlob, type BlobReferences, type BlobStore, type StoredBlo
 import { dedupKeyOf } from './dedup-key';
 import type { InboundAcceptances } from './inbound-acceptances';
 import { NoRecipientsError, UnknownRecipientsError } from './inbound-errors';
+import type { IntakeSpool } from './intake-spool';
 import { HeadCapture, parseMessageHead } from './message-head';
+import { readUpTo } from './read-up-to';
 import type { RecipientDirectory, ResolvedRecipients } from './recipient-directory';
 import { limitSize } from './size-limit';
 
@@ -27,10 +29,19 @@ export interface AcceptedInbound {
 }
 
 /**
- * Accepts incoming mail from any intake (HTTP, SMTP): checks the recipients, writes the
- * message to storage, records the acceptance in PostgreSQL and queues it, so it is durable
- * before the sender hears "accepted", whatever Redis keeps. A message refused once
- * written (not a message, no recipient, the queue unreachable) leaves no file behind.
+ * Messages up to this size are held in memory and spooled; larger ones stream into blob
+ * storage, whose fsync per message is small beside their transfer.
+ */
+export const SPOOLED_MESSAGE_BYTES = 256 * 1024;
+
+/**
+ * Accepts incoming mail from any intake (HTTP, SMTP): checks the recipients, makes the
+ * message durable, records the acceptance in PostgreSQL and queues it, so it is durable
+ * before the sender hears "accepted", whatever Redis keeps. With a spool (disk storage) a
+ * message is read into memory, checked, and written to the spool with the messages that
+ * arrive with it (one fsync per group); the ingest worker puts it into blob storage.
+ * Without one (S3, where a PUT is durable by itself), or when it is large, it streams
+ * into blob storage, and a message refused once written there leaves no file behind.
  * Storing it as mail is the ingest worker's part, in batches.
  */
 export class InboundIntake {
@@ -44,6 +55,7 @@ export class InboundIntake {
     private readonly references: BlobReferences,
     queues: JobQueues,
     readonly maxMessageBytes: number,
+    private readonly spool?: IntakeSpool,
   ) {
     this.enqueues = new BatchCollector(
       async (payloads) => {
@@ -66,9 +78,26 @@ export class InboundIntake {
       throw new UnknownRecipientsError(envelope.unknown);
     }
     const capture = new HeadCapture();
-    const put = await this.blobs.putTracked(limitSize(message.content, this.maxMessageBytes, capture));
+    const content = limitSize(message.content, this.maxMessageBytes, capture);
+    if (!this.spool) return this.acceptStreamed(content, capture, envelope);
+    const read = await readUpTo(content, SPOOLED_MESSAGE_BYTES);
+    if (read.rest) return this.acceptStreamed(read.rest, capture, envelope);
+    return this.acceptSpooled(this.spool, read.whole, capture.head(), envelope);
+  }
+
+  /** Checked before it is written: a message refused never reaches the spool. */
+  private async acceptSpooled(spool: IntakeSpool, bytes: Buffer, head: Buffer, envelope: ResolvedRecipients | undefined): Promise<AcceptedInbound> {
+    const described = await this.describe({ key: this.blobs.keyOf(bytes), size: bytes.length }, head, envelope);
+    const spooled = await spool.append(bytes);
+    // Refused from here on (no acceptance recorded or kept), its bytes stay in the spool file until the sweep takes the file.
+    return this.record({ ...described.payload, spooled }, described.recipients);
+  }
+
+  private async acceptStreamed(content: Readable, capture: HeadCapture, envelope: ResolvedRecipients | undefined): Promise<AcceptedInbound> {
+    const put = await this.blobs.putTracked(content);
     try {
-      return await this.acceptStored(put.blob, capture.head(), envelope);
+      const described = await this.describe(put.blob, capture.head(), envelope);
+      return await this.record(described.payload, described.recipients);
     } catch (error) {
       // Refused, so the file goes, unless its bytes are another message's too. Any file
       // not removed now is the collector's once its grace period is over.
@@ -77,14 +106,18 @@ export class InboundIntake {
     }
   }
 
-  private async acceptStored(blob: StoredBlob, head: Buffer, envelope: ResolvedRecipients | undefined): Promise<AcceptedInbound> {
+  /** The job of an acceptable message, and its recipients; refuses one that is not a message or has none. */
+  private async describe(
+    blob: StoredBlob,
+    head: Buffer,
+    envelope: ResolvedRecipients | undefined,
+  ): Promise<{ payload: JobPayloads['ingest-mail']; recipients: Map<string, number> }> {
     const summary = parseMessageHead(head, blob.size);
     const recipients = envelope?.known ?? (await this.directory.resolve([...summary.to, ...summary.cc, ...summary.bcc].map(({ address }) => address))).known;
     if (recipients.size === 0) throw new NoRecipientsError();
-    const inboundId = randomUUID();
     const messageId = messageIdOf(summary, blob);
     const payload: JobPayloads['ingest-mail'] = {
-      inboundId,
+      inboundId: randomUUID(),
       storageKey: blob.key,
       size: blob.size,
       messageId,
@@ -92,15 +125,19 @@ export class InboundIntake {
       recipientIds: [...new Set(recipients.values())],
       receivedAt: new Date().toISOString(),
     };
+    return { payload, recipients };
+  }
+
+  private async record(payload: JobPayloads['ingest-mail'], recipients: Map<string, number>): Promise<AcceptedInbound> {
     await this.acceptances.record(payload);
     try {
       // Batched with other requests' messages: each keeps the id of the request that brought it.
       await this.enqueues.add({ ...payload, requestId: currentRequestId() });
     } catch (error) {
-      // An acceptance not withdrawn keeps its file and is queued by the sweep once Redis is back.
-      if (error instanceof QueueUnavailableError) await this.acceptances.withdraw(inboundId).catch(() => undefined);
+      // An acceptance not withdrawn keeps its message and is queued by the sweep once Redis is back.
+      if (error instanceof QueueUnavailableError) await this.acceptances.withdraw(payload.inboundId).catch(() => undefined);
       throw error;
     }
-    return { inboundId, messageId, recipients: [...recipients.keys()] };
+    return { inboundId: payload.inboundId, messageId: payload.messageId, recipients: [...recipients.keys()] };
   }
 }

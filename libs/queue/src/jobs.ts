@@ -12,11 +12,17 @@ export interface JobPayloads {
     /** Set while the job waits for a rate-limit token it already took: its next message goes without taking another. */
     tokenDueAt?: number;
   };
-  /** Store one accepted incoming message (already in blob storage) in its recipients' inboxes. */
+  /** Store one accepted incoming message (in blob storage, or in the intake's spool) in its recipients' inboxes. */
   'ingest-mail': {
     /** Unique per acceptance; a message accepted twice is two ingests, deduplicated by Message-ID. */
     inboundId: string;
+    /** Its key in blob storage: where it is, or where the worker puts it from the spool. */
     storageKey: string;
+    /**
+     * Where the intake spooled it (disk storage): a spool file and the offset of its `size`
+     * bytes. Absent when the intake put it into blob storage itself.
+     */
+    spooled?: { file: string; offset: number };
     /** Bytes of the stored message. */
     size: number;
     /** Its Message-ID (or one made from its content), as the stored mail keeps it. */

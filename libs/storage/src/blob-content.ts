@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
+import type { Compression } from './blob-store';
 
 /** A pass-through that hashes and counts what flows through it: the key and size of a blob being put. */
 export interface ContentHasher extends Transform {
@@ -26,4 +27,14 @@ export function contentHasher(): ContentHasher {
 
 export function isCompressed(key: string): boolean {
   return key.endsWith('.gz');
+}
+
+/** The key of content whose sha256 is `digest`, in a store that compresses as `compression`. */
+export function blobKeyOf(digest: string, compression: Compression): string {
+  return digest + (compression === 'gzip' ? '.gz' : '');
+}
+
+/** The key a put of these bytes stores them under. */
+export function contentKeyOf(content: Buffer, compression: Compression): string {
+  return blobKeyOf(createHash('sha256').update(content).digest('hex'), compression);
 }

@@ -42,6 +42,12 @@ export abstract class BlobStore {
   /** As put, and tells whether this put created the blob: only its creator may discard it. */
   abstract putTracked(content: Buffer | Readable): Promise<TrackedPut>;
 
+  /**
+   * The key a put of this content would store it under, without storing it: for content
+   * held elsewhere durably (the intake's spool) until it is put.
+   */
+  abstract keyOf(content: Buffer): string;
+
   /** Removes the blob if it is still this version; resolves whether it did. */
   abstract remove(version: BlobVersion): Promise<boolean>;
 

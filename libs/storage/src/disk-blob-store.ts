@@ -4,7 +4,7 @@ import { access, link, mkdir, open, rename, rm, stat, type FileHandle } from 'no
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
-import { contentHasher, isCompressed } from './blob-content';
+import { blobKeyOf, contentHasher, contentKeyOf, isCompressed } from './blob-content';
 import { blobPath, isBlobKey, TMP_FOLDER } from './blob-paths';
 import { recoverTrash, removeBlobVersion } from './blob-removal';
 import { BlobNotFoundError, BlobStore, type ByteRange, type Compression, type StoredBlob, type TrackedPut } from './blob-store';
@@ -53,6 +53,10 @@ export class DiskBlobStore extends BlobStore {
     return this.store(content, createOrReplace);
   }
 
+  keyOf(content: Buffer): string {
+    return contentKeyOf(content, this.compression);
+  }
+
   /** Removes the blob if its file is still this version; resolves whether it did (see removeBlobVersion). */
   remove(version: BlobVersion): Promise<boolean> {
     return removeBlobVersion(this.root, version, folderSync);
@@ -85,7 +89,7 @@ export class DiskBlobStore extends BlobStore {
       await pipeAll(source, this.compression === 'gzip' ? [measure, createGzip()] : [measure], sink);
       // Its content on disk before its name says it is there: fsync'd in a round with other puts' files (group commit).
       await folderSync.sync(tmpPath);
-      const key = measure.digest() + (this.compression === 'gzip' ? '.gz' : '');
+      const key = blobKeyOf(measure.digest(), this.compression);
       const finalPath = this.pathOf(key);
       const folder = this.folder(path.dirname(finalPath));
       await folder.exists;

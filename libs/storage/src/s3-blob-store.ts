@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { loggerFor } from '@letterbox/observability';
-import { contentHasher, isCompressed } from './blob-content';
+import { blobKeyOf, contentHasher, contentKeyOf, isCompressed } from './blob-content';
 import { isBlobKey } from './blob-paths';
 import { BlobNotFoundError, BlobStore, type ByteRange, type Compression, type StoredBlob, type TrackedPut } from './blob-store';
 import type { BlobListing, BlobVersion } from './blob-version';
@@ -59,6 +59,10 @@ export class S3BlobStore extends BlobStore {
 
   putTracked(content: Buffer | Readable): Promise<TrackedPut> {
     return this.store(content, true);
+  }
+
+  keyOf(content: Buffer): string {
+    return contentKeyOf(content, this.compression);
   }
 
   /**
@@ -155,7 +159,7 @@ export class S3BlobStore extends BlobStore {
     let existed = false;
     if (ended) {
       await piped;
-      key = this.keyOf(measure.digest());
+      key = blobKeyOf(measure.digest(), this.compression);
       if (tracked) existed = (await this.head(key)) !== undefined;
       await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: head, ContentLength: head.length, Metadata: { [PUT_ID_METADATA]: putId } }));
     } else {
@@ -168,7 +172,7 @@ export class S3BlobStore extends BlobStore {
         throw error;
       });
       try {
-        key = this.keyOf(measure.digest());
+        key = blobKeyOf(measure.digest(), this.compression);
         if (tracked) existed = (await this.head(key)) !== undefined;
         await this.s3.send(
           new CopyObjectCommand({ Bucket: this.bucket, Key: key, CopySource: `${this.bucket}/${tmpKey}`, MetadataDirective: 'REPLACE', Metadata: { [PUT_ID_METADATA]: putId } }),
@@ -202,10 +206,6 @@ export class S3BlobStore extends BlobStore {
    */
   private list(options: { Marker?: string; Prefix?: string; MaxKeys: number }) {
     return this.s3.send(new ListObjectsCommand({ Bucket: this.bucket, ...options }));
-  }
-
-  private keyOf(hash: string): string {
-    return hash + (this.compression === 'gzip' ? '.gz' : '');
   }
 
   private async head(key: string): Promise<S3ObjectState | undefined> {

@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Database } from '@letterbox/db';
+import { SPOOLED_MESSAGE_BYTES } from '@letterbox/ingest';
 import { BlobNotFoundError, type BlobStore } from '@letterbox/storage';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
 import { startIngestServer, type RunningIngestServer } from '../testing/ingest-server';
@@ -73,8 +74,9 @@ describe('a message refused after it was written to storage', () => {
     assert.equal(rowCount, 0, 'nothing is left for the sweep to queue');
   });
 
+  // Larger than what is spooled, so both stream into blob storage: a small message accepted is in the spool until the worker stores it.
   test('the same bytes as a message accepted keep their file', async () => {
-    const raw = messageTo(alice.email);
+    const raw = messageTo(alice.email) + 'x'.repeat(SPOOLED_MESSAGE_BYTES);
     assert.equal((await ingest.post(raw)).status, 202);
     assert.equal((await ingestWithoutRedis.post(raw)).status, 503);
     assert.equal(await isStored(raw), true);
