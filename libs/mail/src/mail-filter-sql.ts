@@ -37,7 +37,11 @@ export interface MailConditions {
  * row for every mail. A filter naming a missing or locked mailbox is refused.
  */
 export function mailConditions(userId: number, mailboxes: MailboxCounters[], filter: MailListFilter): MailConditions {
-  if (filter.mailboxId !== undefined) checkMailboxShown(mailboxes, filter.mailboxId);
+  if (filter.mailboxId !== undefined) {
+    const mailbox = mailboxes.find((candidate) => candidate.id === filter.mailboxId);
+    if (!mailbox) throw new MailboxNotFoundError(filter.mailboxId);
+    if (mailbox.locked) throw new MailboxLockedError(filter.mailboxId);
+  }
   const lockedIds = mailboxes.filter((mailbox) => mailbox.locked).map((mailbox) => mailbox.id);
   const values: unknown[] = [userId];
   const parts: Array<(alias: string) => string> = [(m) => `${m}.user_id = $1`, (m) => `${m}.deleted_at IS NULL`];
@@ -60,13 +64,6 @@ export function mailConditions(userId: number, mailboxes: MailboxCounters[], fil
   if (filter.until) add((m, p) => `${m}.received_at < ${p}`, filter.until);
   if (filter.search) addSearch(filter.search, mailboxes, { add, bind, push: (part) => parts.push(part) });
   return { values, on: (alias) => parts.map((part) => part(alias)) };
-}
-
-/** A filter may name only a mailbox of the user's that is not locked. */
-export function checkMailboxShown(mailboxes: MailboxCounters[], mailboxId: number): void {
-  const mailbox = mailboxes.find((candidate) => candidate.id === mailboxId);
-  if (!mailbox) throw new MailboxNotFoundError(mailboxId);
-  if (mailbox.locked) throw new MailboxLockedError(mailboxId);
 }
 
 interface ConditionBuilder {

@@ -1,10 +1,9 @@
 import type { Pool } from 'pg';
 import type { UserReads } from '@letterbox/db';
 import { encodeCursor, type ListCursor } from './list-cursor';
-import { afterCursor, checkMailboxShown, mailConditions, statementName, type MailConditions, type MailListFilter } from './mail-filter-sql';
+import { afterCursor, mailConditions, statementName, type MailConditions, type MailListFilter } from './mail-filter-sql';
 import { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type SummaryRow } from './mail-views';
 import { mailboxCounters, type MailboxCounters } from './mailbox-queries';
-import { isCounterFilter, pageWithCounters, type CounterFilter } from './page-with-counters';
 import { addHighlights } from './search/search-highlight';
 
 export interface MailListRequest {
@@ -33,29 +32,30 @@ export const MAX_SEARCH_COUNTED = 100;
 
 /**
  * The mail list and its total, leaving out soft-deleted mail and mail in locked
- * mailboxes. Totals that mailbox counters can answer come from them, read with the page
- * in one statement (pageWithCounters); other filters are counted (mailConditions). A
- * page's statements all go to one pool, so its total and rows agree.
+ * mailboxes (mailConditions). Totals that mailbox counters can answer come from them;
+ * other filters are counted. A page's statements all go to one pool, so its total and rows agree.
  */
 export class MailListQuery {
   constructor(private readonly reads: UserReads) {}
 
   async page(userId: number, request: MailListRequest): Promise<MailListPage> {
     const sql = await this.reads.poolFor(userId);
-    const { filter } = request;
-    if (isCounterFilter(filter)) {
-      const { rows, mailboxes } = await pageWithCounters(sql, userId, request);
-      if (filter.mailboxId !== undefined) checkMailboxShown(mailboxes, filter.mailboxId);
-      return pageOf(rows, { count: totalFromCounters(mailboxes, filter), capped: false }, request.limit);
-    }
-    const where = mailConditions(userId, await mailboxCounters(sql, userId), filter);
-    const searchFirstPage = Boolean(filter.search?.terms.length) && !request.cursor;
+    const mailboxes = await mailboxCounters(sql, userId);
+    const where = mailConditions(userId, mailboxes, request.filter);
+    const searchFirstPage = Boolean(request.filter.search?.terms.length) && !request.cursor;
     const [rows, total] = searchFirstPage
       ? await this.searchFirstPage(sql, where, request)
-      : await Promise.all([this.rows(sql, where, request), this.total(sql, where, filter)]);
-    const page = pageOf(rows, total, request.limit);
-    await addHighlights(sql, page.items, filter);
-    return page;
+      : await Promise.all([this.rows(sql, where, request), this.total(sql, where, mailboxes, request.filter)]);
+    const hasMore = rows.length > request.limit;
+    const items = (hasMore ? rows.slice(0, request.limit) : rows).map(mapSummaryRow);
+    await addHighlights(sql, items, request.filter);
+    const last = items[items.length - 1];
+    return {
+      items,
+      total: total.count,
+      ...(total.capped ? { totalCapped: true } : {}),
+      nextCursor: hasMore && last ? encodeCursor({ receivedAt: new Date(last.receivedAt), id: last.id }) : null,
+    };
   }
 
   private async rows(sql: Pool, where: MailConditions, request: MailListRequest): Promise<SummaryRow[]> {
@@ -87,7 +87,9 @@ export class MailListQuery {
     return [rows, { count: Math.min(hits.length, MAX_SEARCH_COUNTED), capped: hits.length > MAX_SEARCH_COUNTED }];
   }
 
-  private async total(sql: Pool, where: MailConditions, filter: MailListFilter): Promise<{ count: number; capped: boolean }> {
+  private async total(sql: Pool, where: MailConditions, mailboxes: MailboxCounters[], filter: MailListFilter): Promise<{ count: number; capped: boolean }> {
+    const fromCounters = totalFromCounters(mailboxes, filter);
+    if (fromCounters !== undefined) return { count: fromCounters, capped: false };
     const cap = filter.search?.terms.length ? MAX_SEARCH_COUNTED : MAX_COUNTED;
     const text = `SELECT count(*) AS total FROM (SELECT 1 FROM mails m WHERE ${where.on('m').join(' AND ')} LIMIT ${cap + 1}) AS counted`;
     const { rows } = await sql.query<{ total: string }>({ name: statementName('mail-count', text, filter), text, values: where.values });
@@ -96,22 +98,10 @@ export class MailListQuery {
   }
 }
 
-/** Rows up to one more than the page, as the page and the cursor after it. */
-function pageOf(rows: SummaryRow[], total: { count: number; capped: boolean }, limit: number): MailListPage {
-  const hasMore = rows.length > limit;
-  const items = (hasMore ? rows.slice(0, limit) : rows).map(mapSummaryRow);
-  const last = items[items.length - 1];
-  return {
-    items,
-    total: total.count,
-    ...(total.capped ? { totalCapped: true } : {}),
-    nextCursor: hasMore && last ? encodeCursor({ receivedAt: new Date(last.receivedAt), id: last.id }) : null,
-  };
-}
-
-/** The total straight from the counters of the mailboxes that are not locked. */
-function totalFromCounters(mailboxes: MailboxCounters[], filter: CounterFilter): number {
-  const { mailboxId, seen } = filter;
+/** The total straight from mailbox counters, when the filter is one they keep. */
+function totalFromCounters(mailboxes: MailboxCounters[], filter: MailListFilter): number | undefined {
+  const { mailboxId, seen, ...others } = filter;
+  if (Object.values(others).some((value) => value !== undefined)) return undefined;
   const counted = mailboxes.filter((mailbox) => !mailbox.locked && (mailboxId === undefined || mailbox.id === mailboxId));
   return counted.reduce((sum, mailbox) => {
     if (seen === undefined) return sum + mailbox.totalCount;
