@@ -24,6 +24,16 @@ test('a tampered, foreign or malformed token is refused', () => {
   for (const garbage of ['', '.', 'abc', 'a.b.c', `${payload}.`, '.signature']) assert.equal(tokens.verify(garbage), undefined);
 });
 
+test('a token verified before is still refused once expired, and its payload under another signature is not taken for it', () => {
+  const now = Date.UTC(2026, 0, 1);
+  const { accessToken } = tokens.issue({ userId: 42, officeId: 7, tokenVersion: 3 }, now);
+  const [payload, signature] = accessToken.split('.');
+  assert.equal(tokens.verify(accessToken, now)?.userId, 42);
+  assert.equal(tokens.verify(`${payload}.${signature.slice(0, -2)}AA`, now), undefined);
+  assert.equal(tokens.verify(accessToken, now + 3600_000), undefined);
+  assert.equal(tokens.verify(accessToken, now - 1800_000), undefined, 'seen from a clock half an hour behind, it lives longer than the TTL');
+});
+
 test('passwords verify only against their own hash', async () => {
   const hash = await hashPassword('letterbox-demo');
   assert.match(hash, /^\$argon2id\$/);

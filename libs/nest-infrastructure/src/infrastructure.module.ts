@@ -123,10 +123,12 @@ export class InfrastructureModule implements OnApplicationShutdown {
         inject: [DATABASE, AUTH_REDIS, BlobStore],
       },
     ];
+    // Without a replica there is nothing to record, and an interceptor runs every request through rxjs.
+    const recordWrites = settings.DATABASE_READ_URL ? [{ provide: APP_INTERCEPTOR, useClass: RecordUserWritesInterceptor }] : [];
     return {
       module: InfrastructureModule,
       imports: [RequestLoggingModule],
-      providers: [...providers, { provide: APP_INTERCEPTOR, useClass: RecordUserWritesInterceptor }],
+      providers: [...providers, ...recordWrites],
       controllers: [HealthController, MetricsController],
       exports: providers.map((provider) => provider.provide),
     };

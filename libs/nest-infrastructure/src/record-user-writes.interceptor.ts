@@ -11,7 +11,8 @@ const READING_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * is recorded once it is done and before it is answered, so the user's next request reads
  * what it wrote, whichever process serves it. Here rather than in each use case: a new
  * write cannot be forgotten. A request that failed is recorded too, since it may have
- * committed before failing. Without a replica, recording costs nothing.
+ * committed before failing. Registered only with a replica: without one there is nothing
+ * to record.
  */
 @Injectable()
 export class RecordUserWritesInterceptor implements NestInterceptor {

@@ -167,4 +167,14 @@ describe('GET /v2/mails list and count', () => {
     const stranger = await fetch(`${api.url}/v2/mails?mailboxId=1`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(stranger.status, 404);
   });
+
+  test('a user without mail gets an empty page, in every mailbox and in none', async () => {
+    const newcomer = await createTestUser(db, 'empty-lister');
+    const newcomerToken = await api.login(newcomer.email, newcomer.password);
+    for (const query of ['', `?mailboxId=${newcomer.mailboxes.inbox}`, '?seen=false']) {
+      const response = await fetch(`${api.url}/v2/mails${query}`, { headers: { authorization: `Bearer ${newcomerToken}` } });
+      assert.equal(response.status, 200, query);
+      assert.deepEqual(await response.json(), { items: [], total: 0, nextCursor: null }, query);
+    }
+  });
 });
