@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { attachmentRows, searchDocumentSql, searchDocumentTexts, storableJson, threadReferences, type PreparedMail } from '@letterbox/mail';
+import { ATTACHMENT_ROW_INPUT_COLUMNS, MAIL_ROW_INPUT_COLUMNS, mailRowInput, searchDocumentSql, storableJson, type PreparedMail } from '@letterbox/mail';
 
 export interface InboundMailRow {
   inboundId: string;
@@ -37,32 +37,15 @@ export interface StoredInboundMail {
  */
 export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Promise<StoredInboundMail[]> {
   if (rows.length === 0) return [];
-  const input = rows.map(({ inboundId, userId, dedupKey, messageId, receivedAt, prepared }) => {
-    const search = searchDocumentTexts(prepared);
-    return {
+  const input = rows.map(({ inboundId, userId, dedupKey, messageId, receivedAt, prepared }) => ({
+    ...mailRowInput(prepared),
     inbound_id: inboundId,
     user_id: userId,
     dedup_key: dedupKey,
+    // The acceptance's id: the one its dedup key was made from.
     message_id: messageId,
-    from_address: prepared.summary.from?.address ?? '',
-    from_name: prepared.summary.from?.name ?? '',
-    to_addresses: prepared.summary.to.map(({ name, address }) => ({ name, address })),
-    cc_addresses: prepared.summary.cc.map(({ name, address }) => ({ name, address })),
-    subject: prepared.summary.subject,
-    thread_references: threadReferences(prepared.summary),
-    snippet: prepared.snippet,
     received_at: receivedAt.toISOString(),
-    size: prepared.blob.size,
-    has_attachments: prepared.attachments.some((part) => part.disposition === 'attachment'),
-    storage_key: prepared.blob.key,
-    layout: prepared.layout,
-    attachments: attachmentRows(prepared),
-    body_text: search.body,
-    subject_tokens: search.subjectTokens,
-    people_tokens: search.peopleTokens,
-    body_tokens: search.bodyTokens,
-    };
-  });
+  }));
   const { rows: stored } = await sql.query<{
     inbound_id: string;
     user_id: number;
@@ -92,10 +75,7 @@ export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Pro
 // are checked when the whole statement ends.
 const INSERT_INBOUND_BATCH = `
 WITH input AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
-    inbound_id uuid, user_id int, dedup_key text, message_id text, from_address text, from_name text, to_addresses jsonb, cc_addresses jsonb,
-    subject text, thread_references text[], snippet text, received_at timestamptz, size int, has_attachments boolean, storage_key text, layout jsonb, attachments jsonb,
-    body_text text, subject_tokens text, people_tokens text, body_tokens text)
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(inbound_id uuid, user_id int, dedup_key text, received_at timestamptz, ${MAIL_ROW_INPUT_COLUMNS})
 ), inboxes AS (
   SELECT user_id, id AS mailbox_id FROM mailboxes WHERE role = 'inbox' AND user_id IN (SELECT user_id FROM input)
 ), claimed AS (
@@ -119,8 +99,7 @@ WITH input AS (
   INSERT INTO attachments (mail_id, part_id, filename, content_type, disposition, content_id, size, encoding, body_start, body_end)
   SELECT c.mail_id, a.part_id, a.filename, a.content_type, a.disposition, a.content_id, a.size, a.encoding, a.body_start, a.body_end
     FROM claimed c JOIN input i USING (user_id, dedup_key),
-         jsonb_to_recordset(i.attachments) AS a(part_id text, filename text, content_type text, disposition text, content_id text,
-                                                size int, encoding text, body_start int, body_end int)
+         jsonb_to_recordset(i.attachments) AS a(${ATTACHMENT_ROW_INPUT_COLUMNS})
 )
 SELECT c.inbound_id, c.user_id, n.id AS mail_id, n.mailbox_id, n.sender, n.subject, true AS stored_now
   FROM claimed c JOIN new_mails n ON n.id = c.mail_id
