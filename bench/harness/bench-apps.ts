@@ -6,19 +6,10 @@ import type { SendQueue } from './send-queue';
 
 /**
  * Ports of the mock providers the harness starts for itself, away from the 1025/3005 of
- * `npm start`, so that a mock someone else runs (and its counts) is never touched. Two
- * benches on one machine need two pairs: BENCH_MOCK_SMTP_PORT / BENCH_MOCK_HTTP_PORT.
+ * `npm start`, so that a mock someone else runs (and its counts) is never touched.
  */
-export const BENCH_MOCK_SMTP_PORT = portFromEnv('BENCH_MOCK_SMTP_PORT', 2925);
-export const BENCH_MOCK_HTTP_PORT = portFromEnv('BENCH_MOCK_HTTP_PORT', 3925);
-
-function portFromEnv(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined) return fallback;
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name} must be a port number, got ${text}`);
-  return port;
-}
+export const BENCH_MOCK_SMTP_PORT = 2925;
+export const BENCH_MOCK_HTTP_PORT = 3925;
 
 /** The provider being imitated: about 4 s to accept a mail, 5 mails/s per account with a burst of 5. */
 export const PROVIDER_DEFAULTS = { MOCK_SMTP_LATENCY_MS: '4000', MOCK_SMTP_RATE_PER_SECOND: '5', MOCK_SMTP_BURST: '5' };

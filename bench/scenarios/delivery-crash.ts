@@ -1,5 +1,5 @@
 import { senderEmails } from '../data/bench-accounts';
-import { BENCH_MOCK_HTTP_PORT, BENCH_MOCK_SMTP_PORT, PROVIDER_DEFAULTS, startMockProviders } from '../harness/bench-apps';
+import { PROVIDER_DEFAULTS, startMockProviders } from '../harness/bench-apps';
 import type { BenchFixtures } from '../harness/bench-fixtures';
 import { runCrashCase, type CrashCaseResult } from '../harness/crash-run';
 import type { ProcedureOutcome } from '../harness/procedure-outcome';
@@ -19,7 +19,7 @@ export const deliveryCrashScenario: ProcedureScenario = {
   name: 'delivery-crash',
   title: 'A delivery worker SIGKILLed mid-way through 500 sends and started again: how long its sends stay `sending`, and the duplicates at the provider',
   summary:
-    `starts its own mock providers (127.0.0.1:${BENCH_MOCK_SMTP_PORT}, control :${BENCH_MOCK_HTTP_PORT}) and delivery workers on the send API queue; ` +
+    'starts its own mock providers (127.0.0.1:2925, control :3925) and delivery workers on the send API queue; ' +
     `${SENDERS} senders × ${SENDS_PER_SENDER}, the worker killed once the provider accepted ${KILL_AFTER_SHARE * 100}%, ` +
     'once without asking the provider and once with SMTP_RECEIPTS_URL; about 2 minutes',
   run: runDeliveryCrash,

@@ -22,21 +22,8 @@ export function loadDeliveryWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
        * use what the provider allows, in flight ≈ allowed rate × its latency (100/s × 4 s).
        */
       DELIVERY_CONCURRENCY: count(500, 5000),
-      /** The provider's limit per sender, as it states it: its rate, and how many mails it takes at once. */
       SENDER_RATE_PER_SECOND: z.coerce.number().positive().max(10_000).default(5),
       SENDER_BURST: count(5, 10_000),
-      /**
-       * How much the delay from a sender's slot to the provider counting the mail (its end of
-       * DATA) may vary. The worker keeps that much of the provider's burst unused, so that mails
-       * bunched by the variation still fit it (sender-burst.ts): 800 ms leaves none of a burst
-       * of 5 at 5/s to the worker, which then spaces each sender's mails 200 ms apart.
-       */
-      SENDER_LAG_ALLOWANCE_MS: z.coerce.number().int().min(0).max(60_000).default(800),
-      /**
-       * How far ahead of now a sender's slot is at the soonest: the time a delivery has to
-       * write its attempt to the database before its slot, so that the mail leaves at the slot.
-       */
-      SENDER_SLOT_LEAD_MS: z.coerce.number().int().min(0).max(10_000).default(250),
       /**
        * A delivery's lock, renewed while it runs however long the SMTP conversation takes: a
        * killed worker's deliveries are taken over half a lock to two locks after it died

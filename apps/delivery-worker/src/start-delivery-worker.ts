@@ -6,7 +6,6 @@ import { isFinalAttempt, JobQueues, producerConnection, SenderRateLimit, startJo
 import { ListingProviderReceipts, SendDelivery, SendOutbox } from '@letterbox/sending';
 import { createBlobStore } from '@letterbox/storage';
 import { deliveryLockOptions } from './delivery-lock';
-import { workerBurst } from './sender-burst';
 import type { DeliveryWorkerConfig } from './delivery-worker.config';
 
 /** The send API bounded what a send holds; this only stops a runaway. */
@@ -35,9 +34,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
     greetingTimeout: 10_000,
     socketTimeout: 60_000,
   });
-  const burst = workerBurst(config.SENDER_RATE_PER_SECOND, config.SENDER_BURST, config.SENDER_LAG_ALLOWANCE_MS);
-  const rateLimit = new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, burst, config.QUEUE_PREFIX, config.SENDER_SLOT_LEAD_MS);
-  const delivery = new SendDelivery(db, blobs, smtp, rateLimit, {
+  const delivery = new SendDelivery(db, blobs, smtp, new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, config.SENDER_BURST, config.QUEUE_PREFIX), {
     readApiPublicUrl: config.READ_API_PUBLIC_URL,
     receipts: config.SMTP_RECEIPTS_URL ? new ListingProviderReceipts(config.SMTP_RECEIPTS_URL) : undefined,
     colleagues: new ColleagueDelivery(

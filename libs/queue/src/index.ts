@@ -3,6 +3,6 @@ export { JobQueues, QueueUnavailableError } from './job-queues';
 export { startJobWorker, assertOneHandlerPerJob, isFinalAttempt, type JobHandler, type QueueHandlers } from './job-worker';
 export { producerConnection, workerConnection } from './redis-connections';
 export { queueKeyPrefix } from './queue-key-prefix';
-export { SenderRateLimit, type SenderSlot } from './sender-rate-limit';
+export { SenderRateLimit } from './sender-rate-limit';
 export { BatchCollector, type BatchLimits } from './batch-collector';
 export { runWorkerProcess, type WorkerProcessDefinition, type RunningWorker } from './worker-process';

@@ -9,10 +9,7 @@ export interface JobPayloads {
   /** Deliver one recorded outbound send through SMTP. */
   'deliver-send': {
     sendId: number;
-    /**
-     * Set while the job waits for a rate-limit slot it already reserved: its next message goes
-     * at that time (on the clock of the Redis node holding the sender's limit) without reserving another.
-     */
+    /** Set while the job waits for a rate-limit token it already took: its next message goes without taking another. */
     tokenDueAt?: number;
   };
   /** Store one accepted incoming message (in blob storage, or in the intake's spool) in its recipients' inboxes. */

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Database } from '@letterbox/db';
@@ -10,8 +10,7 @@ import { messageOptions, type Delivery } from './compose-message';
 import type { ProviderReceipts } from './provider-receipts';
 import type { RecordedRequest } from './record-send';
 import { recipientsOf, type Sender } from './send-request';
-import { SenderPacing } from './sender-pacing';
-import { describeSmtpFailure, isPermanentSmtpFailure, isRateLimitReply } from './smtp-failure';
+import { describeSmtpFailure, isPermanentSmtpFailure } from './smtp-failure';
 
 /** Letterbox's own users among a send's recipients: they get it from Letterbox, never through the provider. */
 const logger = loggerFor('delivery');
@@ -40,25 +39,19 @@ const ALL_COLLEAGUES = 'colleagues';
  * Delivers one recorded send over SMTP. A send to several recipients separately, or with
  * read receipts (each recipient's image differs), goes out as one message per recipient;
  * each delivered one is recorded, so a retry or a restarted worker sends only the rest.
- * A sender's messages are paced to its rate limit (SenderPacing): one over it is delayed,
- * not failed; one the provider refuses as over its limit leaves the sender's next slot
- * empty. A 5xx reply fails a whole-send message at once; in a per-recipient send it refuses
- * that recipient only, recorded with its reason, and the others are still delivered: the
- * send fails only if all are refused.
+ * A sender over its rate limit is delayed, not failed. A 5xx reply fails a whole-send
+ * message at once; in a per-recipient send it refuses that recipient only, recorded with
+ * its reason, and the others are still delivered: the send fails only if all are refused.
  * Letterbox's own users among the recipients get the message from Letterbox itself.
  */
 export class SendDelivery {
-  private readonly pacing: SenderPacing;
-
   constructor(
     private readonly db: Database,
     private readonly blobs: BlobStore,
     private readonly smtp: Transporter,
     private readonly rateLimit: SenderRateLimit,
     private readonly options: SendDeliveryOptions,
-  ) {
-    this.pacing = new SenderPacing(rateLimit);
-  }
+  ) {}
 
   async deliver(sendId: number, job: Job, token: string, finalAttempt: boolean): Promise<void> {
     const send = await this.db.prisma.outboundSend.findUnique({
@@ -89,7 +82,7 @@ export class SendDelivery {
         await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { deliveredTo: { push: key } } });
         continue;
       }
-      const slot = await this.pacing.reserve(sender.email, job, token);
+      await this.awaitToken(sender, job, token);
       if (!claimed) {
         if (!(await this.claim(sendId))) return;
         claimed = true;
@@ -98,7 +91,6 @@ export class SendDelivery {
       if (!send.attemptedTo.includes(key)) {
         await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { attemptedTo: { push: key } } });
       }
-      await slot.reached();
       if (key !== ALL_RECIPIENTS) {
         const refusal = await this.refusalOf(sendId, sender, request, delivery, finalAttempt);
         if (refusal) {
@@ -135,6 +127,22 @@ export class SendDelivery {
       return false;
     }
     return this.options.receipts.accepted(request.messageId, delivery.recipients);
+  }
+
+  /**
+   * Takes the sender's rate-limit token for one message. When it is not due yet, the job
+   * waits until it is, holding it (tokenDueAt): the next run uses it without taking another.
+   */
+  private async awaitToken(sender: Sender, job: Job, token: string): Promise<void> {
+    if (job.data.tokenDueAt !== undefined) {
+      await job.updateData({ ...job.data, tokenDueAt: undefined });
+      return;
+    }
+    const wait = await this.rateLimit.take(sender.email);
+    if (wait === 0) return;
+    await job.updateData({ ...job.data, tokenDueAt: Date.now() + wait });
+    await job.moveToDelayed(Date.now() + wait, token);
+    throw new DelayedError(`sender ${sender.email} is over its rate limit`);
   }
 
   /** Records a send's delivery as given up, unless it went out or was cancelled meanwhile. */
@@ -184,7 +192,6 @@ export class SendDelivery {
       const accepted = await this.smtp.sendMail(messageOptions(this.blobs, sender, request, identity, delivery));
       logger.info({ sendId, messageId: request.messageId, recipients: delivery.recipients, smtpResponse: accepted.response }, `send ${sendId}: the provider took it`);
     } catch (error) {
-      if (isRateLimitReply(error)) await this.rateLimit.pushBack(sender.email);
       const permanent = isPermanentSmtpFailure(error);
       const lastError = describeSmtpFailure(error);
       const failsSend = (permanent && wholeSend) || (finalAttempt && !permanent);
