@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { transformFile, type Options } from '@swc/core';
-import tsconfig from '../tsconfig.base.json';
 
 /**
  * Compiles apps/ and libs/ to dist/ with SWC, one file for one file, so the apps run as
@@ -13,6 +13,7 @@ import tsconfig from '../tsconfig.base.json';
  */
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'dist');
+const { paths } = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.base.json'), 'utf8')).compilerOptions as { paths: Record<string, string[]> };
 
 const options: Options = {
   sourceMaps: true,
@@ -22,7 +23,7 @@ const options: Options = {
     parser: { syntax: 'typescript', decorators: true },
     transform: { legacyDecorator: true, decoratorMetadata: true },
     baseUrl: ROOT,
-    paths: tsconfig.compilerOptions.paths,
+    paths,
     keepClassNames: true,
   },
 };

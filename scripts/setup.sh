@@ -18,7 +18,8 @@ fi
 bash scripts/services.sh
 bash scripts/database.sh
 
-# The CLI only needs the schema engine for migrate; generate checks that the file exists.
+# Writes the Prisma client and Kysely's table types (prisma-kysely), both from the schema,
+# offline. The CLI only needs the schema engine for migrate; generate checks that the file exists.
 PRISMA_SCHEMA_ENGINE_BINARY=${PRISMA_SCHEMA_ENGINE_BINARY:-$(command -v node)} \
   npx --no-install prisma generate >/dev/null
 node --require @swc-node/register scripts/migrate.ts

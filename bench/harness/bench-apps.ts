@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { answersHealth, REPO_ROOT, startService, type ChildService } from './child-service';
+import { REPO_ROOT } from '@letterbox/testing';
+import { answersHealth, startService, type ChildService } from './child-service';
 import type { SendQueue } from './send-queue';
 
 /**

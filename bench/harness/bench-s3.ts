@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { loadConfig, storageConfig } from '@letterbox/config';
 import { createBlobStore, type BlobStore, type Compression } from '@letterbox/storage';
+import { REPO_ROOT } from '@letterbox/testing';
 import { portTaken } from './bench-apps';
-import { REPO_ROOT, startService, type ChildService } from './child-service';
+import { startService, type ChildService } from './child-service';
 
 /** Beside the other ports the harness takes for itself (mock providers 3925, ingest 3932). */
 export const BENCH_S3_PORT = 3940;

@@ -1,8 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-
-export const REPO_ROOT = path.join(__dirname, '../..');
+import { poll, startNodeProcess } from '@letterbox/testing';
 
 const DEFAULT_START_TIMEOUT_MS = 30_000;
 const DEFAULT_STOP_GRACE_MS = 5_000;
@@ -34,62 +30,41 @@ export interface ChildService {
   kill(): Promise<void>;
 }
 
-const running = new Set<ChildProcess>();
-// Whatever ends the harness, an error or Ctrl-C included, a child must not outlive it.
-process.on('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
-
 /** Starts `node <args>` from the repository root and waits until it is ready. */
 export async function startService(spec: ServiceSpec): Promise<ChildService> {
-  const child = spawn(process.execPath, spec.args, {
-    cwd: REPO_ROOT,
-    // Any free ops port: a bench may run several workers of one kind. No line per request: logging is not what is measured.
-    env: { ...process.env, OPS_PORT: '0', LOG_LEVEL: 'warn', ...spec.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  let tail = '';
-  const keep = (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-OUTPUT_TAIL_BYTES));
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  // No line per request: logging is not what is measured.
+  const child = startNodeProcess(spec.name, spec.args, { env: { LOG_LEVEL: 'warn', ...spec.env } });
+  const outputTail = () => child.output().slice(-OUTPUT_TAIL_BYTES);
   let exitReason: string | undefined;
   let stopping = false;
-  child.once('exit', (code, signal) => {
-    running.delete(child);
-    if (!stopping) exitReason = `exited with ${signal ?? `code ${code}`}; its last output:\n${tail.trim()}`;
+  void child.exited.then((status) => {
+    if (!stopping) exitReason = `exited with ${typeof status === 'number' ? `code ${status}` : status}; its last output:\n${outputTail().trim()}`;
   });
 
   const service: ChildService = {
-    pid: child.pid as number,
+    pid: child.pid,
     unexpectedExit: () => exitReason,
-    outputTail: () => tail,
+    outputTail,
     async stop() {
       stopping = true;
-      if (!running.has(child)) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), spec.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
-      await exited;
-      clearTimeout(timer);
+      await child.stop('SIGTERM', spec.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
     },
     async kill() {
       stopping = true;
-      if (!running.has(child)) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
+      await child.stop('SIGKILL');
     },
   };
   const timeoutMs = spec.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-  const deadline = Date.now() + timeoutMs;
-  while (!(await spec.ready())) {
-    if (exitReason) throw new Error(`${spec.name} did not start: it ${exitReason}`);
-    if (Date.now() > deadline) {
-      await service.stop();
-      throw new Error(`${spec.name} was not ready within ${timeoutMs / 1000} s; its last output:\n${tail.trim()}`);
-    }
-    await sleep(200);
+  const ready = await poll(
+    async () => {
+      if (exitReason) throw new Error(`${spec.name} did not start: it ${exitReason}`);
+      return spec.ready();
+    },
+    { timeoutMs, intervalMs: 200 },
+  );
+  if (!ready) {
+    await service.stop();
+    throw new Error(`${spec.name} was not ready within ${timeoutMs / 1000} s; its last output:\n${outputTail().trim()}`);
   }
   return service;
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'pg';
 import { jobIdOf } from '@letterbox/queue';
+import { poll } from '@letterbox/testing';
 import { countsOf, startDeliveryWorker } from './bench-apps';
 import type { ChildService } from './child-service';
 import { queueSends, type DeliveryCase, type DeliveryEnvironment } from './delivery-run';
@@ -67,12 +68,12 @@ export async function runCrashCase(environment: DeliveryEnvironment, crashCase: 
     const { ids } = queued;
     const deadline = Date.now() + timeoutSeconds * 1000;
     const killAt = Math.ceil(ids.length * crashCase.killAfterShare);
-    await pollUntil(async () => countsOf(await mock.counts(), emails).accepted >= killAt, deadline, worker);
+    await untilDoneWhileWorkerLives(async () => countsOf(await mock.counts(), emails).accepted >= killAt, deadline, worker);
     await worker.kill();
     const killedAt = Date.now();
     const inFlight = await sendingNow(sql, ids);
     worker = await startDeliveryWorker(queue, crashCase.workerEnv);
-    await pollUntil(async () => undelivered(await sendStatusCounts(sql, { userIds, ids })) === 0, deadline, worker);
+    await untilDoneWhileWorkerLives(async () => undelivered(await sendStatusCounts(sql, { userIds, ids })) === 0, deadline, worker);
     const statuses = await sendStatusCounts(sql, { userIds, ids });
     const timedOut = undelivered(statuses) > 0;
     // The provider answers what the killed worker handed it after its latency, whatever became of the worker.
@@ -104,13 +105,17 @@ export async function runCrashCase(environment: DeliveryEnvironment, crashCase: 
   }
 }
 
-/** Polls until `done`, the deadline, or the worker's own death. */
-async function pollUntil(done: () => Promise<boolean>, deadline: number, worker: ChildService): Promise<void> {
-  while (!(await done()) && Date.now() < deadline) {
-    const exit = worker.unexpectedExit();
-    if (exit) throw new Error(`the delivery worker ${exit}`);
-    await sleep(POLL_INTERVAL_MS);
-  }
+/** Polls until `done` or the deadline; fails at the worker's own death. */
+async function untilDoneWhileWorkerLives(done: () => Promise<boolean>, deadline: number, worker: ChildService): Promise<void> {
+  await poll(
+    async () => {
+      if (await done()) return true;
+      const exit = worker.unexpectedExit();
+      if (exit) throw new Error(`the delivery worker ${exit}`);
+      return false;
+    },
+    { timeoutMs: deadline - Date.now(), intervalMs: POLL_INTERVAL_MS },
+  );
 }
 
 async function sendingNow(sql: Pool, ids: number[]): Promise<number[]> {

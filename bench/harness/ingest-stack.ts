@@ -3,7 +3,6 @@ import { mkdir, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { Pool } from 'pg';
 import { databaseConfig, loadConfig, redisConfig } from '@letterbox/config';
@@ -322,17 +321,6 @@ export function coresBetween(before: CpuSnapshot, after: CpuSnapshot): { seconds
     cores: Object.fromEntries(Object.entries(cpuSeconds).map(([name, value]) => [name, value / wall])),
     machineBusyCores,
   };
-}
-
-/** Polls `check` every `intervalMs` until it gives a value or the deadline passes (then undefined). */
-export async function pollUntil<T>(check: () => Promise<T | undefined>, intervalMs: number, timeoutMs: number): Promise<T | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) return undefined;
-    await sleep(intervalMs);
-  }
 }
 
 async function countsOf(queue: Queue): Promise<QueueCounts> {

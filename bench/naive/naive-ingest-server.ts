@@ -3,7 +3,8 @@ import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { databaseConfig, ingestTokenConfig, loadConfig, portFrom, redisConfig, storageConfig } from '@letterbox/config';
 import { DatabaseBlobReferences, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
-import { JobQueues, producerConnection } from '@letterbox/queue';
+import { JobQueues } from '@letterbox/queue';
+import { failFastConnection } from '@letterbox/redis';
 import { DiskBlobStore } from '@letterbox/storage';
 
 /**
@@ -27,7 +28,7 @@ async function start(): Promise<void> {
   const config = loadConfig(settings);
   const sql = new Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, application_name: 'letterbox-bench-naive-ingest' });
   sql.on('error', (error) => console.error(`[db] idle connection error: ${error.message}`));
-  const queues = new JobQueues(producerConnection(config), config.QUEUE_PREFIX);
+  const queues = new JobQueues(failFastConnection(config, 'redis producer'), config.QUEUE_PREFIX);
   const directory = new RecipientDirectory(sql);
   const intake = new InboundIntake(
     new DiskBlobStore(config.STORAGE_DIR),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { poll } from '@letterbox/testing';
 import { inboundPath, newsletterMessage } from '../data/inbound-messages';
 import { INGEST_RECIPIENT_COUNT } from '../data/ingest-users';
 import type { BenchFixtures } from '../harness/bench-fixtures';
@@ -9,7 +10,6 @@ import {
   INGEST_BENCH_TOKEN,
   IngestStack,
   MOCK_FCM_LATENCY_MS,
-  pollUntil,
   postOnce,
   type QueueCounts,
 } from '../harness/ingest-stack';
@@ -155,7 +155,7 @@ async function warmUp(stack: IngestStack, target: BurstTarget): Promise<string> 
   );
   const accepted = answers.filter((answer) => answer.status === 202).length;
   if (!target.stores) return `warm-up of the ${target.name}: an unmeasured burst of ${WARM_UP} (${accepted} answered 202)`;
-  const done = await pollUntil(async () => ((await stack.storedCount()) >= accepted && (await stack.notifiedCount()) >= accepted ? true : undefined), 100, TIMEOUT_MS);
+  const done = await poll(async () => ((await stack.storedCount()) >= accepted && (await stack.notifiedCount()) >= accepted ? true : undefined), { intervalMs: 100, timeoutMs: TIMEOUT_MS });
   if (!done) throw new Error(`the warm-up's ${accepted} accepted mails (${target.name}) were not all stored and notified within ${TIMEOUT_MS / 1000} s`);
   await stack.clearMail();
   return `warm-up of the ${target.name}: an unmeasured burst of ${WARM_UP} (${accepted} accepted), stored and notified, then removed`;
@@ -176,7 +176,7 @@ async function burst(stack: IngestStack, run: number, target: BurstTarget, floor
   const since = () => (performance.now() - start) / 1000;
   // Until every acknowledgement is in, every mail is expected; then only the accepted ones.
   let expected = BURST;
-  const watch = (count: () => Promise<number>) => (target.stores ? pollUntil(async () => ((await count()) >= expected ? since() : undefined), POLL_MS, TIMEOUT_MS) : undefined);
+  const watch = (count: () => Promise<number>) => (target.stores ? poll(async () => ((await count()) >= expected ? since() : undefined), { intervalMs: POLL_MS, timeoutMs: TIMEOUT_MS }) : undefined);
   const storedWatch = watch(() => stack.storedCount());
   const notifiedWatch = watch(() => stack.notifiedCount());
 

@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { poll } from '@letterbox/testing';
 import { parseBenchArgs } from '../cli-args';
 import { inboundPath, newsletterMessage } from '../data/inbound-messages';
 import { INGEST_RECIPIENT_COUNT } from '../data/ingest-users';
 import { runAutocannonGenerated } from '../harness/autocannon-load';
 import type { BenchFixtures } from '../harness/bench-fixtures';
-import { coresBetween, INGEST_BENCH_PREFIX, INGEST_BENCH_TOKEN, IngestStack, pollUntil, postOnce, type QueueCounts } from '../harness/ingest-stack';
+import { coresBetween, INGEST_BENCH_PREFIX, INGEST_BENCH_TOKEN, IngestStack, postOnce, type QueueCounts } from '../harness/ingest-stack';
 import type { LoadResult } from '../harness/load-result';
 import type { ProcedureOutcome } from '../harness/procedure-outcome';
 import type { ProcedureOptions, ProcedureScenario } from './scenario';
@@ -143,13 +144,12 @@ async function runCase(
     const storedDuringLoad = await stack.storedCount();
     const ingestQueueAtLoadEnd = await stack.ingestQueueCounts();
     const drainWaitMs = Math.max(MIN_DRAIN_WAIT_MS, 6 * durationSeconds * 1000);
-    const drained = await pollUntil(
+    const drained = await poll(
       async () => {
         const counts = await stack.ingestQueueCounts();
         return counts.waiting + counts.active === 0 ? performance.now() : undefined;
       },
-      100,
-      drainWaitMs,
+      { intervalMs: 100, timeoutMs: drainWaitMs },
     );
     const cpuDrainEnd = stack.cpuSnapshot();
     sampling = false;
@@ -209,7 +209,7 @@ async function backlogPhase(stack: IngestStack, tag: string): Promise<SustainedC
   }
   const cpuStart = stack.cpuSnapshot();
   const start = performance.now();
-  const done = await pollUntil(async () => ((await stack.storedCount()) >= BACKLOG ? performance.now() : undefined), 50, MIN_DRAIN_WAIT_MS);
+  const done = await poll(async () => ((await stack.storedCount()) >= BACKLOG ? performance.now() : undefined), { intervalMs: 50, timeoutMs: MIN_DRAIN_WAIT_MS });
   const usage = coresBetween(cpuStart, stack.cpuSnapshot());
   const seconds = done === undefined ? undefined : (done - start) / 1000;
   await stack.clearMail();
@@ -237,7 +237,7 @@ async function warmUp(stack: IngestStack): Promise<void> {
     const refused = answers.filter((answer) => answer.status !== 202);
     if (refused.length > 0) throw new Error(`the warm-up's mails were refused: ${refused.map((answer) => answer.status || answer.error).join(', ')}`);
   }
-  const done = await pollUntil(async () => ((await stack.storedCount()) >= WARM_UP ? true : undefined), 100, 60_000);
+  const done = await poll(async () => ((await stack.storedCount()) >= WARM_UP ? true : undefined), { intervalMs: 100, timeoutMs: 60_000 });
   if (!done) throw new Error(`the warm-up's ${WARM_UP} mails were not stored within 60 s`);
   await stack.clearMail();
 }

@@ -5,9 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Database } from '@letterbox/db';
 import { startMockProvidersHttp, startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { createTestUser, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
-import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../../send-api/src/testing/send-api-server';
-import { startTestWorker, testWorkerEnv, type TestWorker } from './testing/delivery-workers';
+import { accessTokenFor, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, startSendApiProcess, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { startTestWorker, type TestWorker } from './testing/delivery-workers';
 
 /**
  * A worker that crashed after the provider's 250 but before recording the delivery leaves
@@ -20,7 +19,7 @@ describe('a delivery attempt cut short after the provider accepted it', () => {
   let mock: MockSmtp;
   let control: FastifyInstance;
   let controlUrl: string;
-  let api: RunningSendApi;
+  let api: SendApiProcess;
   let sender: TestUser;
   let client: SendClient;
   let worker: TestWorker | undefined;
@@ -30,7 +29,7 @@ describe('a delivery attempt cut short after the provider accepted it', () => {
     mock = await startMockSmtp({ port: 0, latencyMs: 0, ratePerSecond: 100_000, burst: 100_000 });
     control = await startMockProvidersHttp(mock, { port: 0 });
     controlUrl = `http://127.0.0.1:${(control.server.address() as { port: number }).port}`;
-    api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
+    api = await startSendApiProcess({ QUEUE_PREFIX: queuePrefix });
     sender = await createTestUser(db, 'cut-short');
     client = new SendClient(api.url, accessTokenFor(sender));
   });
@@ -62,7 +61,7 @@ describe('a delivery attempt cut short after the provider accepted it', () => {
   test('where the provider can be asked, the retry finds the message there and does not send it again', async () => {
     const to = `once-${randomUUID().slice(0, 8)}@example.test`;
     const id = await sendAcceptedBeforeACrash(to);
-    worker = await startTestWorker(testWorkerEnv(queuePrefix, mock.port, { SMTP_RECEIPTS_URL: controlUrl }));
+    worker = await startTestWorker(deliveryWorkerEnv(queuePrefix, mock.port, { SMTP_RECEIPTS_URL: controlUrl }));
     const done = await client.until(id, ['sent', 'failed']);
     assert.equal(done.status, 'sent');
     assert.equal(mock.messages({ to }).length, 1, 'the provider got it once');
@@ -74,7 +73,7 @@ describe('a delivery attempt cut short after the provider accepted it', () => {
     const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: mock.port, secure: false, ignoreTLS: true, pool: true });
     await Promise.all(Array.from({ length: 100 }, (_, index) => smtp.sendMail({ from: 'other@example.test', to, subject: `Later ${index}`, text: 'later' })));
     smtp.close();
-    worker = await startTestWorker(testWorkerEnv(queuePrefix, mock.port, { SMTP_RECEIPTS_URL: controlUrl }));
+    worker = await startTestWorker(deliveryWorkerEnv(queuePrefix, mock.port, { SMTP_RECEIPTS_URL: controlUrl }));
     const done = await client.until(id, ['sent', 'failed']);
     assert.equal(done.status, 'sent');
     assert.equal(mock.messages({ to }).length, 101, 'the provider got it once, and the 100 later mails');

@@ -1,4 +1,4 @@
-import type { WorkerOptions } from 'bullmq';
+import type { JobRunOptions } from '@letterbox/queue';
 
 /**
  * How the delivery worker holds its jobs, from one duration (DELIVERY_LOCK_MS). BullMQ
@@ -10,7 +10,7 @@ import type { WorkerOptions } from 'bullmq';
  * next), or two locks when BullMQ's check skips a turn, as it may: a check arriving a
  * moment before the previous one's guard key expires does nothing.
  */
-export function deliveryLockOptions(lockMs: number): Pick<WorkerOptions, 'lockDuration' | 'lockRenewTime' | 'stalledInterval' | 'maxStalledCount'> {
+export function deliveryLockOptions(lockMs: number): Pick<JobRunOptions, 'lockDuration' | 'lockRenewTime' | 'stalledInterval' | 'maxStalledCount'> {
   // Whole milliseconds: the stalled check hands its interval to Redis as a key's PX expiry.
   const halfLockMs = Math.floor(lockMs / 2);
   return {

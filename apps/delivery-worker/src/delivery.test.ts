@@ -5,10 +5,8 @@ import { simpleParser, type AddressObject } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
 import type { BlobStore } from '@letterbox/storage';
-import { createTestUser, sleep, testBlobStore, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
-import { startReadApiServer, type RunningApi } from '../../read-api/src/testing/read-api-server';
-import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../../send-api/src/testing/send-api-server';
-import { startTestWorker, testWorkerEnv, type TestWorker } from './testing/delivery-workers';
+import { accessTokenFor, type ApiProcess, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, sleep, startReadApiProcess, startSendApiProcess, testBlobStore, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import { startTestWorker, type TestWorker } from './testing/delivery-workers';
 
 interface ReceiptRow {
   recipient_email: string;
@@ -31,8 +29,8 @@ describe('delivery worker', () => {
   let db: Database;
   let blobs: BlobStore;
   let mock: MockSmtp;
-  let readApi: RunningApi;
-  let api: RunningSendApi;
+  let readApi: ApiProcess;
+  let api: SendApiProcess;
   let worker: TestWorker;
   const recipient = (name: string) => `${name}.${randomUUID().slice(0, 8)}@delivery.test`;
 
@@ -46,15 +44,15 @@ describe('delivery worker', () => {
     db = testDatabase();
     blobs = testBlobStore();
     mock = await startMockSmtp({ port: 0, latencyMs: 20, ratePerSecond: 100_000, burst: 100_000 });
-    readApi = await startReadApiServer();
-    api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
-    worker = await startTestWorker(testWorkerEnv(queuePrefix, mock.port, { READ_API_PUBLIC_URL: readApi.url }));
+    readApi = await startReadApiProcess({ env: { QUEUE_PREFIX: queuePrefix } });
+    api = await startSendApiProcess({ QUEUE_PREFIX: queuePrefix });
+    worker = await startTestWorker(deliveryWorkerEnv(queuePrefix, mock.port, { READ_API_PUBLIC_URL: readApi.url }));
   });
 
   after(async () => {
     await worker?.close();
     await api?.close();
-    await readApi?.close();
+    await readApi?.stop();
     await mock?.close();
     await db?.close();
   });
@@ -257,7 +255,7 @@ describe('delivery worker', () => {
       // As if it had been queued two minutes ago: its job is still rightly waiting, delayed, in this prefix's queue.
       await db.sql.query(`UPDATE outbound_sends SET enqueued_at = now() - interval '2 minutes' WHERE id = $1`, [answer.body.id]);
       const elsewhere = await startMockSmtp({ port: 0, latencyMs: 20, ratePerSecond: 100_000, burst: 100_000 });
-      const other = await startTestWorker(testWorkerEnv(testQueuePrefix(), elsewhere.port));
+      const other = await startTestWorker(deliveryWorkerEnv(testQueuePrefix(), elsewhere.port));
       try {
         const sent = await client.until(answer.body.id, ['sent', 'failed']);
         assert.equal(sent.status, 'sent');
@@ -276,7 +274,7 @@ describe('delivery worker', () => {
   );
 
   test('close() releases every Redis connection the worker opened', async () => {
-    const extra = await startTestWorker(testWorkerEnv(testQueuePrefix(), mock.port));
+    const extra = await startTestWorker(deliveryWorkerEnv(testQueuePrefix(), mock.port));
     await extra.close();
     assert.equal(extra.leakedRedisSockets, 0, `${extra.leakedRedisSockets} Redis connection(s) left open`);
   });

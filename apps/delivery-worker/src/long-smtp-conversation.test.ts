@@ -3,10 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { jobIdOf, JobQueues, producerConnection } from '@letterbox/queue';
-import { testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
-import { startSendApiServer, type RunningSendApi } from '../../send-api/src/testing/send-api-server';
-import { startWorkerProcess, testWorkerEnv, type WorkerProcess } from './testing/delivery-workers';
+import { jobIdOf, JobQueues } from '@letterbox/queue';
+import { failFastConnection } from '@letterbox/redis';
+import { type AppProcess, deliveryWorkerEnv, type SendApiProcess, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
 import { sendBatch, sendRows } from './testing/send-batches';
 
 const LOCK_MS = 1500;
@@ -18,15 +17,15 @@ describe('an SMTP conversation longer than the delivery lock', () => {
   const queuePrefix = testQueuePrefix();
   let db: Database;
   let mock: MockSmtp;
-  let api: RunningSendApi;
+  let api: SendApiProcess;
   let queues: JobQueues;
-  let worker: WorkerProcess | undefined;
+  let worker: AppProcess | undefined;
 
   before(async () => {
     db = testDatabase();
     mock = await startMockSmtp({ port: 0, latencyMs: PROVIDER_LATENCY_MS, ratePerSecond: 100_000, burst: 100_000 });
-    api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
-    queues = new JobQueues(producerConnection(loadConfig(redisConfig)), queuePrefix);
+    api = await startSendApiProcess({ QUEUE_PREFIX: queuePrefix });
+    queues = new JobQueues(failFastConnection(loadConfig(redisConfig), 'redis producer'), queuePrefix);
   });
 
   after(async () => {
@@ -40,7 +39,7 @@ describe('an SMTP conversation longer than the delivery lock', () => {
   test('is delivered exactly once: the lock is renewed while the provider takes its time, and the job never stalls', async () => {
     const batch = await sendBatch(db, api.url, 'slow', SENDS);
     // Its own process, as in production: the test's own work cannot hold up the lock's renewal.
-    worker = await startWorkerProcess(testWorkerEnv(queuePrefix, mock.port, { DELIVERY_LOCK_MS: String(LOCK_MS) }));
+    worker = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port, { DELIVERY_LOCK_MS: String(LOCK_MS) }));
     await waitFor(async () => (await sendRows(db, batch.ids)).every((row) => row.status === 'sent'), {
       timeoutMs: PROVIDER_LATENCY_MS + 15_000,
       what: 'all sends sent',

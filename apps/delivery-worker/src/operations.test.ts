@@ -3,9 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { createTestUser, freePort, testDatabase, testQueuePrefix, waitFor, type TestUser } from '@letterbox/testing';
-import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../../send-api/src/testing/send-api-server';
-import { startWorkerProcess, testWorkerEnv, type WorkerProcess } from './testing/delivery-workers';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, freePort, type SendApiProcess, SendClient, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
 
 /** The value of the series `name` whose labels include every one of `labels` (in whatever order they come). */
 function sampleOf(exposition: string, name: string, labels: string[]): number {
@@ -17,18 +15,18 @@ describe('a delivery worker process, as an operator sees it', () => {
   const prefix = testQueuePrefix();
   let db: Database;
   let mock: MockSmtp;
-  let api: RunningSendApi;
-  let worker: WorkerProcess;
+  let api: SendApiProcess;
+  let worker: AppProcess;
   let opsUrl: string;
   let sender: TestUser;
 
   before(async () => {
     db = testDatabase();
     mock = await startMockSmtp({ port: 0, latencyMs: 10, ratePerSecond: 100_000, burst: 100_000 });
-    api = await startSendApiServer({ QUEUE_PREFIX: prefix });
+    api = await startSendApiProcess({ QUEUE_PREFIX: prefix });
     const port = await freePort();
     opsUrl = `http://127.0.0.1:${port}`;
-    worker = await startWorkerProcess(testWorkerEnv(prefix, mock.port, { OPS_PORT: String(port), OPS_HOST: '127.0.0.1' }));
+    worker = await startDeliveryWorkerProcess(deliveryWorkerEnv(prefix, mock.port, { OPS_PORT: String(port), OPS_HOST: '127.0.0.1' }));
     sender = await createTestUser(db, 'traced');
   });
 

@@ -4,10 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { JobQueues, producerConnection } from '@letterbox/queue';
-import { busiestWindow, createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
-import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi, type SendStatus } from '../../send-api/src/testing/send-api-server';
-import { startWorkerProcess, testWorkerEnv, type WorkerProcess } from './testing/delivery-workers';
+import { JobQueues } from '@letterbox/queue';
+import { failFastConnection } from '@letterbox/redis';
+import { accessTokenFor, type AppProcess, busiestWindow, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, type SendStatus, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
 
 const RATE_PER_SECOND = 5;
 const BURST = 5;
@@ -20,8 +19,8 @@ describe('per-sender rate limit shared by two worker processes', () => {
   const queuePrefix = testQueuePrefix();
   let db: Database;
   let mock: MockSmtp;
-  let api: RunningSendApi;
-  let workers: WorkerProcess[] = [];
+  let api: SendApiProcess;
+  let workers: AppProcess[] = [];
   let senderA: TestUser;
   let senderB: TestUser;
   let queues: JobQueues;
@@ -30,12 +29,12 @@ describe('per-sender rate limit shared by two worker processes', () => {
     db = testDatabase();
     // The provider imposes no limit and answers at once: whatever pacing shows is the workers'.
     mock = await startMockSmtp({ port: 0, latencyMs: 0, ratePerSecond: 1_000_000, burst: 1_000_000 });
-    api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
-    const env = testWorkerEnv(queuePrefix, mock.port, { SENDER_RATE_PER_SECOND: String(RATE_PER_SECOND), SENDER_BURST: String(BURST) });
-    workers = await Promise.all([startWorkerProcess(env), startWorkerProcess(env)]);
+    api = await startSendApiProcess({ QUEUE_PREFIX: queuePrefix });
+    const env = deliveryWorkerEnv(queuePrefix, mock.port, { SENDER_RATE_PER_SECOND: String(RATE_PER_SECOND), SENDER_BURST: String(BURST) });
+    workers = await Promise.all([startDeliveryWorkerProcess(env), startDeliveryWorkerProcess(env)]);
     senderA = await createTestUser(db, 'busy');
     senderB = await createTestUser(db, 'quiet');
-    queues = new JobQueues(producerConnection(loadConfig(redisConfig)), queuePrefix);
+    queues = new JobQueues(failFastConnection(loadConfig(redisConfig), 'redis producer'), queuePrefix);
   });
 
   after(async () => {

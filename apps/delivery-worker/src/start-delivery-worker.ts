@@ -1,9 +1,10 @@
 import nodemailer from 'nodemailer';
 import { createDatabase } from '@letterbox/db';
 import { ColleagueDelivery, DatabaseBlobReferences, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
-import { loggerFor, postgresCheck, redisCheck, storageCheck } from '@letterbox/observability';
-import { isFinalAttempt, JobQueues, producerConnection, SenderRateLimit, startJobWorker, workerConnection, type RunningWorker } from '@letterbox/queue';
-import { ListingProviderReceipts, SendDelivery, SendOutbox } from '@letterbox/sending';
+import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
+import { JobQueues, startQueueWorker, workerConnection, type RunningWorker } from '@letterbox/queue';
+import { failFastConnection } from '@letterbox/redis';
+import { ListingProviderReceipts, SendDelivery, SenderRateLimit, SendOutbox } from '@letterbox/sending';
 import { createBlobStore } from '@letterbox/storage';
 import { deliveryLockOptions } from './delivery-lock';
 import type { DeliveryWorkerConfig } from './delivery-worker.config';
@@ -18,8 +19,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-delivery-worker' });
   const blobs = createBlobStore(config);
   const commands = workerConnection(config);
-  const queues = new JobQueues(producerConnection(config), config.QUEUE_PREFIX);
-  const health = producerConnection(config);
+  const queues = new JobQueues(failFastConnection(config, 'redis producer'), config.QUEUE_PREFIX);
   const directory = new RecipientDirectory(db.sql);
   const smtp = nodemailer.createTransport({
     host: config.SMTP_HOST,
@@ -42,43 +42,26 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
       new InboundIntake(blobs, directory, new InboundAcceptances(db.sql, queues), new DatabaseBlobReferences(db.sql), queues, COLLEAGUE_MESSAGE_MAX_BYTES),
     ),
   });
-  const worker = startJobWorker(
-    'mail-delivery',
-    {
-      'deliver-send': (payload, job, token) => delivery.deliver(payload.sendId, job, token, isFinalAttempt(job)),
-    },
-    config,
-    {
-      prefix: config.QUEUE_PREFIX,
-      concurrency: config.DELIVERY_CONCURRENCY,
-      ...deliveryLockOptions(config.DELIVERY_LOCK_MS),
-    },
-  );
-  worker.on('error', (error) => logger.warn({ err: error }, 'worker connection failed'));
-  // Whatever ends a job for good (no attempts left, too many crashes), its send must not stay `sending`.
-  worker.on('failed', (job, error) => {
-    if (!job) return;
-    job
-      .isFailed()
-      .then((final) => (final ? delivery.giveUp(job.data.sendId, error.message) : undefined))
-      .catch((failure: unknown) => logger.error({ sendId: job.data.sendId, err: failure }, `send ${job.data.sendId} could not be given up`));
-  });
   const outbox = new SendOutbox(db, queues);
-  const sweeping = setInterval(() => {
-    outbox.sweep().catch((error: unknown) => logger.warn({ err: error }, 'outbox sweep failed'));
-  }, config.OUTBOX_SWEEP_MS);
-  await worker.waitUntilReady();
-  return {
-    readiness: { database: postgresCheck(db.sql), redis: redisCheck(health), storage: storageCheck(blobs) },
+  return startQueueWorker(config, {
+    queue: 'mail-delivery',
+    handlers: { 'deliver-send': (payload, attempt) => delivery.deliver(payload, attempt) },
+    options: { concurrency: config.DELIVERY_CONCURRENCY, ...deliveryLockOptions(config.DELIVERY_LOCK_MS) },
+    logger,
+    checks: { database: postgresCheck(db.sql), storage: storageCheck(blobs) },
+    chores: [{ what: 'outbox sweep', everyMs: config.OUTBOX_SWEEP_MS, run: () => outbox.sweep() }],
+    // Whatever ends a job for good (no attempts left, too many crashes), its send must not stay `sending`.
+    onFailure: ({ payload, error, isFinal }) => {
+      isFinal()
+        .then((final) => (final ? delivery.giveUp(payload.sendId, error.message) : undefined))
+        .catch((failure: unknown) => logger.error({ sendId: payload.sendId, err: failure }, `send ${payload.sendId} could not be given up`));
+    },
     async close() {
-      clearInterval(sweeping);
-      await worker.close();
       smtp.close();
       await queues.close();
       commands.disconnect();
-      health.disconnect();
       blobs.close();
       await db.close();
     },
-  };
+  });
 }

@@ -3,11 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
-import { jobIdOf, JobQueues, producerConnection } from '@letterbox/queue';
+import { jobIdOf, JobQueues } from '@letterbox/queue';
+import { failFastConnection } from '@letterbox/redis';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { createTestUser, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
-import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../../send-api/src/testing/send-api-server';
-import { startWorkerProcess, testWorkerEnv, type WorkerProcess } from './testing/delivery-workers';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
 
 const SENDS = 10;
 /** Long enough to kill a worker while every delivery is waiting for the provider's answer. */
@@ -28,16 +27,16 @@ interface SendRow {
 describe('delivery worker processes that die or stop with deliveries in flight', () => {
   let db: Database;
   let mock: MockSmtp;
-  const started: WorkerProcess[] = [];
+  const started: AppProcess[] = [];
   const queuePrefix = testQueuePrefix();
-  let api: RunningSendApi;
+  let api: SendApiProcess;
   let queues: JobQueues;
 
   before(async () => {
-    queues = new JobQueues(producerConnection(loadConfig(redisConfig)), queuePrefix);
+    queues = new JobQueues(failFastConnection(loadConfig(redisConfig), 'redis producer'), queuePrefix);
     db = testDatabase();
     mock = await startMockSmtp({ port: 0, latencyMs: PROVIDER_LATENCY_MS, ratePerSecond: 100_000, burst: 100_000 });
-    api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
+    api = await startSendApiProcess({ QUEUE_PREFIX: queuePrefix });
   });
 
   // Each test's workers stop with it, so the next test's sends meet only its own workers.
@@ -52,8 +51,8 @@ describe('delivery worker processes that die or stop with deliveries in flight',
     await db?.close();
   });
 
-  async function worker(): Promise<WorkerProcess> {
-    const process = await startWorkerProcess(testWorkerEnv(queuePrefix, mock.port, { DELIVERY_LOCK_MS: '1500' }));
+  async function worker(): Promise<AppProcess> {
+    const process = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port, { DELIVERY_LOCK_MS: '1500' }));
     started.push(process);
     return process;
   }

@@ -3,10 +3,8 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '@letterbox/db';
 import { startMockProvidersHttp, startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
-import { startSendApiServer, type RunningSendApi } from '../../send-api/src/testing/send-api-server';
+import { type AppProcess, deliveryWorkerEnv, type SendApiProcess, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
 import { deliveryLockOptions } from './delivery-lock';
-import { startWorkerProcess, testWorkerEnv, type WorkerProcess } from './testing/delivery-workers';
 import { sendBatch, sendRows, waitUntilInFlight, type SendBatch } from './testing/send-batches';
 
 const SENDS = 10;
@@ -22,19 +20,19 @@ const SLACK_MS = 6000;
  */
 describe('a delivery worker killed mid-delivery: taken over within the bound of its lock', () => {
   const queuePrefix = testQueuePrefix();
-  const started: WorkerProcess[] = [];
+  const started: AppProcess[] = [];
   let db: Database;
   let mock: MockSmtp;
   let control: FastifyInstance;
   let receiptsUrl: string;
-  let api: RunningSendApi;
+  let api: SendApiProcess;
 
   before(async () => {
     db = testDatabase();
     mock = await startMockSmtp({ port: 0, latencyMs: PROVIDER_LATENCY_MS, ratePerSecond: 100_000, burst: 100_000 });
     control = await startMockProvidersHttp(mock, { port: 0 });
     receiptsUrl = `http://127.0.0.1:${(control.server.address() as { port: number }).port}`;
-    api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
+    api = await startSendApiProcess({ QUEUE_PREFIX: queuePrefix });
   });
 
   afterEach(async () => {
@@ -48,8 +46,8 @@ describe('a delivery worker killed mid-delivery: taken over within the bound of 
     await db?.close();
   });
 
-  async function worker(env: Record<string, string>): Promise<WorkerProcess> {
-    const process = await startWorkerProcess(testWorkerEnv(queuePrefix, mock.port, env));
+  async function worker(env: Record<string, string>): Promise<AppProcess> {
+    const process = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port, env));
     started.push(process);
     return process;
   }

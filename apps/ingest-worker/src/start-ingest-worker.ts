@@ -11,8 +11,9 @@ import {
   type IngestOutcome,
   type IngestPayload,
 } from '@letterbox/ingest';
-import { loggerFor, postgresCheck, redisCheck, storageCheck, withRequestId } from '@letterbox/observability';
-import { BatchCollector, JobQueues, producerConnection, startJobWorker, workerConnection, type JobTrace, type RunningWorker } from '@letterbox/queue';
+import { loggerFor, postgresCheck, storageCheck, withRequestId } from '@letterbox/observability';
+import { BatchCollector, JOB_DONE, JobQueues, startQueueWorker, workerConnection, type RunningWorker } from '@letterbox/queue';
+import { failFastConnection } from '@letterbox/redis';
 import { BlobCollector, createBlobStore } from '@letterbox/storage';
 import type { IngestWorkerConfig } from './ingest-worker.config';
 
@@ -28,8 +29,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
   });
   const blobs = createBlobStore(config);
   const commands = workerConnection(config);
-  const queues = new JobQueues(producerConnection(config), config.QUEUE_PREFIX);
-  const health = producerConnection(config);
+  const queues = new JobQueues(failFastConnection(config, 'redis producer'), config.QUEUE_PREFIX);
   const events = new UserEvents(commands, config.QUEUE_PREFIX);
   const writes = readRouting(db, commands, config.QUEUE_PREFIX);
   // A batch holds many requests' messages: each stored mail is followed under the request that brought it.
@@ -70,57 +70,42 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
     maxSize: config.INGEST_BATCH_SIZE,
     maxWaitMs: config.INGEST_BATCH_WAIT_MS,
   });
-  const worker = startJobWorker(
-    'mail-ingest',
-    {
-      'ingest-mail': async (payload: IngestPayload & JobTrace) => {
+  const collector = new BlobCollector(blobs, new DatabaseBlobReferences(db.sql), { graceMs: config.BLOB_GRACE_MS, batchSize: config.BLOB_SWEEP_BATCH });
+  return startQueueWorker(config, {
+    queue: 'mail-ingest',
+    handlers: {
+      'ingest-mail': async (payload) => {
         requestOf.set(payload.inboundId, payload.requestId);
         try {
           await batches.add(payload);
         } finally {
           requestOf.delete(payload.inboundId);
         }
+        return JOB_DONE;
       },
     },
-    config,
-    {
-      prefix: config.QUEUE_PREFIX,
+    options: {
       concurrency: config.INGEST_CONCURRENCY ?? 2 * config.INGEST_BATCH_SIZE,
       lockDuration: config.INGEST_LOCK_MS,
       stalledInterval: config.INGEST_LOCK_MS,
       // A crash returns its batch to the queue; accepted mail must survive several in a row.
       maxStalledCount: 10,
     },
-  );
-  worker.on('error', (error) => logger.warn({ err: error }, 'worker connection failed'));
-  worker.on('failed', (job, error) => logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: error }, `${job?.id ?? 'job'} failed`));
-  await worker.waitUntilReady();
-  const sweeping = setInterval(() => {
-    acceptances.sweep().catch((error: unknown) => logger.warn({ err: error }, 'acceptance sweep failed'));
-  }, config.INGEST_SWEEP_MS);
-  const collector = new BlobCollector(blobs, new DatabaseBlobReferences(db.sql), { graceMs: config.BLOB_GRACE_MS, batchSize: config.BLOB_SWEEP_BATCH });
-  let collection: Promise<unknown> = Promise.resolve();
-  const collecting = setInterval(() => {
-    collection = Promise.all([
-      collector.sweep().catch((error: unknown) => logger.warn({ err: error }, 'blob collection failed')),
-      spool
-        ?.sweep((files) => acceptances.spoolFilesReferenced(files), Date.now() - config.BLOB_GRACE_MS, config.BLOB_SWEEP_BATCH)
-        .catch((error: unknown) => logger.warn({ err: error }, 'spool sweep failed')),
-    ]);
-  }, config.BLOB_SWEEP_MS);
-  return {
-    readiness: { database: postgresCheck(db.sql), redis: redisCheck(health), storage: storageCheck(blobs) },
+    logger,
+    checks: { database: postgresCheck(db.sql), storage: storageCheck(blobs) },
+    chores: [
+      { what: 'acceptance sweep', everyMs: config.INGEST_SWEEP_MS, run: () => acceptances.sweep() },
+      { what: 'blob collection', everyMs: config.BLOB_SWEEP_MS, run: () => collector.sweep() },
+      ...(spool
+        ? [{ what: 'spool sweep', everyMs: config.BLOB_SWEEP_MS, run: () => spool.sweep((files) => acceptances.spoolFilesReferenced(files), Date.now() - config.BLOB_GRACE_MS, config.BLOB_SWEEP_BATCH) }]
+        : []),
+    ],
+    onFailure: ({ jobId, attemptsMade, error }) => logger.warn({ jobId, attempt: attemptsMade, err: error }, `${jobId ?? 'job'} failed`),
     async close() {
-      clearInterval(sweeping);
-      clearInterval(collecting);
-      // A removal cut short would be safe (the next sweep finishes it); its queries on the closed pool would only fail.
-      await collection;
-      await worker.close();
       await queues.close();
       commands.disconnect();
-      health.disconnect();
       blobs.close();
       await db.close();
     },
-  };
+  });
 }

@@ -2,10 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import type { JobQueues } from '@letterbox/queue';
-import { createTestUser, testDatabase, testQueuePrefix, waitFor, type AppProcess } from '@letterbox/testing';
-import { inboxOf, testQueues } from '../../ingest/src/testing/ingest-pipeline';
-import { startIngestServer, type RunningIngestServer } from '../../ingest/src/testing/ingest-server';
-import { startIngestWorkerProcess } from './testing/ingest-worker-process';
+import { type AppProcess, createTestUser, inboxOf, type RunningIngestServer, startIngestProcess, startIngestWorkerProcess, testDatabase, testQueuePrefix, testQueues, waitFor } from '@letterbox/testing';
 
 const MESSAGES = 1000;
 
@@ -19,7 +16,7 @@ describe('an ingest worker killed in the middle of a batch', () => {
 
   before(async () => {
     db = testDatabase();
-    ingest = await startIngestServer({ QUEUE_PREFIX: queuePrefix });
+    ingest = await startIngestProcess({ QUEUE_PREFIX: queuePrefix });
     queues = testQueues(queuePrefix);
   });
 

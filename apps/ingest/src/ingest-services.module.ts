@@ -3,7 +3,8 @@ import type { SMTPServer } from 'smtp-server';
 import type { Database } from '@letterbox/db';
 import { createSmtpIntake, DatabaseBlobReferences, InboundAcceptances, InboundIntake, IntakeSpool, RecipientDirectory, spoolFolderOf } from '@letterbox/ingest';
 import { DATABASE } from '@letterbox/nest-infrastructure';
-import { JobQueues, producerConnection } from '@letterbox/queue';
+import { JobQueues } from '@letterbox/queue';
+import { failFastConnection } from '@letterbox/redis';
 import { BlobStore } from '@letterbox/storage';
 import { RequestsInProgress } from './inbound/requests-in-progress';
 import type { IngestConfig } from './ingest.config';
@@ -23,7 +24,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
 
   static forConfig(config: IngestConfig): DynamicModule {
     const providers = [
-      { provide: JobQueues, useFactory: () => new JobQueues(producerConnection(config), config.QUEUE_PREFIX) },
+      { provide: JobQueues, useFactory: () => new JobQueues(failFastConnection(config, 'redis producer'), config.QUEUE_PREFIX) },
       { provide: RequestsInProgress, useFactory: () => new RequestsInProgress(config.INGEST_HTTP_MAX_CONCURRENT_PER_CLIENT) },
       {
         provide: InboundIntake,

@@ -6,7 +6,7 @@ import type { Database } from '@letterbox/db';
 import { DeviceRegistry } from '@letterbox/push';
 import { JOB_OPTIONS, type JobPayloads } from '@letterbox/queue';
 import { createTestUser, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
-import { startMockFcmServer, type MockFcmServer } from '../../../libs/push/src/testing/mock-fcm-server';
+import { startMockFcmServer, type MockFcmServer } from '@letterbox/push/testing';
 import { loadNotifyWorkerConfig } from './notify-worker.config';
 import { startNotifyWorker } from './start-notify-worker';
 import { NotifyQueue, notifyWorkerEnv } from './testing/notify-workers';

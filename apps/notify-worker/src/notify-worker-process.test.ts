@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { DeviceRegistry } from '@letterbox/push';
 import { createTestUser, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
-import { startMockFcmServer, type MockFcmServer } from '../../../libs/push/src/testing/mock-fcm-server';
+import { startMockFcmServer, type MockFcmServer } from '@letterbox/push/testing';
 import { NotifyQueue, notifyWorkerEnv, startWorkerProcess } from './testing/notify-workers';
 
 /** Long enough to stop the worker while FCM has not answered yet. */

@@ -1,13 +1,17 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createHttpApp } from '@letterbox/http';
+import { createHttpApp, type ApiDescription } from '@letterbox/http';
 import { classifyDomainError } from './domain-errors';
 import { ReadApiModule } from './read-api.module';
 import type { ReadApiConfig } from './read-api.config';
 
+export const READ_API: ApiDescription = {
+  title: 'Letterbox read API',
+  description: 'Mailboxes, mail lists, mail reading, raw EML, attachments, flags and read receipts.',
+};
+
 export function createReadApi(config: ReadApiConfig, logger?: false): Promise<NestFastifyApplication> {
   return createHttpApp(ReadApiModule.forConfig(config), {
-    title: 'Letterbox read API',
-    description: 'Mailboxes, mail lists, mail reading, raw EML, attachments, flags and read receipts.',
+    ...READ_API,
     bodyLimit: 64 * 1024,
     classifyError: classifyDomainError,
     corsOrigins: config.CORS_ORIGINS,

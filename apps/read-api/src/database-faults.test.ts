@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
-import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
-import { accessTokenFor } from '../../send-api/src/testing/send-api-server';
+import { accessTokenFor, createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
 import { startReadApiServer } from './testing/read-api-server';
 
 describe('database faults answer 503 and say nothing of the database', () => {

@@ -1,9 +1,12 @@
+import { TooManyWrongPasswordsError, UserGoneError, WrongCredentialsError } from '@letterbox/accounts';
 import type { ErrorClassifier } from '@letterbox/http';
 import { DeviceTokenTakenError } from '@letterbox/push';
 import { AttachmentNotFoundError, MailboxLockedError, MailboxNameTakenError, MailboxNotFoundError, MailNotFoundError, SearchQueryError, SystemMailboxError, ThreadNotFoundError, WrongPasswordError } from '@letterbox/mail';
 
-/** The mail domain's errors that are answers, not faults. */
+/** The domain's errors that are answers, not faults. */
 export const classifyDomainError: ErrorClassifier = (error) => {
+  if (error instanceof WrongCredentialsError || error instanceof UserGoneError) return { status: 401, detail: error.message };
+  if (error instanceof TooManyWrongPasswordsError) return { status: 429, detail: error.message, retryAfterSeconds: error.retryAfterSeconds };
   if (error instanceof MailNotFoundError || error instanceof MailboxNotFoundError || error instanceof AttachmentNotFoundError || error instanceof ThreadNotFoundError) {
     return { status: 404, detail: error.message };
   }

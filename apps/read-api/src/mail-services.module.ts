@@ -1,9 +1,10 @@
 import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { confirmPassword } from '@letterbox/accounts';
 import { createSqlPool, type Database, type UserReads } from '@letterbox/db';
-import { BulkMailChanges, ContactQueries, MailboxChanges, MailboxQueries, MailContentReader, MailListQuery, MailQueries, MailUpdates, ReadReceipts, RenderedContentCache, ThreadQueries } from '@letterbox/mail';
+import { BulkMailChanges, ContactQueries, MailboxChanges, MailboxQueries, MailContentReader, MailDetailQuery, MailListQuery, MailQueries, MailUpdates, ReadReceipts, RenderedContentCache, ThreadQueries } from '@letterbox/mail';
 import { DATABASE, READ_ROUTING } from '@letterbox/nest-infrastructure';
 import { BlobStore } from '@letterbox/storage';
+import { attachmentPath } from './mails/attachment-path';
 import type { ReadApiConfig } from './read-api.config';
 
 /**
@@ -32,6 +33,11 @@ export class MailServicesModule implements OnApplicationShutdown {
         useFactory: (blobs: BlobStore) =>
           new MailContentReader(blobs, config.READ_API_RENDER_CACHE_MB > 0 ? new RenderedContentCache(config.READ_API_RENDER_CACHE_MB * 1024 * 1024) : undefined),
         inject: [BlobStore],
+      },
+      {
+        provide: MailDetailQuery,
+        useFactory: (mails: MailQueries, content: MailContentReader) => new MailDetailQuery(mails, content, attachmentPath),
+        inject: [MailQueries, MailContentReader],
       },
       { provide: MailUpdates, useFactory: (db: Database) => new MailUpdates(db), inject: [DATABASE] },
       { provide: BulkMailChanges, useFactory: (db: Database) => new BulkMailChanges(db.sql), inject: [DATABASE] },

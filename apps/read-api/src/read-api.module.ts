@@ -1,7 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { BearerAuthGuard } from '@letterbox/auth';
-import { InfrastructureModule } from '@letterbox/nest-infrastructure';
+import { Authentication, CachedUserSessions } from '@letterbox/accounts';
+import { AccessTokens, BearerAuthGuard, FailedAttemptLimiter } from '@letterbox/auth';
+import type { Database } from '@letterbox/db';
+import { DATABASE, InfrastructureModule } from '@letterbox/nest-infrastructure';
 import { AuthController } from './auth/auth.controller';
 import { ContactsController } from './contacts/contacts.controller';
 import { DevicesModule } from './devices/devices.module';
@@ -29,7 +31,14 @@ export class ReadApiModule {
         MailDownloadsController,
         ReceiptConfirmController,
       ],
-      providers: [{ provide: APP_GUARD, useClass: BearerAuthGuard }],
+      providers: [
+        { provide: APP_GUARD, useClass: BearerAuthGuard },
+        {
+          provide: Authentication,
+          useFactory: (db: Database, tokens: AccessTokens, attempts: FailedAttemptLimiter, sessions: CachedUserSessions) => new Authentication(db, tokens, attempts, sessions),
+          inject: [DATABASE, AccessTokens, FailedAttemptLimiter, CachedUserSessions],
+        },
+      ],
     };
   }
 }

@@ -5,12 +5,7 @@ import { Pool } from 'pg';
 import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
 import { referenceMail } from '@letterbox/mail-generator';
-import type { RunningWorker } from '@letterbox/queue';
-import { createTestUser, ensureReadReplica, testBlobStore, testDatabase, testQueuePrefix, waitFor, type TestUser } from '@letterbox/testing';
-import { startTestIngestWorker } from '../../ingest/src/testing/ingest-pipeline';
-import { startSendApiServer, type RunningSendApi } from '../../send-api/src/testing/send-api-server';
-import { startIngestServer, type RunningIngestServer } from '../../ingest/src/testing/ingest-server';
-import { openEventStream } from './testing/sse-client';
+import { type AppProcess, createTestUser, ensureReadReplica, openEventStream, type RunningIngestServer, type SendApiProcess, startIngestProcess, startIngestWorkerProcess, startSendApiProcess, testBlobStore, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
 import { startReadApiServer, type RunningApi } from './testing/read-api-server';
 
 const SENDER = { name: 'Sender', address: 'sender@example.org' };
@@ -31,8 +26,8 @@ describe('reads from a read replica (DATABASE_READ_URL)', () => {
   let replica: Pool;
   let apis: [RunningApi, RunningApi];
   let ingest: RunningIngestServer;
-  let sendApi: RunningSendApi;
-  let worker: RunningWorker;
+  let sendApi: SendApiProcess;
+  let worker: AppProcess;
   let writer: TestUser;
   let bystander: TestUser;
   let writerToken: string;
@@ -49,9 +44,9 @@ describe('reads from a read replica (DATABASE_READ_URL)', () => {
     db = testDatabase();
     const env = { DATABASE_READ_URL: replicaUrl, QUEUE_PREFIX: queuePrefix };
     apis = [await startReadApiServer(env), await startReadApiServer(env)];
-    ingest = await startIngestServer(env);
-    sendApi = await startSendApiServer(env);
-    worker = await startTestIngestWorker(queuePrefix, env);
+    ingest = await startIngestProcess(env);
+    sendApi = await startSendApiProcess(env);
+    worker = await startIngestWorkerProcess(env);
     const blobs = testBlobStore();
     writer = await createTestUser(db, 'writer');
     bystander = await createTestUser(db, 'bystander');
@@ -68,7 +63,7 @@ describe('reads from a read replica (DATABASE_READ_URL)', () => {
 
   after(async () => {
     await resumeReplay();
-    await worker?.close();
+    await worker?.stop();
     await ingest?.close();
     await sendApi?.close();
     await Promise.all((apis ?? []).map((api) => api.close()));

@@ -1,6 +1,6 @@
 import type { ErrorClassifier } from '@letterbox/http';
 import { MailboxLockedError, MailNotFoundError } from '@letterbox/mail';
-import { DraftNotFoundError, DraftVersionConflictError, IdempotencyKeyReusedError, NoRecipientsError, SendAlreadyStartedError, SendNotFoundError } from '@letterbox/sending';
+import { DraftNotFoundError, DraftVersionConflictError, IdempotencyKeyReusedError, NoRecipientsError, SendAlreadyStartedError, SenderGoneError, SendNotFoundError } from '@letterbox/sending';
 
 export const classifySendError: ErrorClassifier = (error) => {
   if (error instanceof SendNotFoundError || error instanceof DraftNotFoundError) return { status: 404, detail: error.message };
@@ -10,5 +10,6 @@ export const classifySendError: ErrorClassifier = (error) => {
   if (error instanceof MailboxLockedError) return { status: 423, detail: `original: ${error.message}; unlock it to answer its mail` };
   if (error instanceof NoRecipientsError) return { status: 400, detail: error.message };
   if (error instanceof IdempotencyKeyReusedError) return { status: 422, detail: `header.idempotency-key: ${error.message}` };
+  if (error instanceof SenderGoneError) return { status: 401, detail: error.message };
   return undefined;
 };

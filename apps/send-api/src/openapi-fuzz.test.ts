@@ -1,21 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
-import {
-  createTestUser,
-  describeFindings,
-  fetchOpenApiDocument,
-  fuzzRequests,
-  operationsOf,
-  pathParameterMismatches,
-  runFuzz,
-  testDatabase,
-  testQueuePrefix,
-  type Finding,
-  type OpenApiDocument,
-  type TestUser,
-} from '@letterbox/testing';
-import { accessTokenFor, startSendApiServer, type RunningSendApi } from './testing/send-api-server';
+import { accessTokenFor, createTestUser, describeFindings, fetchOpenApiDocument, type Finding, fuzzRequests, type OpenApiDocument, operationsOf, pathParameterMismatches, runFuzz, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { startSendApiServer, type RunningSendApi } from './testing/send-api-server';
 
 describe('every operation of the send API answers hostile input with a 4xx problem, never a 5xx', () => {
   let db: Database;

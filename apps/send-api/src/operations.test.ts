@@ -4,8 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { Queue } from 'bullmq';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
-import { createTestUser, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
-import { accessTokenFor, startSendApiServer, type RunningSendApi } from './testing/send-api-server';
+import { accessTokenFor, createTestUser, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { startSendApiServer, type RunningSendApi } from './testing/send-api-server';
 
 const { REDIS_URL } = loadConfig(redisConfig);
 

@@ -1,14 +1,14 @@
 import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { identitiesOf } from '@letterbox/accounts';
 import { primaryOnly, type Database, type UserWrites } from '@letterbox/db';
-import { eventCommandConnection } from '@letterbox/events';
 import { DATABASE, READ_ROUTING } from '@letterbox/nest-infrastructure';
-import { JobQueues, producerConnection } from '@letterbox/queue';
+import { JobQueues } from '@letterbox/queue';
+import { failFastConnection } from '@letterbox/redis';
 import { MailQueries } from '@letterbox/mail';
-import { Drafts, sendGroupCommit, SendOutbox, SendSubmission, UserSends } from '@letterbox/sending';
+import { Drafts, sendGroupCommit, SenderDirectory, SendMail, SendOutbox, SendSubmission, UserSends } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import { AnsweredAnnouncer } from './answered-announcer';
 import { SEND_API_CONFIG, type SendApiConfig } from './send-api.config';
-import { SenderDirectory } from './sends/sender-directory';
 
 /** The sending domain's services and the queues the send API adds jobs to. What a send or a draft reads of the user's mail, it reads on the primary. */
 @Module({})
@@ -21,12 +21,12 @@ export class SendServicesModule implements OnApplicationShutdown {
   static forConfig(config: SendApiConfig): DynamicModule {
     const providers = [
       { provide: SEND_API_CONFIG, useValue: config },
-      { provide: JobQueues, useFactory: () => new JobQueues(producerConnection(config), config.QUEUE_PREFIX) },
+      { provide: JobQueues, useFactory: () => new JobQueues(failFastConnection(config, 'redis producer'), config.QUEUE_PREFIX) },
       { provide: SendOutbox, useFactory: (db: Database, queues: JobQueues) => new SendOutbox(db, queues, sendGroupCommit(config.SEND_GROUP_COMMIT_MAX)), inject: [DATABASE, JobQueues] },
       { provide: UserSends, useFactory: (db: Database) => new UserSends(db), inject: [DATABASE] },
       {
         provide: AnsweredAnnouncer,
-        useFactory: (writes: UserWrites) => new AnsweredAnnouncer(eventCommandConnection(config), config.QUEUE_PREFIX, writes),
+        useFactory: (writes: UserWrites) => new AnsweredAnnouncer(failFastConnection(config, 'redis events'), config.QUEUE_PREFIX, writes),
         inject: [READ_ROUTING],
       },
       {
@@ -48,9 +48,14 @@ export class SendServicesModule implements OnApplicationShutdown {
         useFactory: (db: Database, blobs: BlobStore, submission: SendSubmission) => new Drafts(db, blobs, new MailQueries(primaryOnly(db.sql)), submission),
         inject: [DATABASE, BlobStore, SendSubmission],
       },
-      SenderDirectory,
+      {
+        provide: SenderDirectory,
+        useFactory: (db: Database) => new SenderDirectory((userIds) => identitiesOf(db, userIds), sendGroupCommit(config.SEND_GROUP_COMMIT_MAX)),
+        inject: [DATABASE],
+      },
+      { provide: SendMail, useFactory: (senders: SenderDirectory, submission: SendSubmission) => new SendMail(senders, submission), inject: [SenderDirectory, SendSubmission] },
     ];
-    return { module: SendServicesModule, providers, exports: providers.map((provider) => ('provide' in provider ? provider.provide : provider)) };
+    return { module: SendServicesModule, providers, exports: providers.map((provider) => provider.provide) };
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -3,10 +3,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createApiProxy, isApiPath, upstreamFor } from './api-proxy';
+import Fastify from 'fastify';
+import { isApiPath, registerApiProxy, upstreamFor, type ApiProxyOptions, type ApiUpstreams } from './api-proxy';
 
 const listen = (server: http.Server) =>
   new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+
+/** The proxy alone in a Fastify of its own, as the webmail server mounts it. */
+async function startProxy(upstreams: ApiUpstreams, options: ApiProxyOptions) {
+  const app = Fastify({ forceCloseConnections: true });
+  await registerApiProxy(app, upstreams, options);
+  return { url: await app.listen({ port: 0, host: '127.0.0.1' }), close: () => app.close() };
+}
 
 describe('the API proxy', () => {
   const upload = randomBytes(3 * 1024 * 1024 + 17);
@@ -35,18 +43,13 @@ describe('the API proxy', () => {
       response.end(JSON.stringify({ url: request.url, size, sha256: hash.digest('hex') }));
     });
   });
-  let proxyServer: http.Server;
-  let proxy: ReturnType<typeof createApiProxy>;
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
   let url: string;
   const limits = { maxStreams: 400, maxStreamsPerClient: 300 };
 
   before(async () => {
-    proxy = createApiProxy(
-      { readApi: new URL(await listen(readApi)), sendApi: new URL(await listen(sendApi)) },
-      { ...limits, logUpstreamError: () => undefined },
-    );
-    proxyServer = http.createServer(proxy.handle);
-    url = await listen(proxyServer);
+    proxy = await startProxy({ readApi: new URL(await listen(readApi)), sendApi: new URL(await listen(sendApi)) }, { ...limits, logUpstreamError: () => undefined });
+    url = proxy.url;
   });
 
   /** An event stream through the proxy, as EventSource opens it; the status, and how to close it. */
@@ -62,9 +65,8 @@ describe('the API proxy', () => {
 
   after(async () => {
     for (const stream of openStreams) stream.end();
-    proxy.close();
-    proxyServer.closeAllConnections();
-    await Promise.all([proxyServer, readApi, sendApi].map((server) => new Promise((resolve) => server.close(resolve))));
+    await proxy.close();
+    await Promise.all([readApi, sendApi].map((server) => new Promise((resolve) => server.close(resolve))));
   });
 
   test('routes /v2/mails/send, /v2/drafts and below to the send API, the rest of /v2 to the read API', () => {
@@ -148,12 +150,8 @@ describe('the API proxy', () => {
 
   test('an API that is down is a 502 problem that names neither its address nor the error, which is logged', async () => {
     const log: string[] = [];
-    const down = createApiProxy(
-      { readApi: new URL('http://127.0.0.1:9'), sendApi: new URL('http://127.0.0.1:9') },
-      { ...limits, logUpstreamError: (message) => log.push(message) },
-    );
-    const server = http.createServer(down.handle);
-    const downUrl = await listen(server);
+    const down = await startProxy({ readApi: new URL('http://127.0.0.1:9'), sendApi: new URL('http://127.0.0.1:9') }, { ...limits, logUpstreamError: (message) => log.push(message) });
+    const downUrl = down.url;
     try {
       const response = await fetch(`${downUrl}/v2/mailboxes`);
       assert.equal(response.status, 502);
@@ -162,8 +160,7 @@ describe('the API proxy', () => {
       assert.doesNotMatch(text, /127\.0\.0\.1|ECONNREFUSED|:9\b/);
       assert.match(log.join('\n'), /127\.0\.0\.1:9.*ECONNREFUSED/);
     } finally {
-      down.close();
-      await new Promise((resolve) => server.close(resolve));
+      await down.close();
     }
   });
 });

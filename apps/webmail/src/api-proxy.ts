@@ -1,6 +1,9 @@
-import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { pipeline } from 'node:stream';
+import type { Socket } from 'node:net';
+import fastifyHttpProxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { problemBody, sendProblem } from '@letterbox/http';
 
 export interface ApiUpstreams {
   readApi: URL;
@@ -50,43 +53,18 @@ export function upstreamFor(url: string, upstreams: ApiUpstreams): URL {
   return toSendApi ? upstreams.sendApi : upstreams.readApi;
 }
 
-function forwardedHeaders(request: IncomingMessage, target: URL): IncomingHttpHeaders {
-  const headers: IncomingHttpHeaders = {};
-  const named = new Set(
-    (request.headers.connection ?? '')
-      .split(',')
-      .map((name) => name.trim().toLowerCase())
-      .filter(Boolean),
-  );
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || named.has(name)) continue;
-    headers[name] = value;
-  }
-  const client = request.socket.remoteAddress ?? '';
-  headers['x-forwarded-for'] = request.headers['x-forwarded-for'] ? `${request.headers['x-forwarded-for']}, ${client}` : client;
-  headers['x-forwarded-host'] = request.headers.host ?? '';
-  headers['x-forwarded-proto'] = 'encrypted' in request.socket ? 'https' : 'http';
-  headers.host = target.host;
-  return headers;
-}
+const withoutHopByHop = (headers: IncomingHttpHeaders): IncomingHttpHeaders => Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
 
-function responseHeaders(upstream: IncomingMessage): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(upstream.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name)) continue;
-    headers[name] = value;
-  }
-  return headers;
-}
-
-function problem(response: ServerResponse, status: number, detail: string, headers: Record<string, string> = {}): void {
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  const body = JSON.stringify({ type: 'about:blank', title: http.STATUS_CODES[status], status, detail });
-  response.writeHead(status, { ...headers, 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) });
-  response.end(body);
+/** What the API is told of the client: the proxies it came through, the host and scheme it asked for. */
+function forwardedHeaders(request: Pick<FastifyRequest, 'headers'> & { raw: { socket: Socket } }, headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const { socket } = request.raw;
+  const client = socket.remoteAddress ?? '';
+  return {
+    ...withoutHopByHop(headers),
+    'x-forwarded-for': request.headers['x-forwarded-for'] ? `${request.headers['x-forwarded-for']}, ${client}` : client,
+    'x-forwarded-host': request.headers.host ?? '',
+    'x-forwarded-proto': 'encrypted' in socket ? 'https' : 'http',
+  };
 }
 
 /** Counts open streams, in all and per client address. */
@@ -119,11 +97,12 @@ class OpenStreams {
 
 /**
  * A reverse proxy for the APIs, so the SPA and the APIs share one origin and the browser
- * needs no CORS. Bodies stream both ways chunk by chunk with backpressure: a 25 MB upload,
- * a 16 MB attachment or a raw EML never sits in this process's memory, and every event of
- * an SSE stream is written to the browser as soon as it arrives.
+ * needs no CORS: `/v2` and below, by @fastify/http-proxy. Bodies stream both ways chunk by
+ * chunk with backpressure (nothing parses them): a 25 MB upload, a 16 MB attachment or a raw
+ * EML never sits in this process's memory, and every event of an SSE stream is written to
+ * the browser as soon as it arrives.
  */
-export function createApiProxy(upstreams: ApiUpstreams, options: ApiProxyOptions) {
+export async function registerApiProxy(app: FastifyInstance, upstreams: ApiUpstreams, options: ApiProxyOptions): Promise<void> {
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
     'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
@@ -133,62 +112,64 @@ export function createApiProxy(upstreams: ApiUpstreams, options: ApiProxyOptions
     'http:': new http.Agent({ keepAlive: false }),
     'https:': new https.Agent({ keepAlive: false }),
   };
+  app.addHook('onClose', async () => {
+    for (const agent of [...Object.values(agents), ...Object.values(streamAgents)]) agent.destroy();
+  });
   const openStreams = new OpenStreams(options);
 
-  function upstreamFailed(response: ServerResponse, reason: string): void {
-    options.logUpstreamError(reason);
-    problem(response, 502, 'the mail service is unavailable; try again shortly');
+  function upstreamFailed(reply: FastifyReply, error: Error): void {
+    const { method, url } = reply.request;
+    options.logUpstreamError(`the API at ${upstreamFor(url, upstreams).origin} did not answer ${method} ${url.split('?')[0]}: ${(error.cause instanceof Error ? error.cause : error).message}`);
+    if (reply.raw.headersSent) reply.raw.destroy();
+    else void sendProblem(reply, problemBody(502, 'the mail service is unavailable; try again shortly'));
   }
 
-  function handle(request: IncomingMessage, response: ServerResponse): void {
-    const url = request.url ?? '/';
-    const target = upstreamFor(url, upstreams);
-    const isStream = url.split('?')[0] === EVENT_STREAM_PATH;
-    if (isStream) {
-      const stream = openStreams.take(request.socket.remoteAddress ?? '');
-      if ('refused' in stream) return problem(response, 429, stream.refused, { 'retry-after': String(STREAM_RETRY_AFTER_SECONDS) });
-      response.once('close', stream.release);
-    }
-    const client = target.protocol === 'https:' ? https : http;
-    const outgoing = client.request({
-      protocol: target.protocol,
-      hostname: target.hostname,
-      port: target.port,
-      method: request.method,
-      path: `${target.pathname.replace(/\/$/, '')}${url}`,
-      headers: forwardedHeaders(request, target),
-      agent: (isStream ? streamAgents : agents)[target.protocol as 'http:' | 'https:'],
-    });
-
-    outgoing.on('response', (upstream) => {
-      const headers = responseHeaders(upstream);
-      response.writeHead(upstream.statusCode ?? 502, upstream.statusMessage, headers);
-      const streaming = String(upstream.headers['content-type'] ?? '').startsWith('text/event-stream');
-      if (streaming) {
-        // Events are small and must not wait for Nagle or a fuller packet.
-        response.socket?.setNoDelay(true);
-        response.flushHeaders();
-      }
-      pipeline(upstream, response, (error) => {
-        if (error) upstream.destroy();
-      });
-    });
-    outgoing.on('error', (error) => upstreamFailed(response, `the API at ${target.origin} did not answer ${request.method} ${url.split('?')[0]}: ${error.message}`));
-
-    // The browser went away (a closed tab, an aborted download, an EventSource closed): stop the upstream too.
-    response.on('close', () => {
-      if (!response.writableFinished) outgoing.destroy();
-    });
-
-    pipeline(request, outgoing, (error) => {
-      if (error && !response.headersSent) upstreamFailed(response, `the request body of ${request.method} ${url.split('?')[0]} could not be forwarded: ${error.message}`);
-    });
-  }
-
-  return {
-    handle,
-    close(): void {
-      for (const agent of [...Object.values(agents), ...Object.values(streamAgents)]) agent.destroy();
+  const proxied = (prefix: string, sockets: typeof agents): FastifyHttpProxyOptions => ({
+    prefix,
+    // Each request goes where upstreamFor says, its path and query as the client wrote them, below the upstream's own path.
+    upstream: '',
+    handler: (request, reply, _dest, replyOptions) => reply.from(`${upstreamFor(request.url, upstreams).pathname.replace(/\/$/, '')}${request.url.split('?')[0]}`, replyOptions),
+    internalRewriteLocationHeader: false,
+    disableRequestLogging: true,
+    http: { agents: sockets, requestOptions: { rejectUnauthorized: true } },
+    replyOptions: {
+      getUpstream: (request) => upstreamFor(request.url, upstreams).origin,
+      queryString: (_search, url) => url.split('?').slice(1).join('?'),
+      // Uploads over a slow line and streams that stay open: no time limit, and never sent twice.
+      timeout: 0,
+      retryDelay: () => null,
+      rewriteRequestHeaders: forwardedHeaders,
+      rewriteHeaders: withoutHopByHop,
+      // The server is HTTP/1 (webmail-server.ts), whatever reply-from's types allow for.
+      onError: (reply, { error }) => upstreamFailed(reply as FastifyReply, error),
     },
-  };
+  });
+
+  // A path the proxy will not forward (one climbing out with `..`) is the client's fault; anything else is a failure to forward.
+  function refused(error: Error & { statusCode?: number }, _request: FastifyRequest, reply: FastifyReply): void {
+    if (error.statusCode && error.statusCode < 500) void sendProblem(reply, problemBody(error.statusCode, `path: ${error.message}`));
+    else upstreamFailed(reply, error);
+  }
+
+  await app.register(
+    async (scope) => {
+      scope.setErrorHandler(refused);
+      await scope.register(fastifyHttpProxy, {
+        ...proxied(EVENT_STREAM_PATH, streamAgents),
+        routes: ['/'],
+        preHandler: (request, reply, done) => {
+          const stream = openStreams.take(request.raw.socket.remoteAddress ?? '');
+          if ('refused' in stream) {
+            void sendProblem(reply, problemBody(429, stream.refused), { 'retry-after': String(STREAM_RETRY_AFTER_SECONDS) });
+            return;
+          }
+          reply.raw.once('close', stream.release);
+          done();
+        },
+      });
+      await scope.register(fastifyHttpProxy, proxied('/v2', agents));
+    },
+    // Its requests are the APIs' to log: here only what goes wrong.
+    { logLevel: 'error' },
+  );
 }

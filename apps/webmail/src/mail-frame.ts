@@ -1,4 +1,5 @@
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { writeProblem } from '@letterbox/http';
 import { COMMON_HEADERS, mailFrameCsp } from './security-headers';
 
 /**
@@ -32,11 +33,9 @@ export function mailFrameDocument(html: string, remoteImages: boolean): string {
   ].join('');
 }
 
+/** A refusal, unless the frame was answered already (a timeout after the size limit, or the other way round). */
 function answer(response: ServerResponse, status: number, detail: string, headers: Record<string, string> = {}): void {
-  if (response.headersSent) return;
-  const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, detail });
-  response.writeHead(status, { ...headers, 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) });
-  response.end(body);
+  if (!response.headersSent) writeProblem(response, status, detail, headers);
 }
 
 /**

@@ -3,8 +3,9 @@ import http from 'node:http';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { problemBody, sendProblem, sendRouterRefusal } from '@letterbox/http';
 import { metricsText, readiness, type DependencyCheck } from '@letterbox/observability';
-import { createApiProxy, isApiPath, type EventStreamLimits } from './api-proxy';
+import { isApiPath, registerApiProxy, type EventStreamLimits } from './api-proxy';
 import { handleMailFrame } from './mail-frame';
 import { COMMON_HEADERS, SPA_CSP } from './security-headers';
 
@@ -26,24 +27,18 @@ const upstreamCheck = (url: URL): DependencyCheck => async () => {
 
 /**
  * The webmail: the built SPA with a strict policy, the mail frame, and the APIs under the
- * same origin. API requests never enter Fastify: they go straight from the HTTP server
- * to the proxy, so nothing parses or buffers their bodies.
+ * same origin (their bodies streamed, never parsed or buffered here).
  */
 export async function createWebmailServer(options: WebmailServerOptions): Promise<FastifyInstance> {
   if (!existsSync(path.join(options.staticDir, 'index.html'))) {
     throw new Error(`the webmail is not built: no index.html in ${options.staticDir} (run vite build --config apps/webmail/vite.config.mts)`);
   }
-  const proxy = createApiProxy(
-    { readApi: options.readApiUrl, sendApi: options.sendApiUrl },
-    // Called only for a request, when `app` below exists.
-    { ...options.eventStreams, logUpstreamError: (message) => app.log.warn(message) },
-  );
-
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
+    // A path the router cannot read never reaches the proxy: it is refused as the APIs themselves refuse it.
+    frameworkErrors: (error, _request, reply) => void sendRouterRefusal(reply, error),
     serverFactory: (handler) => {
       const server = http.createServer((request, response) => {
-        if (isApiPath(request.url)) return proxy.handle(request, response);
         if (request.url === '/mail-frame') return handleMailFrame(request, response);
         handler(request, response);
       });
@@ -52,13 +47,14 @@ export async function createWebmailServer(options: WebmailServerOptions): Promis
       return server;
     },
   });
-  app.addHook('onClose', async () => proxy.close());
-
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // The SPA's policy: the APIs' answers pass as the APIs wrote them.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (isApiPath(request.url)) return payload;
     for (const [name, value] of Object.entries(COMMON_HEADERS)) reply.header(name, value);
     reply.header('content-security-policy', SPA_CSP);
     return payload;
   });
+  await registerApiProxy(app, { readApi: options.readApiUrl, sendApi: options.sendApiUrl }, { ...options.eventStreams, logUpstreamError: (message) => app.log.warn(message) });
 
   await app.register(fastifyStatic, {
     root: options.staticDir,
@@ -86,7 +82,7 @@ export async function createWebmailServer(options: WebmailServerOptions): Promis
   app.setNotFoundHandler((request, reply) => {
     const wantsPage = request.method === 'GET' && !path.extname(request.url.split('?')[0]) && String(request.headers.accept ?? '').includes('text/html');
     if (wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    return reply.status(404).type('application/problem+json').send({ type: 'about:blank', title: 'Not Found', status: 404, detail: `no ${request.url}` });
+    return sendProblem(reply, problemBody(404, `no ${request.url}`));
   });
 
   return app;

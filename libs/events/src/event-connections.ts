@@ -1,10 +1,5 @@
 import { redisConnection, type RedisConnection, type RedisTarget } from '@letterbox/redis';
 
-/** For publishing and reading history: fails at once while Redis is unreachable, so a request is never held up by it. */
-export function eventCommandConnection(target: RedisTarget): RedisConnection {
-  return redisConnection(target, 'fail-fast', 'redis events');
-}
-
 /**
  * The one connection a process listens for live events on. It does not resubscribe by
  * itself after a reconnect: events published while it was away are lost to it, so the

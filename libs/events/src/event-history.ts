@@ -1,6 +1,6 @@
-import type { RedisConnection } from '@letterbox/redis';
+import { whenReady, type RedisConnection } from '@letterbox/redis';
 import type { MailEvent } from './mail-events';
-import { whenReady } from './redis-ready';
+import { EventsUnavailableError } from './events-unavailable-error';
 
 /** What a client resuming from an id gets: the events after it, or a resync when the history no longer reaches back to it. */
 export type HistorySince = { replay: Array<[id: string, event: MailEvent]> } | { resync: true; latestId: string | undefined };
@@ -12,7 +12,7 @@ export type HistorySince = { replay: Array<[id: string, event: MailEvent]> } | {
  * with the newest id kept (if any) to resume from after refetching.
  */
 export async function historySince(redis: RedisConnection, history: string, lastEventId: string): Promise<HistorySince> {
-  await whenReady(redis);
+  await whenReady(redis, EventsUnavailableError);
   const results = await redis.multi().xrange(history, lastEventId, '+').xrevrange(history, '+', '-', 'COUNT', 1).exec();
   const failure = results?.find(([error]) => error)?.[0];
   if (failure || !results) throw failure ?? new Error('reading the event history was aborted');

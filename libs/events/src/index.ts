@@ -3,6 +3,6 @@ export { mailChangeEvent, bulkChangeEvents, type ChangedMailState, type UserMail
 export { UserEvents, type EventRetention } from './user-events';
 export { UserEventFeed } from './user-event-feed';
 export type { UserEventSink } from './event-follower';
-export { eventCommandConnection, eventSubscriberConnection } from './event-connections';
-export { EventsUnavailableError } from './redis-ready';
+export { eventSubscriberConnection } from './event-connections';
+export { EventsUnavailableError } from './events-unavailable-error';
 export { isEventId } from './event-ids';

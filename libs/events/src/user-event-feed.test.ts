@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import type { RedisConnection } from '@letterbox/redis';
+import { failFastConnection, type RedisConnection } from '@letterbox/redis';
 import type { MailEvent } from './mail-events';
-import { EventsUnavailableError } from './redis-ready';
-import { eventCommandConnection, eventSubscriberConnection } from './event-connections';
-import { eventually, RecordingSink } from './testing/recording-sink';
+import { EventsUnavailableError } from './events-unavailable-error';
+import { eventSubscriberConnection } from './event-connections';
+import { RecordingSink } from './testing/recording-sink';
 import { UserEventFeed } from './user-event-feed';
 import { UserEvents } from './user-events';
-import { redisTargets, unlinkKeys } from '@letterbox/testing';
+import { redisTargets, unlinkKeys, waitFor } from '@letterbox/testing';
 
 const created = (mailId: number): MailEvent => ({ type: 'mail.created', mailId, mailboxId: 1 });
 
@@ -16,7 +16,7 @@ for (const { name, target } of redisTargets()) {
   describe(`following users’ events in one process, against ${name}`, () => {
     const prefix = `test-${randomUUID().slice(0, 8)}`;
     const subscriberName = `${prefix}-subscriber`;
-    const commands = eventCommandConnection(target);
+    const commands = failFastConnection(target, 'redis events');
     const subscriber = eventSubscriberConnection(target, subscriberName);
     const events = new UserEvents(commands, prefix);
     const feed = new UserEventFeed(subscriber, commands, prefix);
@@ -43,7 +43,7 @@ for (const { name, target } of redisTargets()) {
       const stop = await feed.follow(settle, sentinel);
       await events.publish(userId, event);
       await events.publish(settle, created(0));
-      await eventually(() => sentinel.events.length === 1, 'the event published after it arrived');
+      await waitFor(() => sentinel.events.length === 1, { what: 'the event published after it arrived', timeoutMs: 10_000, intervalMs: 25 });
       stop();
     }
 
@@ -53,8 +53,8 @@ for (const { name, target } of redisTargets()) {
       const stops = [await feed.follow(user, first), await feed.follow(user, second), await feed.follow(other, others)];
       await events.publish(other, created(1));
       await events.publish(user, created(2));
-      await eventually(() => first.events.length === 1 && second.events.length === 1, 'both streams of the user got its event');
-      await eventually(() => others.events.length === 1, 'the other user got theirs');
+      await waitFor(() => first.events.length === 1 && second.events.length === 1, { what: 'both streams of the user got its event', timeoutMs: 10_000, intervalMs: 25 });
+      await waitFor(() => others.events.length === 1, { what: 'the other user got theirs', timeoutMs: 10_000, intervalMs: 25 });
       for (const stop of stops) stop();
       assert.deepEqual([first, second].map((sink) => sink.events.map(({ event }) => event)), [[created(2)], [created(2)]]);
       assert.deepEqual(others.events.map(({ event }) => event), [created(1)]);
@@ -69,7 +69,7 @@ for (const { name, target } of redisTargets()) {
           await Promise.all(Array.from({ length: 10 }, () => events.publish(userId, created(++published))));
         }
       })();
-      await eventually(() => published >= 30, 'some events were published');
+      await waitFor(() => published >= 30, { what: 'some events were published', timeoutMs: 10_000, intervalMs: 25 });
       const resumes: Array<{ from: string; sink: RecordingSink; stop: () => void }> = [];
       while (published < total - 30 && resumes.length < 12) {
         const from = (await keptIds(userId)).at(-1) as string;
@@ -81,7 +81,7 @@ for (const { name, target } of redisTargets()) {
       assert.equal(ids.length, total);
       for (const { from, sink, stop } of resumes) {
         const expected = ids.slice(ids.indexOf(from) + 1);
-        await eventually(() => sink.events.length >= expected.length, `the stream resumed from ${from} caught up`);
+        await waitFor(() => sink.events.length >= expected.length, { what: `the stream resumed from ${from} caught up`, timeoutMs: 10_000, intervalMs: 25 });
         stop();
         assert.deepEqual(sink.ids(), expected, `resumed from ${from}`);
         assert.deepEqual(sink.resyncs, []);
@@ -117,7 +117,7 @@ for (const { name, target } of redisTargets()) {
       await feed.follow(userId, failing);
       const stop = await feed.follow(userId, healthy);
       await events.publish(userId, created(1));
-      await eventually(() => healthy.events.length === 1, 'the healthy stream got the event');
+      await waitFor(() => healthy.events.length === 1, { what: 'the healthy stream got the event', timeoutMs: 10_000, intervalMs: 25 });
       assert.match(failing.brokenBy?.message ?? '', /the client is gone/);
       assert.equal(feed.followerCount(), 1);
       stop();
@@ -132,25 +132,25 @@ for (const { name, target } of redisTargets()) {
       const ids = [...String(clients).matchAll(clientId)].filter((match) => match[2] === subscriberName).map((match) => match[1]);
       assert.equal(ids.length, 1);
       await commands.client('KILL', 'ID', ids[0]);
-      await eventually(() => before.every((sink) => sink.brokenBy instanceof EventsUnavailableError), 'both streams broke');
+      await waitFor(() => before.every((sink) => sink.brokenBy instanceof EventsUnavailableError), { what: 'both streams broke', timeoutMs: 10_000, intervalMs: 25 });
       assert.deepEqual(feed.followedUsers(), []);
 
       const renewed = new RecordingSink();
-      await eventually(async () => {
+      await waitFor(async () => {
         renewed.brokenBy = undefined;
         const stop = await feed.follow(userId, renewed);
         if (renewed.brokenBy) return false;
         await events.publish(userId, created(2));
-        await eventually(() => renewed.events.length === 1, 'the event after reconnecting arrived');
+        await waitFor(() => renewed.events.length === 1, { what: 'the event after reconnecting arrived', timeoutMs: 10_000, intervalMs: 25 });
         stop();
         return true;
-      }, 'a stream opened after the reconnect worked');
+      }, { what: 'a stream opened after the reconnect worked', timeoutMs: 10_000, intervalMs: 25 });
       assert.deepEqual(renewed.events[0].event, created(2));
     });
 
     test('with Redis unreachable a stream breaks instead of waiting for it, and the fan-out holds no one', oneRedisOnly, async () => {
       const unreachable = { REDIS_URL: 'redis://127.0.0.1:1' };
-      const down = eventCommandConnection(unreachable);
+      const down = failFastConnection(unreachable, 'redis events');
       const refusals: Error[] = [];
       down.on('error', (error: Error) => refusals.push(error));
       const downSubscriber = eventSubscriberConnection(unreachable, `${prefix}-unreachable`);

@@ -1,9 +1,9 @@
-import type { RedisConnection } from '@letterbox/redis';
+import { whenReady, type RedisConnection } from '@letterbox/redis';
 import { EventFollower, type UserEventSink } from './event-follower';
 import { historySince } from './event-history';
 import { eventKeys } from './event-keys';
 import { parseLiveMessage, userIdOfLiveMessage } from './live-message';
-import { EventsUnavailableError, whenReady } from './redis-ready';
+import { EventsUnavailableError } from './events-unavailable-error';
 import { loggerFor } from '@letterbox/observability';
 
 const logger = loggerFor('events');
@@ -83,7 +83,7 @@ export class UserEventFeed {
 
   private subscribed(): Promise<void> {
     if (!this.subscription) {
-      const subscription = whenReady(this.subscriber).then(async () => void (await this.subscriber.subscribe(this.keys.live)));
+      const subscription = whenReady(this.subscriber, EventsUnavailableError).then(async () => void (await this.subscriber.subscribe(this.keys.live)));
       subscription.catch(() => {
         if (this.subscription === subscription) this.subscription = undefined;
       });

@@ -1,21 +1,21 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import type { RedisConnection } from '@letterbox/redis';
+import { failFastConnection, type RedisConnection } from '@letterbox/redis';
 import { compareEventIds } from './event-ids';
 import type { MailEvent } from './mail-events';
-import { eventCommandConnection, eventSubscriberConnection } from './event-connections';
-import { eventually, RecordingSink } from './testing/recording-sink';
+import { eventSubscriberConnection } from './event-connections';
+import { RecordingSink } from './testing/recording-sink';
 import { UserEventFeed } from './user-event-feed';
 import { UserEvents } from './user-events';
-import { redisTargets, unlinkKeys } from '@letterbox/testing';
+import { redisTargets, unlinkKeys, waitFor } from '@letterbox/testing';
 
 const created = (mailId: number): MailEvent => ({ type: 'mail.created', mailId, mailboxId: 1 });
 
 for (const { name, target } of redisTargets()) {
   describe(`publishing and replaying a user’s events against ${name}`, () => {
     const prefix = `test-${randomUUID().slice(0, 8)}`;
-    const commands = eventCommandConnection(target);
+    const commands = failFastConnection(target, 'redis events');
     const events = new UserEvents(commands, prefix);
     const subscriber = eventSubscriberConnection(target, `${prefix}-subscriber`);
     const feed = new UserEventFeed(subscriber, commands, prefix);
@@ -114,7 +114,7 @@ for (const { name, target } of redisTargets()) {
       const stop = await feed.follow(userId, sink, '1-0');
       assert.deepEqual(sink.resyncs, [undefined]);
       await events.publish(userId, created(1));
-      await eventually(() => sink.events.length === 1, 'the live event arrived');
+      await waitFor(() => sink.events.length === 1, { what: 'the live event arrived', timeoutMs: 10_000, intervalMs: 25 });
       stop();
       assert.deepEqual(sink.events[0].event, created(1));
     });
@@ -124,7 +124,7 @@ for (const { name, target } of redisTargets()) {
       const live = new RecordingSink();
       const stop = await feed.follow(userId, live);
       const publishers = Array.from({ length: 4 }, () => {
-        const connection = eventCommandConnection(target);
+        const connection = failFastConnection(target, 'redis events');
         extraConnections.push(connection);
         return new UserEvents(connection, prefix);
       });
@@ -137,7 +137,7 @@ for (const { name, target } of redisTargets()) {
       assert.equal(ids.length, 200);
       assert.equal(new Set(ids).size, 200);
       for (let index = 1; index < ids.length; index++) assert.ok(compareEventIds(ids[index - 1], ids[index]) < 0, 'ids increase');
-      await eventually(() => live.events.length === 200, 'every event reached the live stream');
+      await waitFor(() => live.events.length === 200, { what: 'every event reached the live stream', timeoutMs: 10_000, intervalMs: 25 });
       stop();
       assert.deepEqual(live.ids(), ids, 'live order is history order');
       for (let index = 0; index < publishers.length; index++) {

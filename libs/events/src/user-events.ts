@@ -1,8 +1,8 @@
 import type { ChainableCommander } from 'ioredis';
-import type { RedisConnection } from '@letterbox/redis';
+import { whenReady, type RedisConnection } from '@letterbox/redis';
 import { eventKeys } from './event-keys';
 import type { MailEvent } from './mail-events';
-import { whenReady } from './redis-ready';
+import { EventsUnavailableError } from './events-unavailable-error';
 
 /**
  * Records an event in the user's history and announces it live, in one script: the id
@@ -65,7 +65,7 @@ export class UserEvents {
     for (const { userId } of entries) {
       if (!Number.isSafeInteger(userId) || userId < 1) throw new RangeError(`user id must be a positive whole number, got ${userId}`);
     }
-    await whenReady(this.redis);
+    await whenReady(this.redis, EventsUnavailableError);
     const { maxLength, ttlSeconds } = this.retention;
     const pipelines = new Map<number, WithPublishCommand>();
     for (const { userId, event } of entries) {

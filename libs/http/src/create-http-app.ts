@@ -3,15 +3,15 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { httpRequestDuration, loggerFor, requestIdFrom, withRequestId } from '@letterbox/observability';
 import { useJsonBodyParser } from './json-body-parser';
-import { problemBody, ProblemDetailsFilter, type ErrorClassifier } from './problem-details';
+import { openApiDocument, type ApiDescription } from './openapi-document';
+import { ProblemDetailsFilter, type ErrorClassifier } from './problem-details';
+import { sendRouterRefusal } from './problem-response';
 
-export interface HttpAppOptions {
-  title: string;
-  description: string;
+export interface HttpAppOptions extends ApiDescription {
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
   /** false: no Nest logs at all (tests that expect errors); otherwise pino's JSON lines. */
@@ -39,11 +39,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
     routerOptions: { maxParamLength: 1024 },
     // The client's X-Request-Id when it is a sane one, else a new id.
     requestIdHeader: false,
-    // What the router refuses before any route runs (a parameter too long, broken percent-encoding) is a problem too.
-    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
-      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
-      void reply.status(status).header('content-type', 'application/problem+json').send(problemBody(status, `path: ${error.message}`, { errors: [{ field: 'path', message: error.message }] }));
-    },
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => void sendRouterRefusal(reply, error),
     genReqId: (request: IncomingMessage) => requestIdFrom(request.headers['x-request-id']),
   });
   useJsonBodyParser(adapter.getInstance());
@@ -63,11 +59,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
     const allowed = { origin: origins, credentials: false, exposedHeaders: ['Location', 'Retry-After', 'ETag', 'X-Request-Id'] };
     app.enableCors({ delegator: (request, allow) => allow(null, NO_CORS_PATHS.test(request.url ?? '') ? { origin: false } : allowed) });
   }
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder().setTitle(options.title).setDescription(options.description).setVersion('2').addBearerAuth().build(),
-  );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+  SwaggerModule.setup('docs', app, openApiDocument(app, options), { jsonDocumentUrl: 'docs/openapi.json' });
   return app;
 }
 

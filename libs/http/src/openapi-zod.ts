@@ -1,6 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiParam, ApiQuery } from '@nestjs/swagger';
+import { RouteSchema } from '@nestjs/platform-fastify';
+import { ApiBody, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { z } from 'zod';
+import { componentRef, serializerSchema, wireSchemaId } from './wire-schemas';
 
 type JsonSchema = { properties?: Record<string, object>; required?: string[] };
 
@@ -27,4 +29,15 @@ export function ApiZodPath(schema: z.ZodObject): MethodDecorator {
 /** Documents a JSON body in OpenAPI, from the schema that validates it. */
 export function ApiZodBody(schema: z.ZodType): MethodDecorator {
   return ApiBody({ schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as object });
+}
+
+/**
+ * Documents what a route answers with `status`: the component named by the schema's id.
+ * `serialize`: Fastify writes the answer with a serializer compiled from the schema (several
+ * times faster than JSON.stringify on a page of mails), which leaves out any field it does not name.
+ */
+export function ApiZodResponse(status: number, schema: z.ZodType, options: { serialize?: boolean } = {}): MethodDecorator {
+  const documented = ApiResponse({ status, description: '', schema: { $ref: componentRef(wireSchemaId(schema)) } });
+  if (!options.serialize) return documented;
+  return applyDecorators(documented, RouteSchema({ response: { [status]: serializerSchema(schema) } }));
 }

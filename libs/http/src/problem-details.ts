@@ -1,39 +1,8 @@
 import { HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter, Catch } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { infrastructureFaultOf, type InfrastructureFault } from './infrastructure-faults';
+import { problemBody, sendProblem, type ProblemDetails } from './problem-response';
 import { RetryLaterException } from './retry-later.exception';
-
-/** RFC 9457 problem details, with `errors` naming each invalid field. */
-export interface ProblemDetails {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance?: string;
-  errors?: Array<{ field: string; message: string }>;
-}
-
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  416: 'Range Not Satisfiable',
-  423: 'Locked',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-  507: 'Insufficient Storage',
-};
-
-export function problemBody(status: number, detail: string, extra: Partial<ProblemDetails> = {}): ProblemDetails {
-  return { type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, ...extra };
-}
 
 /**
  * Every error leaves as application/problem+json. HttpExceptions keep their status and
@@ -71,8 +40,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const { problem, retryAfterSeconds } = this.toProblem(exception);
     problem.instance = request.url.split('?')[0];
     if (reply.sent) return;
-    if (retryAfterSeconds !== undefined) void reply.header('retry-after', String(retryAfterSeconds));
-    void reply.status(problem.status).header('content-type', 'application/problem+json').send(problem);
+    void sendProblem(reply, problem, retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) });
   }
 
   private toProblem(exception: unknown): { problem: ProblemDetails; retryAfterSeconds?: number } {

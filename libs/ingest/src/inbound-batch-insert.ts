@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { ATTACHMENT_ROW_INPUT_COLUMNS, MAIL_ROW_INPUT_COLUMNS, mailRowInput, searchDocumentSql, storableJson, type PreparedMail } from '@letterbox/mail';
+import { MAIL_ROW_INPUT_COLUMNS, mailRowInput, mailRowsInsertCtes, storableJson, type PreparedMail } from '@letterbox/mail';
 
 export interface InboundMailRow {
   inboundId: string;
@@ -70,9 +70,8 @@ export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Pro
   }));
 }
 
-// Mail ids are drawn while claiming, so the claim records the mail it stands for; the
-// mails and attachments inserted by sibling statements satisfy the foreign keys, which
-// are checked when the whole statement ends.
+// Mail ids are drawn while claiming, so the claim records the mail it stands for; a mail
+// claimed now is stored unread in its recipient's inbox.
 const INSERT_INBOUND_BATCH = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(inbound_id uuid, user_id int, dedup_key text, received_at timestamptz, ${MAIL_ROW_INPUT_COLUMNS})
@@ -84,24 +83,11 @@ WITH input AS (
     FROM input i JOIN inboxes USING (user_id)
   ON CONFLICT (user_id, dedup_key) DO NOTHING
   RETURNING user_id, dedup_key, inbound_id, mail_id
-), new_mails AS (
-  INSERT INTO mails (id, thread_id, user_id, mailbox_id, message_id, from_address, from_name, to_addresses, cc_addresses, subject, snippet,
-                     received_at, size, has_attachments, storage_key, layout)
-  SELECT c.mail_id, COALESCE(mail_thread_of(i.user_id, i.thread_references, i.subject, i.received_at), c.mail_id), i.user_id, b.mailbox_id, i.message_id, i.from_address, i.from_name, i.to_addresses, i.cc_addresses, i.subject,
-         i.snippet, i.received_at, i.size, i.has_attachments, i.storage_key, i.layout
+), stored AS (
+  SELECT c.mail_id, i.*, b.mailbox_id, false AS seen, false AS flagged, false AS important
     FROM claimed c JOIN input i USING (user_id, dedup_key) JOIN inboxes b USING (user_id)
-  RETURNING id, mailbox_id, COALESCE(NULLIF(from_name, ''), from_address) AS sender, subject
-), new_search AS (
-  INSERT INTO mail_search (mail_id, user_id, body, document)
-  SELECT c.mail_id, i.user_id, i.body_text, ${searchDocumentSql('i.subject_tokens', 'i.people_tokens', 'i.body_tokens')}
-    FROM claimed c JOIN input i USING (user_id, dedup_key)
-), new_attachments AS (
-  INSERT INTO attachments (mail_id, part_id, filename, content_type, disposition, content_id, size, encoding, body_start, body_end)
-  SELECT c.mail_id, a.part_id, a.filename, a.content_type, a.disposition, a.content_id, a.size, a.encoding, a.body_start, a.body_end
-    FROM claimed c JOIN input i USING (user_id, dedup_key),
-         jsonb_to_recordset(i.attachments) AS a(${ATTACHMENT_ROW_INPUT_COLUMNS})
-)
-SELECT c.inbound_id, c.user_id, n.id AS mail_id, n.mailbox_id, n.sender, n.subject, true AS stored_now
+), ${mailRowsInsertCtes('stored')}
+SELECT c.inbound_id, c.user_id, n.id AS mail_id, n.mailbox_id, COALESCE(NULLIF(n.from_name, ''), n.from_address) AS sender, n.subject, true AS stored_now
   FROM claimed c JOIN new_mails n ON n.id = c.mail_id
 UNION ALL
 SELECT im.inbound_id, im.user_id, im.mail_id, m.mailbox_id, COALESCE(NULLIF(m.from_name, ''), m.from_address), m.subject, false

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { simpleParser } from 'mailparser';
 import { malformedMails } from './index';
-import { headerSection } from './mail-assertions';
+import { headerSection } from './testing/mail-assertions';
 import { NESTING_DEPTH } from './malformed/malformed-mails';
 
 function caseNamed(name: string): Buffer {

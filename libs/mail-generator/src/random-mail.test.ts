@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { randomMail } from './index';
-import { hasOnlyCrlfLineBreaks, headerValue } from './mail-assertions';
+import { hasOnlyCrlfLineBreaks, headerValue } from './testing/mail-assertions';
 import { RANDOM_MAIL_LATEST, RANDOM_MAIL_SPAN_SECONDS } from './random/random-mail';
 
 const SEEDS = Array.from({ length: 80 }, (_, index) => index);

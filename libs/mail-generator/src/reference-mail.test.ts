@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { simpleParser } from 'mailparser';
 import { referenceAttachments, referenceMail, type MailEnvelope } from './index';
-import { hasOnlyCrlfLineBreaks, headerSection, headerValue } from './mail-assertions';
+import { hasOnlyCrlfLineBreaks, headerSection, headerValue } from './testing/mail-assertions';
 import { REFERENCE_DATE } from './reference/reference-mail';
 
 const SIZES = ['small', 'medium', 'large'] as const;

@@ -1,7 +1,8 @@
+import { sql, type Compilable, type SqlBool } from 'kysely';
 import type { Pool, QueryResultRow } from 'pg';
-import { inTransaction } from '@letterbox/db';
+import { inTransaction, queryBuilder } from '@letterbox/db';
 import { MailboxLockedError, MailboxNotFoundError } from './mail-errors';
-import { mailConditions, type MailListFilter } from './mail-filter-sql';
+import { mailConditions, mailExpressions, type MailListFilter } from './mail-filter-sql';
 import { mailboxCounters, type MailboxCounters } from './mailbox-queries';
 import type { MailChanges } from './mail-updates';
 
@@ -31,23 +32,22 @@ export class BulkMailChanges {
   async apply(userId: number, selection: MailSelection, action: BulkAction): Promise<BulkOutcome> {
     const mailboxes = await mailboxCounters(this.sql, userId);
     const where = mailConditions(userId, mailboxes, 'filter' in selection ? selection.filter : {});
-    const values = [...where.values];
-    const bind = (value: unknown) => {
-      values.push(value);
-      return `$${values.length}`;
-    };
-    const conditions = where.on('m');
-    if ('ids' in selection) conditions.push(`m.id = ANY(${bind(selection.ids)}::int8[])`);
-    if ('threadIds' in selection) conditions.push(`m.thread_id = ANY(${bind(selection.threadIds)}::int8[])`);
+    const eb = mailExpressions;
+    const selected = eb.and([
+      where.on('m'),
+      ...('ids' in selection ? [sql<SqlBool>`${eb.ref('m.id')} = ANY(${selection.ids}::int8[])`] : []),
+      ...('threadIds' in selection ? [sql<SqlBool>`${eb.ref('m.thread_id')} = ANY(${selection.threadIds}::int8[])`] : []),
+    ]);
+    const mails = queryBuilder(this.sql).updateTable('mails as m');
 
     if ('delete' in action) {
       const trashId = mailboxes.find((mailbox) => mailbox.role === 'trash')?.id;
       if (trashId === undefined) throw new Error(`user ${userId} has no trash mailbox`);
-      const trash = bind(trashId);
       const rows = await this.update<{ id: string; deleted: boolean }>(
-        `UPDATE mails m SET mailbox_id = ${trash}, deleted_at = CASE WHEN m.mailbox_id = ${trash} THEN now() END
-          WHERE ${conditions.join(' AND ')} RETURNING m.id, m.deleted_at IS NOT NULL AS deleted`,
-        values,
+        mails
+          .set((set) => ({ mailbox_id: trashId, deleted_at: set.case().when('m.mailbox_id', '=', trashId).then(sql<Date>`now()`).end() }))
+          .where(selected)
+          .returning((returned) => ['m.id', returned('m.deleted_at', 'is not', null).as('deleted')]),
       );
       return {
         updated: ascending(rows.filter((row) => !row.deleted)),
@@ -58,18 +58,13 @@ export class BulkMailChanges {
 
     const { changes } = action;
     if (changes.mailboxId !== undefined) usable(mailboxes, changes.mailboxId);
-    const assignments: string[] = [];
-    const differences: string[] = [];
-    for (const [field, column] of COLUMNS) {
-      const value = changes[field];
-      if (value === undefined) continue;
-      const placeholder = bind(value);
-      assignments.push(`${column} = ${placeholder}`);
-      differences.push(`m.${column} IS DISTINCT FROM ${placeholder}`);
-    }
+    const given = COLUMNS.flatMap(([field, column]) => (changes[field] === undefined ? [] : [[column, changes[field]] as const]));
     const rows = await this.update<{ id: string }>(
-      `UPDATE mails m SET ${assignments.join(', ')} WHERE ${conditions.join(' AND ')} AND (${differences.join(' OR ')}) RETURNING m.id`,
-      values,
+      mails
+        .set(Object.fromEntries(given))
+        .where(selected)
+        .where((changed) => changed.or(given.map(([column, value]) => changed(`m.${column}`, 'is distinct from', value))))
+        .returning('m.id'),
     );
     return { updated: ascending(rows), deleted: [], changes };
   }
@@ -78,17 +73,18 @@ export class BulkMailChanges {
    * The one statement, allowed longer than the pool's statement timeout (made for point
    * reads): a filter may take a hundred thousand mails, about a second of work.
    */
-  private update<Row extends QueryResultRow>(text: string, values: unknown[]): Promise<Row[]> {
+  private update<Row extends QueryResultRow>(statement: Compilable<Row>): Promise<Row[]> {
+    const { sql: text, parameters } = statement.compile();
     return inTransaction(this.sql, async (client) => {
       await client.query(`SET LOCAL statement_timeout = ${BULK_STATEMENT_TIMEOUT_MS}`);
-      return (await client.query<Row>({ text, values })).rows;
+      return (await client.query<Row>({ text, values: [...parameters] })).rows;
     });
   }
 }
 
 const BULK_STATEMENT_TIMEOUT_MS = 120_000;
 
-const COLUMNS: Array<[keyof MailChanges, string]> = [
+const COLUMNS: Array<[keyof MailChanges, 'seen' | 'flagged' | 'important' | 'mailbox_id']> = [
   ['seen', 'seen'],
   ['flagged', 'flagged'],
   ['important', 'important'],

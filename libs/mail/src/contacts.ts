@@ -1,12 +1,12 @@
+import { z } from 'zod';
 import type { UserReads } from '@letterbox/db';
 
-export interface ContactSuggestion {
-  address: string;
-  name: string;
-  sentCount: number;
-  receivedCount: number;
-  lastAt: string;
-}
+export const contactSuggestionSchema = z
+  .object({ address: z.string(), name: z.string(), sentCount: z.int(), receivedCount: z.int(), lastAt: z.iso.datetime() })
+  .meta({ id: 'Contact' });
+export type ContactSuggestion = z.infer<typeof contactSuggestionSchema>;
+
+export const contactListSchema = z.object({ items: z.array(contactSuggestionSchema) }).meta({ id: 'ContactList' });
 
 /**
  * Recipient autocomplete: the people a user wrote to or heard from (kept by a trigger on

@@ -1,23 +1,45 @@
 export { storeMail, prepareMail, prepareStoredMail, messageIdOf, MAX_MESSAGE_ID_LENGTH, type MailToStore, type MailPlacement, type PreparedMail, type StoredMail } from './store-mail';
-export { mailInsertCtes, attachmentRows, threadReferences } from './mail-insert';
-export { mailRowInput, MAIL_ROW_INPUT_COLUMNS, ATTACHMENT_ROW_INPUT_COLUMNS } from './mail-row-input';
+export { mailInsertCtes } from './mail-insert';
+export { mailRowInput, MAIL_ROW_INPUT_COLUMNS } from './mail-row-input';
+export { mailRowsInsertCtes } from './mail-rows-insert';
+export { replaceMailMessage, discardMailsSql } from './draft-mail-writes';
+export { markAnsweredSql, returnSentCopyToDrafts } from './sent-mail-writes';
+export { insertMailClones, type MailClones } from './mail-clones';
 export { storableText, storableJson } from './storable-text';
 export { MailboxQueries, type MailboxCounters } from './mailbox-queries';
 export { MailboxChanges } from './mailbox-changes';
-export { MailListQuery, type MailListRequest, type MailListPage } from './mail-list-query';
+export { MailListQuery, type MailListRequest } from './mail-list-query';
 export type { MailListFilter } from './mail-filter-sql';
 export { MailQueries, type MailExpansion } from './mail-queries';
-export { ThreadQueries, type ThreadSummary, type ThreadListPage } from './thread-queries';
+export { ThreadQueries } from './thread-queries';
 export { MailContentReader, type MailContent } from './mail-content';
+export { MailDetailQuery, type AttachmentUrl } from './mail-detail';
 export { RenderedContentCache, type RenderedContent } from './rendered-content-cache';
 export { MailUpdates, type MailChanges, type MailState } from './mail-updates';
 export { BulkMailChanges, type MailSelection, type BulkAction, type BulkOutcome } from './bulk-mail-changes';
-export { ReadReceipts, newCertKey } from './read-receipts';
+export { ReadReceipts, newCertKey, readReceiptsInsertSql } from './read-receipts';
 export { encodeCursor, decodeCursor, type ListCursor } from './list-cursor';
 export { MailboxNotFoundError, MailboxLockedError, MailboxNameTakenError, SystemMailboxError, WrongPasswordError, MailNotFoundError, AttachmentNotFoundError, ThreadNotFoundError } from './mail-errors';
-export { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type MailboxView, type AttachmentView, type ReceiptView, type MailRecord, type SummaryRow } from './mail-views';
+export { mapSummaryRow, SUMMARY_COLUMNS, type MailRecord, type SummaryRow } from './mail-views';
+export {
+  mailSummarySchema,
+  mailDetailSchema,
+  mailPageSchema,
+  threadPageSchema,
+  threadSchema,
+  mailboxViewSchema,
+  mailboxListSchema,
+  type MailSummary,
+  type MailDetail,
+  type MailListPage,
+  type ThreadSummary,
+  type ThreadListPage,
+  type MailboxView,
+  type AttachmentView,
+  type ReceiptView,
+} from './mail-views';
 export { parseSearchQuery, SearchQueryError, type SearchQuery, type SearchTerm } from './search/search-query';
-export { searchDocumentSql, searchDocumentTexts } from './search/search-document';
+export { searchDocumentSql } from './search/search-document';
 export { searchableText } from './search/search-text';
-export { ContactQueries, type ContactSuggestion } from './contacts';
+export { ContactQueries, contactListSchema, type ContactSuggestion } from './contacts';
 export { mailBlobReferencesSql } from './mail-blob-references';

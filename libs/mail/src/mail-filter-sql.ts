@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { expressionBuilder, sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import type { Pool, QueryResultRow } from 'pg';
+import { queryBuilder, type Tables } from '@letterbox/db';
 import type { ListCursor } from './list-cursor';
 import type { MailboxCounters } from './mailbox-queries';
 import { MailboxLockedError, MailboxNotFoundError } from './mail-errors';
@@ -21,20 +24,28 @@ export interface MailListFilter {
   search?: SearchQuery;
 }
 
+/** `mails` as a filter's statements name it: a mail (`m`), and another of its thread (`n`). */
+export type MailAlias = 'm' | 'n';
+
+type MailSources = Tables & Record<MailAlias, Tables['mails']>;
+
+/** Typed expressions on the mails of a filter's statements, and on the tables their subqueries read. */
+export const mailExpressions = expressionBuilder<MailSources, MailAlias>();
+
 /**
- * A filter as SQL conditions on the user's visible mail, for any alias of `mails`: the
- * values are bound once, so a query can apply the same filter to two aliases (a mail and
- * the other mails of its thread) with the same placeholders.
+ * A filter as one SQL condition on the user's visible mail, for either alias of `mails`,
+ * so that a query can apply the same filter to a mail and to the other mails of its thread.
  */
 export interface MailConditions {
-  values: unknown[];
-  on(alias: string): string[];
+  on(alias: MailAlias): Expression<SqlBool>;
 }
+
+type Condition = (m: MailAlias) => Expression<SqlBool>;
 
 /**
  * Locked mailbox ids are read first (from the counters the caller has) and excluded by
  * id, never by joining mails to mailboxes: the join made the planner visit every mailbox
- * row for every mail. A filter naming a missing or locked mailbox is refused.
+ * row for every mail. A filter naming a missing or locked mailbox is refused, here.
  */
 export function mailConditions(userId: number, mailboxes: MailboxCounters[], filter: MailListFilter): MailConditions {
   if (filter.mailboxId !== undefined) {
@@ -42,34 +53,34 @@ export function mailConditions(userId: number, mailboxes: MailboxCounters[], fil
     if (!mailbox) throw new MailboxNotFoundError(filter.mailboxId);
     if (mailbox.locked) throw new MailboxLockedError(filter.mailboxId);
   }
+  const eb = mailExpressions;
   const lockedIds = mailboxes.filter((mailbox) => mailbox.locked).map((mailbox) => mailbox.id);
-  const values: unknown[] = [userId];
-  const parts: Array<(alias: string) => string> = [(m) => `${m}.user_id = $1`, (m) => `${m}.deleted_at IS NULL`];
-  const bind = (value: unknown) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  const add = (condition: (alias: string, placeholder: string) => string, value: unknown) => {
-    const placeholder = bind(value);
-    parts.push((alias) => condition(alias, placeholder));
-  };
-  if (lockedIds.length > 0) add((m, p) => `${m}.mailbox_id <> ALL(${p}::int[])`, lockedIds);
-  if (filter.mailboxId !== undefined) add((m, p) => `${m}.mailbox_id = ${p}`, filter.mailboxId);
-  if (filter.seen !== undefined) add((m, p) => `${m}.seen = ${p}`, filter.seen);
-  if (filter.flagged !== undefined) add((m, p) => `${m}.flagged = ${p}`, filter.flagged);
-  if (filter.hasAttachments !== undefined) add((m, p) => `${m}.has_attachments = ${p}`, filter.hasAttachments);
-  if (filter.from) add((m, p) => `(${m}.from_address ILIKE ${p} OR ${m}.from_name ILIKE ${p})`, containsPattern(filter.from));
-  if (filter.subject) add((m, p) => `${m}.subject ILIKE ${p}`, containsPattern(filter.subject));
-  if (filter.since) add((m, p) => `${m}.received_at >= ${p}`, filter.since);
-  if (filter.until) add((m, p) => `${m}.received_at < ${p}`, filter.until);
-  if (filter.search) addSearch(filter.search, mailboxes, { add, bind, push: (part) => parts.push(part) });
-  return { values, on: (alias) => parts.map((part) => part(alias)) };
+  const { mailboxId, search } = filter;
+  const conditions: Condition[] = [(m) => eb(`${m}.user_id`, '=', userId), (m) => eb(`${m}.deleted_at`, 'is', null)];
+  if (lockedIds.length > 0) conditions.push((m) => sql<SqlBool>`${eb.ref(`${m}.mailbox_id`)} <> ALL(${lockedIds}::int[])`);
+  if (mailboxId !== undefined) conditions.push((m) => eb(`${m}.mailbox_id`, '=', mailboxId));
+  conditions.push(...fieldConditions(filter));
+  if (search) conditions.push(...searchConditions(userId, search, mailboxes));
+  return { on: (alias) => eb.and(conditions.map((condition) => condition(alias))) };
 }
 
-interface ConditionBuilder {
-  add(condition: (alias: string, placeholder: string) => string, value: unknown): void;
-  bind(value: unknown): string;
-  push(condition: (alias: string) => string): void;
+/** What a list filter and a search's operators both can ask of a mail. */
+type MailFields = Pick<MailListFilter, 'seen' | 'flagged' | 'hasAttachments' | 'from' | 'subject' | 'since' | 'until'>;
+
+function fieldConditions({ seen, flagged, hasAttachments, from, subject, since, until }: MailFields): Condition[] {
+  const eb = mailExpressions;
+  const conditions: Condition[] = [];
+  if (seen !== undefined) conditions.push((m) => eb(`${m}.seen`, '=', seen));
+  if (flagged !== undefined) conditions.push((m) => eb(`${m}.flagged`, '=', flagged));
+  if (hasAttachments !== undefined) conditions.push((m) => eb(`${m}.has_attachments`, '=', hasAttachments));
+  if (from) {
+    const pattern = containsPattern(from);
+    conditions.push((m) => eb.or([eb(`${m}.from_address`, 'ilike', pattern), eb(`${m}.from_name`, 'ilike', pattern)]));
+  }
+  if (subject) conditions.push((m) => eb(`${m}.subject`, 'ilike', containsPattern(subject)));
+  if (since) conditions.push((m) => eb(`${m}.received_at`, '>=', since));
+  if (until) conditions.push((m) => eb(`${m}.received_at`, '<', until));
+  return conditions;
 }
 
 /**
@@ -77,22 +88,28 @@ interface ConditionBuilder {
  * the search index: the planner may start from the index's postings (a rare word) or walk
  * the list in order checking each mail (a common one), whichever is cheaper.
  */
-function addSearch(search: SearchQuery, mailboxes: MailboxCounters[], { add, bind, push }: ConditionBuilder): void {
-  if (search.mailbox !== undefined) add((m, p) => `${m}.mailbox_id = ${p}`, mailboxNamed(mailboxes, search.mailbox));
-  if (search.from) add((m, p) => `(${m}.from_address ILIKE ${p} OR ${m}.from_name ILIKE ${p})`, containsPattern(search.from));
-  if (search.to) add((m, p) => `(${m}.to_addresses::text ILIKE ${p} OR ${m}.cc_addresses::text ILIKE ${p})`, containsPattern(search.to));
-  if (search.subject) add((m, p) => `${m}.subject ILIKE ${p}`, containsPattern(search.subject));
-  if (search.hasAttachments !== undefined) add((m, p) => `${m}.has_attachments = ${p}`, search.hasAttachments);
-  if (search.seen !== undefined) add((m, p) => `${m}.seen = ${p}`, search.seen);
-  if (search.flagged !== undefined) add((m, p) => `${m}.flagged = ${p}`, search.flagged);
-  if (search.answered !== undefined) add((m, p) => `${m}.answered = ${p}`, search.answered);
-  if (search.since) add((m, p) => `${m}.received_at >= ${p}`, search.since);
-  if (search.until) add((m, p) => `${m}.received_at < ${p}`, search.until);
-  if (search.minSize !== undefined) add((m, p) => `${m}.size > ${p}`, search.minSize);
-  if (search.maxSize !== undefined) add((m, p) => `${m}.size < ${p}`, search.maxSize);
-  if (search.terms.length === 0) return;
-  const query = searchQuerySql(search.terms.map((term) => ({ placeholder: bind(searchableText(term.text)), excluded: term.excluded })));
-  push((m) => `${m}.id IN (SELECT s.mail_id FROM mail_search s WHERE s.user_id = $1 AND s.document @@ (${query}))`);
+function searchConditions(userId: number, search: SearchQuery, mailboxes: MailboxCounters[]): Condition[] {
+  const eb = mailExpressions;
+  const conditions: Condition[] = [];
+  if (search.mailbox !== undefined) {
+    const mailboxId = mailboxNamed(mailboxes, search.mailbox);
+    conditions.push((m) => eb(`${m}.mailbox_id`, '=', mailboxId));
+  }
+  conditions.push(...fieldConditions(search));
+  const { to, answered, minSize, maxSize, terms } = search;
+  if (to) {
+    const pattern = containsPattern(to);
+    conditions.push((m) => eb.or([eb(eb.cast<string>(`${m}.to_addresses`, 'text'), 'ilike', pattern), eb(eb.cast<string>(`${m}.cc_addresses`, 'text'), 'ilike', pattern)]));
+  }
+  if (answered !== undefined) conditions.push((m) => eb(`${m}.answered`, '=', answered));
+  if (minSize !== undefined) conditions.push((m) => eb(`${m}.size`, '>', minSize));
+  if (maxSize !== undefined) conditions.push((m) => eb(`${m}.size`, '<', maxSize));
+  if (terms.length > 0) {
+    const query = searchQuerySql(terms.map((term) => ({ text: searchableText(term.text), excluded: term.excluded })));
+    const hits = eb.selectFrom('mail_search as s').select('s.mail_id').where('s.user_id', '=', userId).where(sql<SqlBool>`s.document @@ (${query})`);
+    conditions.push((m) => eb(`${m}.id`, 'in', hits));
+  }
+  return conditions;
 }
 
 /** `in:` names a mailbox by its role (inbox, sent, drafts, trash, spam) or its name, in any case. */
@@ -106,23 +123,26 @@ function mailboxNamed(mailboxes: MailboxCounters[], name: string): number {
   return mailbox.id;
 }
 
-/** The condition that continues a list after `cursor`, binding its values. */
-export function afterCursor(alias: string, cursor: ListCursor, order: 'desc' | 'asc', values: unknown[]): string {
-  values.push(cursor.receivedAt, cursor.id);
-  return `(${alias}.received_at, ${alias}.id) ${order === 'desc' ? '<' : '>'} ($${values.length - 1}, $${values.length})`;
+/** The condition that continues a list after `cursor`. */
+export function afterCursor(alias: MailAlias, cursor: ListCursor, order: 'desc' | 'asc'): Expression<SqlBool> {
+  const eb = mailExpressions;
+  return sql<SqlBool>`(${eb.ref(`${alias}.received_at`)}, ${eb.ref(`${alias}.id`)}) ${sql.raw(order === 'desc' ? '<' : '>')} (${cursor.receivedAt}, ${cursor.id})`;
 }
 
 /**
- * Filters combine into a bounded set of query shapes; naming each one lets every pooled
- * connection prepare it once, where planning cost four times what running it does.
+ * Runs a statement built on a filter. Filters combine into a bounded set of query shapes;
+ * naming each one (by `namePrefix` and a hash of its text) lets every pooled connection
+ * prepare it once, where planning cost four times what running it does.
  * A full-text search is planned each time instead (no name): after five runs a named
  * statement may keep a generic plan, one that cannot tell a word in 185 mails from a word
  * in 660,000, and so read a common word's whole posting list or walk a million mails for
  * a rare one (180 ms a search under load, where a plan for the word took 2).
  */
-export function statementName(prefix: string, text: string, filter: MailListFilter): string | undefined {
-  if (filter.search?.terms.length) return undefined;
-  return `${prefix}-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`;
+export async function filteredRows<Row extends QueryResultRow>(pool: Pool, statement: RawBuilder<Row>, filter: MailListFilter, namePrefix: string): Promise<Row[]> {
+  const { sql: text, parameters } = statement.compile(queryBuilder(pool));
+  const name = filter.search?.terms.length ? undefined : `${namePrefix}-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`;
+  const { rows } = await pool.query<Row>({ name, text, values: [...parameters] });
+  return rows;
 }
 
 function containsPattern(text: string): string {

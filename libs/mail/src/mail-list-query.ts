@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import type { Pool } from 'pg';
 import type { UserReads } from '@letterbox/db';
 import { encodeCursor, type ListCursor } from './list-cursor';
-import { afterCursor, mailConditions, statementName, type MailConditions, type MailListFilter } from './mail-filter-sql';
-import { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type SummaryRow } from './mail-views';
+import { afterCursor, filteredRows, mailConditions, mailExpressions, type MailConditions, type MailListFilter } from './mail-filter-sql';
+import { mapSummaryRow, SUMMARY_COLUMNS, type MailListPage, type SummaryRow } from './mail-views';
 import { mailboxCounters, type MailboxCounters } from './mailbox-queries';
 import { addHighlights } from './search/search-highlight';
 
@@ -11,15 +12,6 @@ export interface MailListRequest {
   order: 'desc' | 'asc';
   limit: number;
   cursor?: ListCursor;
-}
-
-export interface MailListPage {
-  items: MailSummary[];
-  /** Counted up to MAX_COUNTED (MAX_SEARCH_COUNTED for a full-text search) when the mailbox counters cannot answer. */
-  total: number;
-  /** True when there are more than `total`: a count stops at MAX_COUNTED. */
-  totalCapped?: boolean;
-  nextCursor: string | null;
 }
 
 /** A filtered total is counted this far and no further: bounded work for a filter matching most of a mailbox. */
@@ -39,16 +31,16 @@ export class MailListQuery {
   constructor(private readonly reads: UserReads) {}
 
   async page(userId: number, request: MailListRequest): Promise<MailListPage> {
-    const sql = await this.reads.poolFor(userId);
-    const mailboxes = await mailboxCounters(sql, userId);
+    const pool = await this.reads.poolFor(userId);
+    const mailboxes = await mailboxCounters(pool, userId);
     const where = mailConditions(userId, mailboxes, request.filter);
     const searchFirstPage = Boolean(request.filter.search?.terms.length) && !request.cursor;
     const [rows, total] = searchFirstPage
-      ? await this.searchFirstPage(sql, where, request)
-      : await Promise.all([this.rows(sql, where, request), this.total(sql, where, mailboxes, request.filter)]);
+      ? await this.searchFirstPage(pool, where, request)
+      : await Promise.all([this.rows(pool, where, request), this.total(pool, where, mailboxes, request.filter)]);
     const hasMore = rows.length > request.limit;
     const items = (hasMore ? rows.slice(0, request.limit) : rows).map(mapSummaryRow);
-    await addHighlights(sql, items, request.filter);
+    await addHighlights(pool, items, request.filter);
     const last = items[items.length - 1];
     return {
       items,
@@ -58,42 +50,40 @@ export class MailListQuery {
     };
   }
 
-  private async rows(sql: Pool, where: MailConditions, request: MailListRequest): Promise<SummaryRow[]> {
-    const values = [...where.values];
-    const conditions = where.on('m');
-    if (request.cursor) conditions.push(afterCursor('m', request.cursor, request.order, values));
-    values.push(request.limit + 1);
-    const direction = request.order === 'desc' ? 'DESC' : 'ASC';
-    const text = `SELECT ${SUMMARY_COLUMNS} FROM mails m WHERE ${conditions.join(' AND ')}
-        ORDER BY m.received_at ${direction}, m.id ${direction} LIMIT $${values.length}`;
-    const { rows } = await sql.query<SummaryRow>({ name: statementName('mail-list', text, request.filter), text, values });
-    return rows;
+  private rows(pool: Pool, where: MailConditions, request: MailListRequest): Promise<SummaryRow[]> {
+    const direction = sql.raw(request.order === 'desc' ? 'DESC' : 'ASC');
+    const conditions = request.cursor ? mailExpressions.and([where.on('m'), afterCursor('m', request.cursor, request.order)]) : where.on('m');
+    const statement = sql<SummaryRow>`SELECT ${sql.raw(SUMMARY_COLUMNS)} FROM mails m WHERE ${conditions}
+        ORDER BY m.received_at ${direction}, m.id ${direction} LIMIT ${request.limit + 1}`;
+    return filteredRows(pool, statement, request.filter, 'mail-list');
   }
 
   /**
    * A search's first page and its total from one planned statement: the hits' ids, in
-   * order, up to the count's cap (a search is planned each time, see statementName, and
+   * order, up to the count's cap (a search is planned each time, see filteredRows, and
    * planning costs more than finding a page); then the page's rows by id.
    */
-  private async searchFirstPage(sql: Pool, where: MailConditions, request: MailListRequest): Promise<[SummaryRow[], { count: number; capped: boolean }]> {
+  private async searchFirstPage(pool: Pool, where: MailConditions, request: MailListRequest): Promise<[SummaryRow[], { count: number; capped: boolean }]> {
     const direction = request.order === 'desc' ? 'DESC' : 'ASC';
-    const { rows: hits } = await sql.query<{ id: string }>({
-      text: `SELECT m.id FROM mails m WHERE ${where.on('m').join(' AND ')}
-              ORDER BY m.received_at ${direction}, m.id ${direction} LIMIT ${MAX_SEARCH_COUNTED + 1}`,
-      values: where.values,
-    });
+    const hits = await filteredRows(
+      pool,
+      sql<{ id: string }>`SELECT m.id FROM mails m WHERE ${where.on('m')}
+        ORDER BY m.received_at ${sql.raw(direction)}, m.id ${sql.raw(direction)} LIMIT ${sql.lit(MAX_SEARCH_COUNTED + 1)}`,
+      request.filter,
+      'search-hits',
+    );
     const text = `SELECT ${SUMMARY_COLUMNS} FROM mails m WHERE m.id = ANY($1::int8[]) ORDER BY m.received_at ${direction}, m.id ${direction}`;
-    const { rows } = await sql.query<SummaryRow>({ name: `search-page-${direction}`, text, values: [hits.slice(0, request.limit + 1).map((hit) => hit.id)] });
+    const { rows } = await pool.query<SummaryRow>({ name: `search-page-${direction}`, text, values: [hits.slice(0, request.limit + 1).map((hit) => hit.id)] });
     return [rows, { count: Math.min(hits.length, MAX_SEARCH_COUNTED), capped: hits.length > MAX_SEARCH_COUNTED }];
   }
 
-  private async total(sql: Pool, where: MailConditions, mailboxes: MailboxCounters[], filter: MailListFilter): Promise<{ count: number; capped: boolean }> {
+  private async total(pool: Pool, where: MailConditions, mailboxes: MailboxCounters[], filter: MailListFilter): Promise<{ count: number; capped: boolean }> {
     const fromCounters = totalFromCounters(mailboxes, filter);
     if (fromCounters !== undefined) return { count: fromCounters, capped: false };
     const cap = filter.search?.terms.length ? MAX_SEARCH_COUNTED : MAX_COUNTED;
-    const text = `SELECT count(*) AS total FROM (SELECT 1 FROM mails m WHERE ${where.on('m').join(' AND ')} LIMIT ${cap + 1}) AS counted`;
-    const { rows } = await sql.query<{ total: string }>({ name: statementName('mail-count', text, filter), text, values: where.values });
-    const counted = Number(rows[0].total);
+    const statement = sql<{ total: string }>`SELECT count(*) AS total FROM (SELECT 1 FROM mails m WHERE ${where.on('m')} LIMIT ${sql.lit(cap + 1)}) AS counted`;
+    const [row] = await filteredRows(pool, statement, filter, 'mail-count');
+    const counted = Number(row.total);
     return { count: Math.min(counted, cap), capped: counted > cap };
   }
 }

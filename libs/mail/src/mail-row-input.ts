@@ -1,4 +1,4 @@
-import { attachmentRows, threadReferences } from './mail-insert';
+import type { HeaderSummary } from '@letterbox/mime';
 import { searchDocumentTexts } from './search/search-document';
 import type { PreparedMail } from './store-mail';
 
@@ -37,3 +37,23 @@ export const MAIL_ROW_INPUT_COLUMNS = `message_id text, from_address text, from_
 /** The column definitions of an attachments array of mailRowInput, for jsonb_to_recordset. */
 export const ATTACHMENT_ROW_INPUT_COLUMNS = `part_id text, filename text, content_type text, disposition text, content_id text,
   size int, encoding text, body_start int, body_end int`;
+
+/** The Message-IDs that place a mail in its conversation (mail_thread_of in SQL). */
+export function threadReferences(summary: HeaderSummary): string[] {
+  return [...new Set(summary.inReplyTo ? [...summary.references, summary.inReplyTo] : summary.references)];
+}
+
+/** A prepared mail's attachments as `attachments` rows (less mail_id), for jsonb_to_recordset. */
+export function attachmentRows(prepared: PreparedMail) {
+  return prepared.attachments.map((part) => ({
+    part_id: part.partId,
+    filename: part.filename,
+    content_type: part.contentType,
+    disposition: part.disposition,
+    content_id: part.contentId ?? null,
+    size: part.size,
+    encoding: part.encoding,
+    body_start: part.start,
+    body_end: part.end,
+  }));
+}

@@ -1,57 +1,124 @@
+import { z } from 'zod';
 import type { MailAddress, MailLayout } from '@letterbox/mime';
-import type { SearchHighlight } from './search/search-highlight';
 
-/** How the API shows mail; shared by the list, the detail and their tests. */
-export interface MailSummary {
-  id: number;
-  mailboxId: number;
-  threadId: number;
-  messageId: string;
-  from: MailAddress;
-  to: MailAddress[];
-  cc: MailAddress[];
-  subject: string;
-  snippet: string;
-  receivedAt: string;
-  size: number;
-  seen: boolean;
-  flagged: boolean;
-  important: boolean;
-  /** $Answered: the user replied to it. */
-  answered: boolean;
-  /** $Forwarded: the user forwarded it. */
-  forwarded: boolean;
-  hasAttachments: boolean;
-  attachments?: AttachmentView[];
-  receiptConfirm?: ReceiptView[];
-  /** A full-text search hit's body around the words searched for. */
-  highlight?: SearchHighlight;
-}
+/*
+ * How the API shows mail: shared by the list, the detail, the conversations and their tests,
+ * and, through the read API's OpenAPI document, by the webmail. Each id names an OpenAPI component.
+ */
 
-export interface AttachmentView {
-  partId: string;
-  filename: string;
-  contentType: string;
-  disposition: 'attachment' | 'inline';
-  contentId: string | null;
-  size: number;
-}
+export const mailAddressSchema = z.object({ name: z.string(), address: z.string() }).meta({ id: 'MailAddress' });
 
-export interface ReceiptView {
-  email: string;
-  firstReadAt: string | null;
-  readCount: number;
-}
+export const attachmentViewSchema = z
+  .object({
+    partId: z.string(),
+    filename: z.string(),
+    contentType: z.string(),
+    disposition: z.enum(['attachment', 'inline']),
+    contentId: z.string().nullable(),
+    size: z.int(),
+  })
+  .meta({ id: 'Attachment' });
+export type AttachmentView = z.infer<typeof attachmentViewSchema>;
 
-export interface MailboxView {
-  id: number;
-  name: string;
-  role: string;
-  locked: boolean;
-  /** Not shown for a locked mailbox. */
-  totalCount: number | null;
-  unreadCount: number | null;
-}
+export const receiptViewSchema = z.object({ email: z.string(), firstReadAt: z.string().nullable(), readCount: z.int() }).meta({ id: 'Receipt' });
+export type ReceiptView = z.infer<typeof receiptViewSchema>;
+
+/** A piece of a hit's body with where the searched words are in it, as [start, end) offsets into `text`. */
+export const searchHighlightSchema = z.object({ text: z.string(), marks: z.array(z.array(z.int()).length(2)) }).meta({ id: 'SearchHighlight' });
+export type SearchHighlight = z.infer<typeof searchHighlightSchema>;
+
+export const mailSummarySchema = z
+  .object({
+    id: z.int(),
+    mailboxId: z.int(),
+    threadId: z.int(),
+    messageId: z.string(),
+    from: mailAddressSchema,
+    to: z.array(mailAddressSchema),
+    cc: z.array(mailAddressSchema),
+    subject: z.string(),
+    snippet: z.string(),
+    receivedAt: z.iso.datetime(),
+    size: z.int(),
+    seen: z.boolean(),
+    flagged: z.boolean(),
+    important: z.boolean(),
+    /** $Answered: the user replied to it. */
+    answered: z.boolean(),
+    /** $Forwarded: the user forwarded it. */
+    forwarded: z.boolean(),
+    hasAttachments: z.boolean(),
+    /** Only when the list is asked `with=attachments`. */
+    attachments: z.array(attachmentViewSchema).optional(),
+    /** Only when the list is asked `with=receipt_confirm`. */
+    receiptConfirm: z.array(receiptViewSchema).optional(),
+    /** A full-text search hit's body around the words searched for. */
+    highlight: searchHighlightSchema.optional(),
+  })
+  .meta({ id: 'MailSummary' });
+export type MailSummary = z.infer<typeof mailSummarySchema>;
+
+/** Headers, text, sanitized HTML (`cid:` images pointing at the attachment routes) and each attachment's download address. */
+export const mailDetailSchema = mailSummarySchema
+  .omit({ attachments: true, receiptConfirm: true, highlight: true })
+  .extend({
+    headers: z.array(z.object({ name: z.string(), value: z.string() })),
+    text: z.string(),
+    html: z.string().nullable(),
+    /** A body part was longer than a read shows; the raw message has it all. */
+    truncated: z.boolean(),
+    attachments: z.array(attachmentViewSchema.extend({ url: z.string() })),
+  })
+  .meta({ id: 'MailDetail' });
+export type MailDetail = z.infer<typeof mailDetailSchema>;
+
+export const mailPageSchema = z
+  .object({
+    items: z.array(mailSummarySchema),
+    /** Counted up to MAX_COUNTED (MAX_SEARCH_COUNTED for a full-text search) when the mailbox counters cannot answer. */
+    total: z.int(),
+    /** True when there are more than `total`: a count stops at MAX_COUNTED. */
+    totalCapped: z.boolean().optional(),
+    nextCursor: z.string().nullable(),
+  })
+  .meta({ id: 'MailPage' });
+export type MailListPage = z.infer<typeof mailPageSchema>;
+
+/** A conversation as the collapsed list shows it: its newest matching mail and what it holds. */
+export const threadSummarySchema = z
+  .object({
+    threadId: z.int(),
+    /** The thread's newest mail that matches the filter; the list is ordered by it. */
+    latest: mailSummarySchema,
+    messageCount: z.int(),
+    unreadCount: z.int(),
+    hasAttachments: z.boolean(),
+    /** Senders, oldest first, at most MAX_PARTICIPANTS. */
+    participants: z.array(mailAddressSchema),
+  })
+  .meta({ id: 'ThreadSummary' });
+export type ThreadSummary = z.infer<typeof threadSummarySchema>;
+
+export const threadPageSchema = z.object({ items: z.array(threadSummarySchema), nextCursor: z.string().nullable() }).meta({ id: 'ThreadPage' });
+export type ThreadListPage = z.infer<typeof threadPageSchema>;
+
+/** A conversation's messages, oldest first. */
+export const threadSchema = z.object({ threadId: z.int(), messages: z.array(mailSummarySchema) }).meta({ id: 'Thread' });
+
+export const mailboxViewSchema = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    role: z.string(),
+    locked: z.boolean(),
+    /** Not shown for a locked mailbox. */
+    totalCount: z.int().nullable(),
+    unreadCount: z.int().nullable(),
+  })
+  .meta({ id: 'Mailbox' });
+export type MailboxView = z.infer<typeof mailboxViewSchema>;
+
+export const mailboxListSchema = z.object({ items: z.array(mailboxViewSchema) }).meta({ id: 'MailboxList' });
 
 /** A mailboxes row as SQL gives it. */
 export interface MailboxRow {

@@ -6,6 +6,16 @@ export function newCertKey(): string {
   return randomBytes(16).toString('base64url');
 }
 
+/**
+ * The statement that inserts the read receipts of `source`, a relation (a CTE's name) of
+ * sent mails with `office_id`, `mail_id` and `receipts`, a jsonb array of `{ email, cert_key }`.
+ */
+export function readReceiptsInsertSql(source: string): string {
+  return `INSERT INTO read_receipts (office_id, mail_id, recipient_email, cert_key)
+  SELECT c.office_id, c.mail_id, r.email, r.cert_key
+    FROM ${source} c, jsonb_to_recordset(c.receipts) AS r(email text, cert_key text)`;
+}
+
 /** Owns its pool, which is meant for receipt events alone (see SqlPoolOptions.synchronousCommit). */
 export class ReadReceipts {
   constructor(private readonly sql: Pool) {}

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { MailHeader } from '@letterbox/mime';
 
 /** A mail's shown content, independent of which mail row points at the blob. */
@@ -10,36 +11,23 @@ export interface RenderedContent {
 
 /**
  * Recently rendered mail content by storage key, least recently used evicted first,
- * bounded by an estimate of its memory. Blobs are content-addressed and never change,
- * so an entry is never stale, and a newsletter stored for many users renders once.
+ * bounded by an estimate of its memory; an entry over a quarter of it is not kept. Blobs are
+ * content-addressed and never change, so an entry is never stale, and a newsletter stored
+ * for many users renders once.
  */
 export class RenderedContentCache {
-  private readonly entries = new Map<string, { content: RenderedContent; bytes: number }>();
-  private bytes = 0;
+  private readonly entries: LRUCache<string, RenderedContent>;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.entries = new LRUCache({ maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeCalculation: estimateBytes });
+  }
 
   get(key: string): RenderedContent | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.content;
+    return this.entries.get(key);
   }
 
   set(key: string, content: RenderedContent): RenderedContent {
-    const bytes = estimateBytes(content);
-    if (bytes > this.maxBytes / 4) return content;
-    const previous = this.entries.get(key);
-    if (previous) this.bytes -= previous.bytes;
-    this.entries.delete(key);
-    this.entries.set(key, { content, bytes });
-    this.bytes += bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.bytes;
-    }
+    this.entries.set(key, content);
     return content;
   }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Database } from '@letterbox/db';
+import { sql } from 'kysely';
+import { queryBuilder, type Database } from '@letterbox/db';
 import {
   createTransferDecoder,
   makeSnippet,
@@ -102,10 +103,8 @@ async function describeMail(stored: StoredBytes): Promise<Omit<PreparedMail, 'bl
 /** Stores a message: storage first, then its rows in one short transaction. */
 export async function storeMail(db: Database, blobs: BlobStore, mail: MailToStore): Promise<StoredMail> {
   const prepared = await prepareMail(blobs, mail.eml);
-  const values: unknown[] = [];
-  const { rows } = await db.sql.query<{ id: string; thread_id: string }>(
-    `WITH ${mailInsertCtes(prepared, mail, values)} SELECT id, thread_id FROM new_mail`,
-    values,
+  const { rows } = await sql<{ id: string; thread_id: string }>`WITH ${mailInsertCtes(prepared, mail)} SELECT id, thread_id FROM new_mails`.execute(
+    queryBuilder(db.sql),
   );
   return { id: Number(rows[0].id), threadId: Number(rows[0].thread_id), storageKey: prepared.blob.key, messageId: prepared.messageId };
 }

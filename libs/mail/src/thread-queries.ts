@@ -1,33 +1,18 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Pool } from 'pg';
 import type { UserReads } from '@letterbox/db';
 import type { MailAddress } from '@letterbox/mime';
 import { encodeCursor, type ListCursor } from './list-cursor';
 import { ThreadNotFoundError } from './mail-errors';
-import { afterCursor, mailConditions, statementName, type MailConditions, type MailListFilter } from './mail-filter-sql';
-import { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type SummaryRow } from './mail-views';
+import { afterCursor, filteredRows, mailConditions, mailExpressions, type MailConditions, type MailListFilter } from './mail-filter-sql';
+import { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type SummaryRow, type ThreadListPage, type ThreadSummary } from './mail-views';
 import { mailboxCounters } from './mailbox-queries';
 import { addHighlights } from './search/search-highlight';
-
-/** A conversation as the collapsed list shows it: its newest matching mail and what it holds. */
-export interface ThreadSummary {
-  threadId: number;
-  /** The thread's newest mail that matches the filter; the list is ordered by it. */
-  latest: MailSummary;
-  messageCount: number;
-  unreadCount: number;
-  hasAttachments: boolean;
-  /** Senders, oldest first, at most MAX_PARTICIPANTS. */
-  participants: MailAddress[];
-}
 
 export interface ThreadListRequest {
   filter: MailListFilter;
   limit: number;
   cursor?: ListCursor;
-}
-
-export interface ThreadListPage {
-  items: ThreadSummary[];
-  nextCursor: string | null;
 }
 
 const MAX_PARTICIPANTS = 5;
@@ -45,22 +30,13 @@ export class ThreadQueries {
   constructor(private readonly reads: UserReads) {}
 
   async page(userId: number, request: ThreadListRequest): Promise<ThreadListPage> {
-    const sql = await this.reads.poolFor(userId);
-    let text: string;
-    let values: unknown[];
-    if (isUnfiltered(request.filter)) {
-      // The summaries leave out locked mail already: every thread needs only the user, not the mailboxes.
-      values = [userId, request.limit + 1];
-      text = everyThread(request.cursor, values, '$2');
-    } else {
-      const where = mailConditions(userId, await mailboxCounters(sql, userId), request.filter);
-      values = [...where.values, request.limit + 1];
-      text = matchingThreads(where, request.cursor, values, `$${values.length}`);
-    }
-    const { rows } = await sql.query<ThreadRow>({ name: statementName('thread-list', text, request.filter), text, values });
+    const pool = await this.reads.poolFor(userId);
+    const rows = isUnfiltered(request.filter)
+      ? await everyThread(pool, userId, request)
+      : await filteredRows(pool, matchingThreads(mailConditions(userId, await mailboxCounters(pool, userId), request.filter), request), request.filter, 'thread-list');
     const hasMore = rows.length > request.limit;
     const items = (hasMore ? rows.slice(0, request.limit) : rows).map(mapThreadRow);
-    await addHighlights(sql, items.map((item) => item.latest), request.filter);
+    await addHighlights(pool, items.map((item) => item.latest), request.filter);
     const last = items[items.length - 1]?.latest;
     return { items, nextCursor: hasMore && last ? encodeCursor({ receivedAt: new Date(last.receivedAt), id: last.id }) : null };
   }
@@ -93,17 +69,21 @@ function isUnfiltered(filter: MailListFilter): boolean {
 /**
  * Every conversation: one walk of the thread summaries (kept by trigger, visible mail
  * only) newest first, each joined to its newest mail: about the cost of the flat list.
+ * The summaries leave out locked mail already: every thread needs only the user, not the mailboxes.
  */
-function everyThread(cursor: ListCursor | undefined, values: unknown[], limit: string): string {
+async function everyThread(pool: Pool, userId: number, { cursor, limit }: ThreadListRequest): Promise<ThreadRow[]> {
+  const values: unknown[] = [userId, limit + 1];
   let after = '';
   if (cursor) {
     values.push(cursor.receivedAt, cursor.id);
-    after = `AND (t.latest_received_at, t.latest_mail_id) < ($${values.length - 1}, $${values.length})`;
+    after = 'AND (t.latest_received_at, t.latest_mail_id) < ($3, $4)';
   }
-  return `SELECT ${SUMMARY_COLUMNS}, ${THREAD_COLUMNS}
+  const text = `SELECT ${SUMMARY_COLUMNS}, ${THREAD_COLUMNS}
             FROM threads t JOIN mails m ON m.id = t.latest_mail_id
            WHERE t.user_id = $1 ${after}
-           ORDER BY t.latest_received_at DESC, t.latest_mail_id DESC LIMIT ${limit}`;
+           ORDER BY t.latest_received_at DESC, t.latest_mail_id DESC LIMIT $2`;
+  const { rows } = await pool.query<ThreadRow>({ name: cursor ? 'thread-list-all-after' : 'thread-list-all', text, values });
+  return rows;
 }
 
 /**
@@ -112,17 +92,16 @@ function everyThread(cursor: ListCursor | undefined, values: unknown[], limit: s
  * matching mail of its thread exists (one probe of the thread index, which holds what
  * visibility needs). Totals come from the thread summaries.
  */
-function matchingThreads(where: MailConditions, cursor: ListCursor | undefined, values: unknown[], limit: string): string {
-  const conditions = where.on('m');
-  if (cursor) conditions.push(afterCursor('m', cursor, 'desc', values));
-  return `WITH latest AS (
-        SELECT ${SUMMARY_COLUMNS}, m.user_id FROM mails m
-         WHERE ${conditions.join(' AND ')}
-           AND NOT EXISTS (SELECT 1 FROM mails n WHERE ${where.on('n').join(' AND ')} AND n.thread_id = m.thread_id
+function matchingThreads(where: MailConditions, { cursor, limit }: ThreadListRequest): RawBuilder<ThreadRow> {
+  const conditions = cursor ? mailExpressions.and([where.on('m'), afterCursor('m', cursor, 'desc')]) : where.on('m');
+  return sql<ThreadRow>`WITH latest AS (
+        SELECT ${sql.raw(SUMMARY_COLUMNS)}, m.user_id FROM mails m
+         WHERE ${conditions}
+           AND NOT EXISTS (SELECT 1 FROM mails n WHERE ${where.on('n')} AND n.thread_id = m.thread_id
                               AND (n.received_at, n.id) > (m.received_at, m.id))
-         ORDER BY m.received_at DESC, m.id DESC LIMIT ${limit}
+         ORDER BY m.received_at DESC, m.id DESC LIMIT ${limit + 1}
       )
-      SELECT m.*, ${THREAD_COLUMNS}
+      SELECT m.*, ${sql.raw(THREAD_COLUMNS)}
         FROM latest m LEFT JOIN threads t ON t.user_id = m.user_id AND t.thread_id = m.thread_id
        ORDER BY m.received_at DESC, m.id DESC`;
 }

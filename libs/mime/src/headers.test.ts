@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseAddresses, parseHeaderBlock, summarizeHeaders } from './header-block';
 import { scanLayout } from './scan-layout';
-import { compose, eml, slice } from './test-helpers';
+import { compose, eml, slice } from './testing/mime-fixtures';
 
 const summarize = (lines: string[]) => summarizeHeaders(parseHeaderBlock(eml([...lines, '', ''])));
 const valueOf = (lines: string[], name: string) => parseHeaderBlock(eml(lines)).find((header) => header.name === name)?.value;

@@ -4,7 +4,7 @@ import { parseHeaderBlock } from './header-block';
 import { renderBodies } from './render-body';
 import { sanitizeMailHtml } from './sanitize';
 import { scanLayout } from './scan-layout';
-import { attachmentById, bodyById, compose, decodePart, eml, pattern, slice } from './test-helpers';
+import { attachmentById, bodyById, compose, decodePart, eml, pattern, slice } from './testing/mime-fixtures';
 
 /** Decodes one body part alone, as the reader does. */
 function bodyText(message: Buffer, part: Parameters<typeof renderBodies>[0][number]): string {

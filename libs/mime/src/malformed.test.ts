@@ -4,7 +4,7 @@ import { parseHeaderBlock, summarizeHeaders } from './header-block';
 import type { ScannedLayout } from './layout';
 import { renderBodies } from './render-body';
 import { scanLayout } from './scan-layout';
-import { chunks, decodePart, eml, pattern, scanChunks, slice } from './test-helpers';
+import { chunks, decodePart, eml, pattern, scanChunks, slice } from './testing/mime-fixtures';
 
 /** Scans as a buffer and as a chunked stream; both must agree, and the ranges be sane. */
 async function scan(message: Buffer, sizes = [5, 1, 13, 2]): Promise<ScannedLayout> {

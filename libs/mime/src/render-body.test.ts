@@ -6,7 +6,7 @@ import type { BodyPartLayout } from './layout';
 import { htmlToText } from './html-to-text';
 import { makeSnippet, renderBodies } from './render-body';
 import { scanLayout } from './scan-layout';
-import { compose, slice } from './test-helpers';
+import { compose, slice } from './testing/mime-fixtures';
 
 /** htmlToText leaves a space around its line breaks; only the words and lines matter here. */
 const lines = (text: string) => text.split('\n').map((line) => line.trim());

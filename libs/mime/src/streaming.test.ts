@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { ReadableStream } from 'node:stream/web';
 import { describe, it } from 'node:test';
 import { scanLayout } from './scan-layout';
-import { attachmentById, bodyById, chunks, compose, decodePart, eml, pattern, random, scanChunks, slice } from './test-helpers';
+import { attachmentById, bodyById, chunks, compose, decodePart, eml, pattern, random, scanChunks, slice } from './testing/mime-fixtures';
 
 /** A small message with every kind of line the scanner treats specially. */
 const small = eml([

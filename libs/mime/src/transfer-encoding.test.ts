@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { decodeQuotedPrintable, QuotedPrintableDecoder } from './quoted-printable';
-import { chunks, pattern, random } from './test-helpers';
+import { chunks, pattern, random } from './testing/mime-fixtures';
 import { createTransferDecoder, decodeTransfer } from './transfer-encoding';
 
 async function streamDecode(encoding: string, pieces: Buffer[]): Promise<Buffer> {

@@ -3,7 +3,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import { createTransport } from 'nodemailer';
 import { startMockSmtp, type MockSmtp } from './mock-smtp';
 import { DEFAULT_SMTP_BEHAVIOUR } from './smtp-behaviour';
-import { failureOf, sendTestMail } from './test-helpers';
+import { failureOf, sendTestMail } from './testing/smtp-client';
 
 let mock: MockSmtp;
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { fcmBehaviourPatchSchema } from './fcm-behaviour';
 import type { MockFcm } from './mock-fcm';
-import { parseRequest } from './problem';
+import { parseRequest } from './parse-request';
 
 const messagesQuery = z
   .object({

@@ -1,10 +1,10 @@
-import type { ProblemDetails } from '@letterbox/http';
+import { problemBody, sendProblem, type ProblemDetails } from '@letterbox/http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { fcmApiRoutes } from './fcm-api-routes';
 import { fcmRoutes } from './fcm-routes';
 import { createMockFcm, type MockFcm } from './mock-fcm';
 import type { MockSmtp } from './mock-smtp';
-import { InvalidRequest, problem } from './problem';
+import { InvalidRequest } from './parse-request';
 import { smtpRoutes } from './smtp-routes';
 import { loggerFor } from '@letterbox/observability';
 
@@ -25,13 +25,8 @@ export interface MockProvidersHttpOptions {
  */
 export async function startMockProvidersHttp(mockSmtp: MockSmtp, options: MockProvidersHttpOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const body = { ...toProblem(error), instance: request.url.split('?')[0] };
-    return reply.status(body.status).type('application/problem+json').send(body);
-  });
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).type('application/problem+json').send(problem(404, `no route for ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  app.setErrorHandler((error: FastifyError, request, reply) => sendProblem(reply, { ...toProblem(error), instance: request.url.split('?')[0] }));
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, problemBody(404, `no route for ${request.method} ${request.url.split('?')[0]}`)));
   app.get('/health', async () => ({ status: 'ok' }));
   await app.register(smtpRoutes, { prefix: '/smtp', mockSmtp });
   const mockFcm = options.mockFcm ?? createMockFcm();
@@ -43,13 +38,13 @@ export async function startMockProvidersHttp(mockSmtp: MockSmtp, options: MockPr
 }
 
 function toProblem(error: FastifyError): ProblemDetails {
-  if (error instanceof InvalidRequest) return problem(400, error.message, { errors: error.errors });
+  if (error instanceof InvalidRequest) return problemBody(400, error.message, { errors: error.errors });
   // Fastify's own refusals: a body that is not JSON, too large, of another type.
   if (error.statusCode && error.statusCode < 500) {
     const aboutBody = error.code?.startsWith('FST_ERR_CTP');
-    if (!aboutBody) return problem(error.statusCode, error.message);
-    return problem(error.statusCode, `body: ${error.message}`, { errors: [{ field: 'body', message: error.message }] });
+    if (!aboutBody) return problemBody(error.statusCode, error.message);
+    return problemBody(error.statusCode, `body: ${error.message}`, { errors: [{ field: 'body', message: error.message }] });
   }
   logger.error({ err: error }, 'the mock failed a request');
-  return problem(500, 'the mock could not complete the request');
+  return problemBody(500, 'the mock could not complete the request');
 }

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { startMockSmtp, type MockSmtp } from './mock-smtp';
 import { DEFAULT_SMTP_BEHAVIOUR } from './smtp-behaviour';
-import { failureOf, sendTestMail } from './test-helpers';
+import { failureOf, sendTestMail } from './testing/smtp-client';
 
 describe('mock SMTP provider', () => {
   let mock: MockSmtp;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startMockSmtp, type MockSmtp } from './mock-smtp';
-import { failureOf, sendTestMail } from './test-helpers';
+import { failureOf, sendTestMail } from './testing/smtp-client';
 
 let mock: MockSmtp;
 

@@ -7,7 +7,7 @@ import { startMockSmtp, type MockSmtp } from './mock-smtp';
 import type { AccountCounts } from './account-counters';
 import type { receivedMailView } from './received-mail-view';
 import { DEFAULT_SMTP_BEHAVIOUR, type SmtpBehaviour } from './smtp-behaviour';
-import { failureOf, sendTestMail } from './test-helpers';
+import { failureOf, sendTestMail } from './testing/smtp-client';
 
 let mock: MockSmtp;
 let http: FastifyInstance;

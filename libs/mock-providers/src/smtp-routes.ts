@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { MockSmtp } from './mock-smtp';
-import { parseRequest } from './problem';
+import { parseRequest } from './parse-request';
 import { receivedMailView } from './received-mail-view';
 import { smtpBehaviourPatchSchema } from './smtp-behaviour';
 

@@ -1,21 +1,18 @@
-import type { Job } from 'bullmq';
 import { loggerFor, pushTotal } from '@letterbox/observability';
-import { isFinalAttempt, type JobPayloads } from '@letterbox/queue';
+import { JOB_DONE, type JobAttempt, type JobOutcome, type JobPayloads } from '@letterbox/queue';
 import type { DeviceRegistry } from './device-registry';
 import { newMailNotification } from './new-mail-notification';
-import type { PushReport, PushSender, RefusedToken } from './push-sender';
+import type { PushSender, RefusedToken } from './push-sender';
 
 type NotifyNewMail = JobPayloads['notify-new-mail'];
-
-/** Thrown so that BullMQ tries the job again after its backoff, with only the tokens that failed for now. */
-class PushRetryError extends Error {}
 
 const logger = loggerFor('push');
 
 /**
  * The `notify-new-mail` job: announces a mail on each of its owner's devices. Dead tokens
  * are removed at once; tokens that failed for now are kept in the job for its next attempt,
- * so a retry never notifies a device twice; a permanent refusal is logged, never retried.
+ * so a retry (after the job's backoff) never notifies a device twice; a permanent refusal is
+ * logged, never retried.
  */
 export class NewMailNotifier {
   constructor(
@@ -23,9 +20,9 @@ export class NewMailNotifier {
     private readonly sender: PushSender,
   ) {}
 
-  async notify(payload: NotifyNewMail, job: Job<NotifyNewMail>): Promise<PushReport> {
+  async notify(payload: NotifyNewMail, attempt: JobAttempt<NotifyNewMail>): Promise<JobOutcome<NotifyNewMail>> {
     const tokens = await this.devices.tokensOf(payload.userId, payload.retryTokens);
-    if (tokens.length === 0) return { delivered: 0, dead: [], transient: [], permanent: [] };
+    if (tokens.length === 0) return JOB_DONE;
     const report = await this.sender.send(tokens, newMailNotification(payload));
     const pruned = await this.devices.prune(report.dead);
     pushTotal.inc({ outcome: 'delivered' }, report.delivered);
@@ -33,14 +30,17 @@ export class NewMailNotifier {
     pushTotal.inc({ outcome: 'failed' }, report.permanent.length);
     logger.info({ mailId: payload.mailId, userId: payload.userId, delivered: report.delivered, pruned, failedForNow: report.transient.length }, `mail ${payload.mailId}: pushed to ${report.delivered} device(s)`);
     if (report.permanent.length > 0) logger.error({ mailId: payload.mailId }, `mail ${payload.mailId}: FCM refused ${report.permanent.length} device(s) for good: ${summary(report.permanent)}`);
-    if (report.transient.length === 0) return report;
-    if (isFinalAttempt(job)) {
+    if (report.transient.length === 0) return JOB_DONE;
+    if (attempt.final) {
       pushTotal.inc({ outcome: 'failed' }, report.transient.length);
-      logger.error({ mailId: payload.mailId }, `mail ${payload.mailId}: giving up on ${report.transient.length} device(s) after ${job.attemptsMade + 1} attempts: ${summary(report.transient)}`);
-      return report;
+      logger.error({ mailId: payload.mailId }, `mail ${payload.mailId}: giving up on ${report.transient.length} device(s) after ${attempt.number} attempts: ${summary(report.transient)}`);
+      return JOB_DONE;
     }
-    await job.updateData({ ...payload, retryTokens: report.transient.map((failed) => failed.token) });
-    throw new PushRetryError(`${report.transient.length} of ${tokens.length} device(s) failed for now (${summary(report.transient)}); retrying only those`);
+    return {
+      outcome: 'retry',
+      reason: `${report.transient.length} of ${tokens.length} device(s) failed for now (${summary(report.transient)}); retrying only those`,
+      payload: { ...payload, retryTokens: report.transient.map((failed) => failed.token) },
+    };
   }
 }
 

@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { RedisConnection } from '@letterbox/redis';
+import { whenReady, type RedisConnection } from '@letterbox/redis';
 import { currentRequestId, reportConnectionErrors, unwatchQueueDepth, watchQueueDepth } from '@letterbox/observability';
 import { queueKeyPrefix } from './queue-key-prefix';
 import { JOB_OPTIONS, jobIdOf, QUEUE_NAMES, QUEUE_OF, type JobName, type JobPayloads, type JobTrace, type QueueName } from './jobs';
@@ -11,9 +11,6 @@ export class QueueUnavailableError extends Error {
 /** ioredis's ways of saying a command was lost with its connection (in flight, or refused while offline). */
 const CONNECTION_LOST = /Connection is closed|Stream isn't writeable|enableOfflineQueue|Reached the max retries per request/;
 
-/** How long a call waits for Redis to (re)connect before giving up. */
-const CONNECT_WAIT_MS = 1000;
-
 /**
  * Adds jobs to the queue each belongs to, with that job's options. A call waits at most
  * a second for Redis to be connected, then fails with QueueUnavailableError: BullMQ
@@ -21,8 +18,6 @@ const CONNECT_WAIT_MS = 1000;
  */
 export class JobQueues {
   private readonly queues: Map<QueueName, Queue>;
-  /** One 'ready' listener however many calls wait: each adds only its own timer. */
-  private ready: Promise<void> | undefined;
 
   /** `prefix` namespaces the queues' Redis keys (see queueKeyPrefix), so separate deployments (or tests) share one Redis. */
   constructor(
@@ -91,25 +86,8 @@ export class JobQueues {
   }
 
   private async queue(name: QueueName): Promise<Queue> {
-    if (this.connection.status !== 'ready') await this.connected();
+    await whenReady(this.connection, QueueUnavailableError);
     return this.queues.get(name) as Queue;
-  }
-
-  private connected(): Promise<void> {
-    this.ready ??= new Promise<void>((resolve) =>
-      this.connection.once('ready', () => {
-        this.ready = undefined;
-        resolve();
-      }),
-    );
-    const ready = this.ready;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new QueueUnavailableError(`Redis is not connected (${this.connection.status})`)), CONNECT_WAIT_MS);
-      void ready.then(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
   }
 
   /** A command lost with its connection (Redis went away while it was in flight) is the queue being unavailable. */

@@ -4,12 +4,12 @@ import { test } from 'node:test';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import { startTcpProxy } from '@letterbox/testing';
 import { JobQueues, QueueUnavailableError } from './job-queues';
-import { producerConnection } from './redis-connections';
+import { failFastConnection } from '@letterbox/redis';
 
 const redisTarget = { REDIS_URL: loadConfig(redisConfig).REDIS_URL };
 
 test('while Redis is unreachable, many calls fail fast, all waiting on one ready listener', async () => {
-  const redis = producerConnection({ REDIS_URL: 'redis://127.0.0.1:6391' });
+  const redis = failFastConnection({ REDIS_URL: 'redis://127.0.0.1:6391' }, 'redis producer');
   const queues = new JobQueues(redis, `test-${randomUUID().slice(0, 8)}`);
   const warnings: Error[] = [];
   const onWarning = (warning: Error) => warnings.push(warning);
@@ -33,7 +33,7 @@ test('while Redis is unreachable, many calls fail fast, all waiting on one ready
 
 test('a command in flight when Redis goes away is QueueUnavailableError, not whatever ioredis threw', async () => {
   const proxy = await startTcpProxy(Number(new URL(redisTarget.REDIS_URL).port || 6379));
-  const redis = producerConnection({ REDIS_URL: proxy.url('redis') });
+  const redis = failFastConnection({ REDIS_URL: proxy.url('redis') }, 'redis producer');
   const queues = new JobQueues(redis, `test-${randomUUID().slice(0, 8)}`);
   try {
     await queues.enqueue('deliver-send', { sendId: 1 });

@@ -1,2 +1,3 @@
-export { redisConnection, type ConnectionProfile } from './redis-connections';
+export { failFastConnection, redisConnection, type ConnectionProfile } from './redis-connections';
 export type { RedisConnection, RedisTarget } from './redis-target';
+export { whenReady } from './when-ready';

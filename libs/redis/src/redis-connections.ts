@@ -31,6 +31,14 @@ export function redisConnection(target: RedisTarget, profile: ConnectionProfile,
   return redis;
 }
 
+/**
+ * For commands a request waits on (adding jobs, publishing events, reading their history): a command fails at
+ * once while Redis is unreachable, so the request answers (and leaves its work to a sweeper) instead of hanging.
+ */
+export function failFastConnection(target: RedisTarget, what: string): RedisConnection {
+  return redisConnection(target, 'fail-fast', what);
+}
+
 /** A cluster's nodes are named by REDIS_CLUSTER_NODES, but signed in to (and encrypted) as REDIS_URL says. */
 function credentialsOf(url: string): RedisOptions {
   const { username, password, protocol } = new URL(url);

@@ -1,4 +1,5 @@
-import type { AnswerMode, SendAttachment, SendRequest } from './send-request';
+import { z } from 'zod';
+import { ANSWER_MODES, type AnswerMode, type SendAttachment, type SendRequest } from './send-request';
 
 /** A draft's attachment: a file uploaded once (or a forwarded part), kept across saves under its id. */
 export interface DraftAttachment extends SendAttachment {
@@ -29,20 +30,23 @@ export interface DraftChanges {
   original?: { mailId: number; mode: AnswerMode };
 }
 
-/** What the API shows of a draft; `id` is its mail's id. */
-export interface DraftView {
-  id: number;
-  version: number;
-  updatedAt: string;
-  threadId: number;
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  subject: string;
-  text: string | null;
-  html: string | null;
-  important: boolean;
-  requestReadReceipt: boolean;
-  attachments: Array<{ id: string; filename: string; contentType: string; size: number }>;
-  answering: { mailId: number; mode: AnswerMode } | null;
-}
+/** What the API shows of a draft; `id` is its mail's id, `version` what the next save must name. */
+export const draftViewSchema = z
+  .object({
+    id: z.int(),
+    version: z.int(),
+    updatedAt: z.iso.datetime(),
+    threadId: z.int(),
+    to: z.array(z.string()),
+    cc: z.array(z.string()),
+    bcc: z.array(z.string()),
+    subject: z.string(),
+    text: z.string().nullable(),
+    html: z.string().nullable(),
+    important: z.boolean(),
+    requestReadReceipt: z.boolean(),
+    attachments: z.array(z.object({ id: z.string(), filename: z.string(), contentType: z.string(), size: z.int() })),
+    answering: z.object({ mailId: z.int(), mode: z.enum(ANSWER_MODES) }).nullable(),
+  })
+  .meta({ id: 'Draft' });
+export type DraftView = z.infer<typeof draftViewSchema>;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
-import { inTransaction, type Database } from '@letterbox/db';
-import { attachmentRows, mailInsertCtes, searchDocumentSql, searchDocumentTexts, storableJson, type MailQueries, type PreparedMail } from '@letterbox/mail';
+import { sql } from 'kysely';
+import { inTransaction, queryBuilder, type Database } from '@letterbox/db';
+import { discardMailsSql, mailInsertCtes, replaceMailMessage, storableJson, type MailQueries, type PreparedMail } from '@letterbox/mail';
 import type { BlobStore } from '@letterbox/storage';
 import { answerOf } from './answer-original';
 import type { DraftChanges, DraftContent, DraftView } from './draft-content';
@@ -49,15 +50,10 @@ export class Drafts {
       };
     }
     const prepared = await this.compose(sender, content);
-    const values: unknown[] = [];
     const placement = { userId: sender.userId, mailboxId: await this.draftsMailbox(sender.userId), receivedAt: new Date(), seen: true };
-    values.push(JSON.stringify(content, storableJson), sender.userId);
-    const { rows } = await this.db.sql.query<DraftRow>(
-      `WITH ${mailInsertCtes(prepared, placement, values)},
-       new_draft AS (INSERT INTO drafts (mail_id, user_id, content) SELECT id, $2, $1::jsonb FROM new_mail RETURNING *)
-       SELECT d.mail_id, d.version, d.content, d.updated_at, new_mail.thread_id FROM new_draft d, new_mail`,
-      values,
-    );
+    const { rows } = await sql<DraftRow>`WITH ${mailInsertCtes(prepared, placement)},
+       new_draft AS (INSERT INTO drafts (mail_id, user_id, content) SELECT id, ${sender.userId}, ${JSON.stringify(content, storableJson)}::jsonb FROM new_mails RETURNING *)
+       SELECT d.mail_id, d.version, d.content, d.updated_at, new_mails.thread_id FROM new_draft d, new_mails`.execute(queryBuilder(this.db.sql));
     return draftView(rows[0]);
   }
 
@@ -79,7 +75,7 @@ export class Drafts {
         values: [draftId, sender.userId, expectedVersion, JSON.stringify(content, storableJson)],
       });
       if (!rows[0]) throw await this.whyNotSaved(client, sender.userId, draftId, expectedVersion);
-      await this.replaceMessage(client, draftId, prepared);
+      await replaceMailMessage(client, draftId, prepared);
       return draftView(rows[0]);
     });
   }
@@ -88,7 +84,7 @@ export class Drafts {
   async remove(userId: number, draftId: number): Promise<void> {
     const { rowCount } = await this.db.sql.query({
       text: `WITH gone AS (DELETE FROM drafts WHERE mail_id = $1 AND user_id = $2 RETURNING mail_id)
-             UPDATE mails SET deleted_at = now() WHERE id IN (SELECT mail_id FROM gone)`,
+             ${discardMailsSql('SELECT mail_id FROM gone')}`,
       values: [draftId, userId],
     });
     if (rowCount === 0) throw new DraftNotFoundError(draftId);
@@ -111,43 +107,6 @@ export class Drafts {
   private compose(sender: Sender, content: DraftContent): Promise<PreparedMail> {
     const identity = { messageId: `<draft-${randomUUID()}@${sender.email.split('@')[1]}>`, date: new Date() };
     return composeSentCopy(this.blobs, sender, requestOf(content), identity);
-  }
-
-  /** Puts the newly composed message in the draft's mail row, its attachments and its search row. */
-  private async replaceMessage(client: PoolClient, draftId: number, prepared: PreparedMail): Promise<void> {
-    const { summary } = prepared;
-    const search = searchDocumentTexts(prepared);
-    await client.query({
-      text: `UPDATE mails SET message_id = $2, from_address = $3, from_name = $4, to_addresses = $5::jsonb, cc_addresses = $6::jsonb,
-                    subject = $7, snippet = $8, received_at = now(), size = $9, has_attachments = $10, storage_key = $11, layout = $12::jsonb
-              WHERE id = $1`,
-      values: [
-        draftId,
-        prepared.messageId,
-        summary.from?.address ?? '',
-        summary.from?.name ?? '',
-        JSON.stringify(summary.to.map(({ name, address }) => ({ name, address })), storableJson),
-        JSON.stringify(summary.cc.map(({ name, address }) => ({ name, address })), storableJson),
-        summary.subject,
-        prepared.snippet,
-        prepared.blob.size,
-        prepared.attachments.some((part) => part.disposition === 'attachment'),
-        prepared.blob.key,
-        JSON.stringify(prepared.layout),
-      ],
-    });
-    await client.query({ text: 'DELETE FROM attachments WHERE mail_id = $1', values: [draftId] });
-    await client.query({
-      text: `INSERT INTO attachments (mail_id, part_id, filename, content_type, disposition, content_id, size, encoding, body_start, body_end)
-             SELECT $1, a.part_id, a.filename, a.content_type, a.disposition, a.content_id, a.size, a.encoding, a.body_start, a.body_end
-               FROM jsonb_to_recordset($2::jsonb) AS a(part_id text, filename text, content_type text, disposition text, content_id text,
-                                                       size int, encoding text, body_start int, body_end int)`,
-      values: [draftId, JSON.stringify(attachmentRows(prepared), storableJson)],
-    });
-    await client.query({
-      text: `UPDATE mail_search SET body = $2, document = ${searchDocumentSql('$3', '$4', '$5')} WHERE mail_id = $1`,
-      values: [draftId, search.body, search.subjectTokens, search.peopleTokens, search.bodyTokens],
-    });
   }
 
   private async whyNotSaved(client: PoolClient, userId: number, draftId: number, expectedVersion: number): Promise<Error> {

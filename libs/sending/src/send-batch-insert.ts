@@ -1,5 +1,5 @@
 import type { Database } from '@letterbox/db';
-import { ATTACHMENT_ROW_INPUT_COLUMNS, MAIL_ROW_INPUT_COLUMNS, mailRowInput, searchDocumentSql, storableJson, type PreparedMail } from '@letterbox/mail';
+import { MAIL_ROW_INPUT_COLUMNS, mailRowInput, mailRowsInsertCtes, markAnsweredSql, readReceiptsInsertSql, storableJson, type PreparedMail } from '@letterbox/mail';
 import type { RecordedRequest } from './record-send';
 import type { Sender } from './send-request';
 import { sendViewOfRecord, type SendRecordRow, type SendView } from './send-view';
@@ -69,30 +69,11 @@ WITH input AS (
   SELECT n.* FROM numbered n JOIN new_sends s ON s.id = n.send_id
 ), copies AS (
   -- A sender without a Sent mailbox gets a NULL one, refused by its NOT NULL: the copy is never silently dropped.
-  SELECT k.*, b.id AS mailbox_id FROM kept k LEFT JOIN mailboxes b ON b.user_id = k.user_id AND b.role = 'sent' WHERE k.has_copy
-), new_mails AS (
-  INSERT INTO mails (id, thread_id, user_id, mailbox_id, message_id, from_address, from_name, to_addresses, cc_addresses, subject, snippet,
-                     received_at, size, seen, important, has_attachments, storage_key, layout)
-  SELECT c.mail_id, COALESCE(mail_thread_of(c.user_id, c.thread_references, c.subject, c.received_at), c.mail_id), c.user_id, c.mailbox_id,
-         c.message_id, c.from_address, c.from_name, c.to_addresses, c.cc_addresses, c.subject, c.snippet,
-         c.received_at, c.size, true, c.important, c.has_attachments, c.storage_key, c.layout
-    FROM copies c
-), new_search AS (
-  INSERT INTO mail_search (mail_id, user_id, body, document)
-  SELECT c.mail_id, c.user_id, c.body_text, ${searchDocumentSql('c.subject_tokens', 'c.people_tokens', 'c.body_tokens')}
-    FROM copies c
-), new_attachments AS (
-  INSERT INTO attachments (mail_id, part_id, filename, content_type, disposition, content_id, size, encoding, body_start, body_end)
-  SELECT c.mail_id, a.part_id, a.filename, a.content_type, a.disposition, a.content_id, a.size, a.encoding, a.body_start, a.body_end
-    FROM copies c, jsonb_to_recordset(c.attachments) AS a(${ATTACHMENT_ROW_INPUT_COLUMNS})
-), new_receipts AS (
-  INSERT INTO read_receipts (office_id, mail_id, recipient_email, cert_key)
-  SELECT c.office_id, c.mail_id, r.email, r.cert_key
-    FROM copies c, jsonb_to_recordset(c.receipts) AS r(email text, cert_key text)
+  SELECT k.*, b.id AS mailbox_id, true AS seen, false AS flagged FROM kept k LEFT JOIN mailboxes b ON b.user_id = k.user_id AND b.role = 'sent' WHERE k.has_copy
+), ${mailRowsInsertCtes('copies')}, new_receipts AS (
+  ${readReceiptsInsertSql('copies')}
 ), answered AS (
-  UPDATE mails m SET answered = m.answered OR a.replied, forwarded = m.forwarded OR a.forwarded
-    FROM (SELECT answered_mail_id, user_id, bool_or(answered_mode <> 'forward') AS replied, bool_or(answered_mode = 'forward') AS forwarded
-            FROM kept WHERE answered_mail_id IS NOT NULL GROUP BY answered_mail_id, user_id) a
-   WHERE m.id = a.answered_mail_id AND m.user_id = a.user_id
+  ${markAnsweredSql(`(SELECT answered_mail_id AS mail_id, user_id, bool_or(answered_mode <> 'forward') AS replied, bool_or(answered_mode = 'forward') AS forwarded
+                        FROM kept WHERE answered_mail_id IS NOT NULL GROUP BY answered_mail_id, user_id)`)}
 )
 SELECT k.position, s.* FROM new_sends s JOIN kept k ON k.send_id = s.id`;

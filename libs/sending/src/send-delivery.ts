@@ -1,14 +1,14 @@
 import type { Readable } from 'node:stream';
-import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Database } from '@letterbox/db';
 import { loggerFor, sendsTotal } from '@letterbox/observability';
-import type { SenderRateLimit } from '@letterbox/queue';
+import { JOB_DONE, type JobAttempt, type JobOutcome, type JobPayloads } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import { messageOptions, type Delivery } from './compose-message';
 import type { ProviderReceipts } from './provider-receipts';
 import type { RecordedRequest } from './record-send';
+import type { SenderRateLimit } from './sender-rate-limit';
 import { recipientsOf, type Sender } from './send-request';
 import { describeSmtpFailure, isPermanentSmtpFailure } from './smtp-failure';
 
@@ -30,6 +30,8 @@ export interface SendDeliveryOptions {
   colleagues?: Colleagues;
 }
 
+type DeliverSend = JobPayloads['deliver-send'];
+
 /** The key under which a whole-send message to the recipients outside Letterbox is recorded as delivered. */
 const ALL_RECIPIENTS = '*';
 /** The key of a whole-send message delivered to Letterbox's own users. */
@@ -39,7 +41,7 @@ const ALL_COLLEAGUES = 'colleagues';
  * Delivers one recorded send over SMTP. A send to several recipients separately, or with
  * read receipts (each recipient's image differs), goes out as one message per recipient;
  * each delivered one is recorded, so a retry or a restarted worker sends only the rest.
- * A sender over its rate limit is delayed, not failed. A 5xx reply fails a whole-send
+ * A sender over its rate limit is put off, not failed. A 5xx reply fails a whole-send
  * message at once; in a per-recipient send it refuses that recipient only, recorded with
  * its reason, and the others are still delivered: the send fails only if all are refused.
  * Letterbox's own users among the recipients get the message from Letterbox itself.
@@ -53,23 +55,26 @@ export class SendDelivery {
     private readonly options: SendDeliveryOptions,
   ) {}
 
-  async deliver(sendId: number, job: Job, token: string, finalAttempt: boolean): Promise<void> {
+  /** The `deliver-send` job: what became of this run, for the queue to act on. */
+  async deliver(payload: DeliverSend, attempt: JobAttempt<DeliverSend>): Promise<JobOutcome<DeliverSend>> {
+    const { sendId } = payload;
     const send = await this.db.prisma.outboundSend.findUnique({
       where: { id: BigInt(sendId) },
       include: { user: { select: { id: true, officeId: true, email: true, displayName: true } } },
     });
-    if (!send || send.status === 'cancelled' || send.status === 'sent' || send.status === 'failed') return;
+    if (!send || send.status === 'cancelled' || send.status === 'sent' || send.status === 'failed') return JOB_DONE;
     const request = send.request as unknown as RecordedRequest;
     const sender: Sender = { userId: send.user.id, officeId: send.user.officeId, email: send.user.email, displayName: send.user.displayName };
     const colleagues = this.options.colleagues ? await this.options.colleagues.colleaguesAmong(recipientsOf(request)) : new Set<string>();
     const deliveries = await this.plan(send.sentMailId, sender, request, colleagues);
     let claimed = false;
+    let tokenHeld = payload.tokenDueAt !== undefined;
     const refused = [...send.refusedTo];
     for (const [key, delivery] of deliveries) {
       if (send.deliveredTo.includes(key) || refused.includes(key)) continue;
       if (delivery.internal && this.options.colleagues) {
         if (!claimed) {
-          if (!(await this.claim(sendId))) return;
+          if (!(await this.claim(sendId))) return JOB_DONE;
           claimed = true;
         }
         const identity = { messageId: request.messageId, date: new Date(request.date) };
@@ -82,31 +87,43 @@ export class SendDelivery {
         await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { deliveredTo: { push: key } } });
         continue;
       }
-      await this.awaitToken(sender, job, token);
+      if (tokenHeld) {
+        // Used now: a later run (a retry) must take a token of its own.
+        await attempt.updatePayload({ ...payload, tokenDueAt: undefined });
+        tokenHeld = false;
+      } else {
+        const wait = await this.rateLimit.take(sender.email);
+        // The token is the job's once taken: it waits for it, holding it (tokenDueAt), and its next run takes no other.
+        if (wait > 0) {
+          const at = Date.now() + wait;
+          return { outcome: 'later', at, reason: `sender ${sender.email} is over its rate limit`, payload: { ...payload, tokenDueAt: at } };
+        }
+      }
       if (!claimed) {
-        if (!(await this.claim(sendId))) return;
+        if (!(await this.claim(sendId))) return JOB_DONE;
         claimed = true;
       }
       // Recorded before the SMTP transaction starts: a crash after the provider's 250 leaves this, not deliveredTo.
       if (!send.attemptedTo.includes(key)) {
         await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { attemptedTo: { push: key } } });
       }
-      if (key !== ALL_RECIPIENTS) {
-        const refusal = await this.refusalOf(sendId, sender, request, delivery, finalAttempt);
-        if (refusal) {
-          refused.push(key);
-          await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { refusedTo: { push: key }, lastError: refusal } });
-          continue;
-        }
-      } else {
-        await this.sendOne(sendId, sender, request, delivery, finalAttempt, true);
+      const wholeSend = key === ALL_RECIPIENTS;
+      const refusal = await this.sendOne(sendId, sender, request, delivery, attempt.final, wholeSend);
+      if (refusal !== undefined && wholeSend) return { outcome: 'failed', reason: refusal };
+      if (refusal !== undefined) {
+        refused.push(key);
+        await this.db.prisma.outboundSend.update({
+          where: { id: BigInt(sendId) },
+          data: { refusedTo: { push: key }, lastError: `${delivery.recipients.join(', ')}: ${refusal}` },
+        });
+        continue;
       }
       await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { deliveredTo: { push: key } } });
     }
     if (refused.length > 0 && refused.length === deliveries.length) {
       await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { status: 'failed' } });
       sendsTotal.inc({ status: 'failed' });
-      throw new UnrecoverableError(`every recipient was refused: ${refused.join(', ')}`);
+      return { outcome: 'failed', reason: `every recipient was refused: ${refused.join(', ')}` };
     }
     await this.db.prisma.outboundSend.update({
       where: { id: BigInt(sendId) },
@@ -118,6 +135,7 @@ export class SendDelivery {
     });
     sendsTotal.inc({ status: 'sent' });
     logger.info({ sendId, refused: refused.length }, `send ${sendId} sent`);
+    return JOB_DONE;
   }
 
   /** Whether an attempt cut short (a crash, a lost connection after DATA) reached the provider, where it can be asked. */
@@ -127,22 +145,6 @@ export class SendDelivery {
       return false;
     }
     return this.options.receipts.accepted(request.messageId, delivery.recipients);
-  }
-
-  /**
-   * Takes the sender's rate-limit token for one message. When it is not due yet, the job
-   * waits until it is, holding it (tokenDueAt): the next run uses it without taking another.
-   */
-  private async awaitToken(sender: Sender, job: Job, token: string): Promise<void> {
-    if (job.data.tokenDueAt !== undefined) {
-      await job.updateData({ ...job.data, tokenDueAt: undefined });
-      return;
-    }
-    const wait = await this.rateLimit.take(sender.email);
-    if (wait === 0) return;
-    await job.updateData({ ...job.data, tokenDueAt: Date.now() + wait });
-    await job.moveToDelayed(Date.now() + wait, token);
-    throw new DelayedError(`sender ${sender.email} is over its rate limit`);
   }
 
   /** Records a send's delivery as given up, unless it went out or was cancelled meanwhile. */
@@ -167,18 +169,11 @@ export class SendDelivery {
     return true;
   }
 
-  /** Sends one recipient's message; the provider's reason when it refused that recipient for good, else nothing. */
-  private async refusalOf(sendId: number, sender: Sender, request: RecordedRequest, delivery: Delivery, finalAttempt: boolean): Promise<string | undefined> {
-    try {
-      await this.sendOne(sendId, sender, request, delivery, finalAttempt, false);
-      return undefined;
-    } catch (error) {
-      if (!(error instanceof UnrecoverableError)) throw error;
-      return `${delivery.recipients.join(', ')}: ${error.message}`;
-    }
-  }
-
-  /** `wholeSend`: the message is the whole send, so a refusal fails it; otherwise the caller decides. */
+  /**
+   * Sends one message: nothing once the provider took it, or the provider's reason when it refused it for
+   * good; a failure for now is thrown, and the job tried again. `wholeSend`: the message is the whole send,
+   * so a refusal fails it; otherwise the caller decides.
+   */
   private async sendOne(
     sendId: number,
     sender: Sender,
@@ -186,11 +181,12 @@ export class SendDelivery {
     delivery: Delivery,
     finalAttempt: boolean,
     wholeSend: boolean,
-  ): Promise<void> {
+  ): Promise<string | undefined> {
     const identity = { messageId: request.messageId, date: new Date(request.date) };
     try {
       const accepted = await this.smtp.sendMail(messageOptions(this.blobs, sender, request, identity, delivery));
       logger.info({ sendId, messageId: request.messageId, recipients: delivery.recipients, smtpResponse: accepted.response }, `send ${sendId}: the provider took it`);
+      return undefined;
     } catch (error) {
       const permanent = isPermanentSmtpFailure(error);
       const lastError = describeSmtpFailure(error);
@@ -198,7 +194,7 @@ export class SendDelivery {
       await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: failsSend ? { status: 'failed', lastError } : { lastError } });
       if (failsSend) sendsTotal.inc({ status: 'failed' });
       logger.warn({ sendId, recipients: delivery.recipients, permanent }, `send ${sendId}: the provider refused it: ${lastError}`);
-      if (permanent) throw new UnrecoverableError(lastError);
+      if (permanent) return lastError;
       throw error;
     }
   }

@@ -45,3 +45,10 @@ export class DraftVersionConflictError extends Error {
     super(`draft ${draftId} is at version ${current}, not ${expected}: it was saved elsewhere; reload it before saving`);
   }
 }
+
+/** The signed-in user, whose token still stands, was removed meanwhile. */
+export class SenderGoneError extends Error {
+  constructor() {
+    super('the signed-in user no longer exists');
+  }
+}

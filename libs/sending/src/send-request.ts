@@ -11,7 +11,8 @@ export interface SendAttachment {
   inline?: boolean;
 }
 
-export type AnswerMode = 'reply' | 'replyAll' | 'forward';
+export const ANSWER_MODES = ['reply', 'replyAll', 'forward'] as const;
+export type AnswerMode = (typeof ANSWER_MODES)[number];
 
 /** The mail a send answers or forwards, and what its headers say of it. */
 export interface AnsweredMail {

@@ -1,17 +1,26 @@
+import { z } from 'zod';
 import type { SendStatus } from '@letterbox/db';
 
-/** What a user is shown of a send. */
-export interface SendView {
-  id: number;
-  status: SendStatus;
-  attempts: number;
-  lastError: string | null;
-  requestedAt: string;
-  scheduledAt: string | null;
-  startedAt: string | null;
-  sentAt: string | null;
-  sentMailId: number | null;
-}
+const SEND_STATUSES = ['queued', 'sending', 'sent', 'failed', 'cancelled'] as const satisfies readonly SendStatus[];
+
+/** What a user is shown of a send; the send API's OpenAPI component `Send`. */
+export const sendViewSchema = z
+  .object({
+    id: z.int(),
+    status: z.enum(SEND_STATUSES),
+    attempts: z.int(),
+    lastError: z.string().nullable(),
+    requestedAt: z.iso.datetime(),
+    scheduledAt: z.iso.datetime().nullable(),
+    startedAt: z.iso.datetime().nullable(),
+    sentAt: z.iso.datetime().nullable(),
+    sentMailId: z.int().nullable(),
+  })
+  .meta({ id: 'Send' });
+export type SendView = z.infer<typeof sendViewSchema>;
+
+/** A send just made (or found again by its idempotency key): where to ask for its status. */
+export const submittedSendSchema = sendViewSchema.extend({ statusUrl: z.string() }).meta({ id: 'SubmittedSend' });
 
 interface SendRow {
   id: bigint;

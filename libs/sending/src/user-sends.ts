@@ -1,4 +1,5 @@
 import type { Database } from '@letterbox/db';
+import { returnSentCopyToDrafts } from '@letterbox/mail';
 import { SendAlreadyStartedError, SendNotFoundError } from './send-errors';
 import { sendView, type SendView } from './send-view';
 
@@ -22,10 +23,7 @@ export class UserSends {
       const { count } = await tx.outboundSend.updateMany({ where: { id: BigInt(sendId), userId, status: 'queued' }, data: { status: 'cancelled' } });
       if (count === 0) return undefined;
       const send = await tx.outboundSend.findUniqueOrThrow({ where: { id: BigInt(sendId) } });
-      if (send.sentMailId !== null) {
-        const drafts = await tx.mailbox.findFirstOrThrow({ where: { userId, role: 'drafts' }, select: { id: true } });
-        await tx.mail.update({ where: { id: send.sentMailId }, data: { mailboxId: drafts.id } });
-      }
+      if (send.sentMailId !== null) await returnSentCopyToDrafts(tx, userId, send.sentMailId);
       return send;
     });
     if (cancelled) return sendView(cancelled);

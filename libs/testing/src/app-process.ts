@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { poll } from './wait-for';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 
@@ -16,6 +17,11 @@ export interface AppProcess {
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<number | NodeJS.Signals>;
 }
 
+export interface NodeProcessOptions {
+  /** Added to this process's own environment; an undefined value takes a variable out. */
+  env?: Record<string, string | undefined>;
+}
+
 export interface AppProcessOptions {
   /** Added to the test's own environment. */
   env?: Record<string, string>;
@@ -24,17 +30,16 @@ export interface AppProcessOptions {
 }
 
 const running = new Set<ChildProcess>();
-// However the test process ends, no app it started is left behind.
+// However this process ends, no child it started is left behind.
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** An app as it runs in production: its own process from its entry file, TypeScript compiled on load. */
-export function startAppProcess(name: string, entry: string, options: AppProcessOptions = {}): AppProcess {
-  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), '--require', '@swc-node/register', entry], {
+/** `node <args>` from the repository root, its output kept; its ops port is any free one. */
+export function startNodeProcess(name: string, args: string[], options: NodeProcessOptions = {}): AppProcess {
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
-    // Its start-up line is what the helpers wait for, whatever level the test process logs at; its ops port is any free one.
-    env: { ...process.env, LOG_LEVEL: 'info', OPS_PORT: '0', ...options.env },
+    env: { ...process.env, OPS_PORT: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -69,32 +74,44 @@ export function startAppProcess(name: string, entry: string, options: AppProcess
   };
 }
 
+/** An app as it runs in production: its own process from its entry file, TypeScript compiled on load. */
+export function startAppProcess(name: string, entry: string, options: AppProcessOptions = {}): AppProcess {
+  // Its start-up line is what the helpers wait for, whatever level the test process logs at.
+  return startNodeProcess(name, [...(options.nodeOptions ?? []), '--require', '@swc-node/register', entry], { env: { LOG_LEVEL: 'info', ...options.env } });
+}
+
 /** Polls `url` until it answers 2xx; fails at once if the app exits, and kills it if it never answers. */
 export async function waitForHttp(app: AppProcess, url: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (app.process.exitCode !== null) throw new Error(`${app.name} exited with ${app.process.exitCode}:\n${app.output()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const answered = await poll(
+    async () => {
+      if (app.process.exitCode !== null) throw new Error(`${app.name} exited with ${app.process.exitCode}:\n${app.output()}`);
+      try {
+        return (await fetch(url)).ok;
+      } catch {
+        return false; // not listening yet
+      }
+    },
+    { timeoutMs, intervalMs: 100 },
+  );
+  if (!answered) {
+    app.process.kill('SIGKILL');
+    throw new Error(`${app.name} did not answer on ${url}:\n${app.output()}`);
   }
-  app.process.kill('SIGKILL');
-  throw new Error(`${app.name} did not answer on ${url}:\n${app.output()}`);
 }
 
 /** Waits for what the app writes once it is ready (workers have no HTTP port); fails at once if it exits. */
 export async function waitForOutput(app: AppProcess, ready: RegExp, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ready.test(app.output())) {
-    if (app.process.exitCode !== null || app.process.signalCode !== null) throw new Error(`${app.name} exited at start:\n${app.output()}`);
-    if (Date.now() > deadline) {
-      app.process.kill('SIGKILL');
-      throw new Error(`${app.name} did not say it was ready:\n${app.output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const said = await poll(
+    () => {
+      if (ready.test(app.output())) return true;
+      if (app.process.exitCode !== null || app.process.signalCode !== null) throw new Error(`${app.name} exited at start:\n${app.output()}`);
+      return false;
+    },
+    { timeoutMs, intervalMs: 50 },
+  );
+  if (!said) {
+    app.process.kill('SIGKILL');
+    throw new Error(`${app.name} did not say it was ready:\n${app.output()}`);
   }
 }
 

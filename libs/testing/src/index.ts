@@ -1,9 +1,9 @@
 export { testDatabase, testBlobStore, testSettings } from './test-environment';
 export { createTestUser, type TestUser } from './user-factory';
 export { login } from './login';
-export { waitFor, sleep, type WaitOptions } from './wait-for';
+export { poll, waitFor, sleep, type PollOptions, type WaitOptions } from './wait-for';
 export { testQueuePrefix } from './test-queue-prefix';
-export { startAppProcess, waitForHttp, waitForOutput, freePort, REPO_ROOT, type AppProcess, type AppProcessOptions } from './app-process';
+export { startAppProcess, startNodeProcess, waitForHttp, waitForOutput, freePort, REPO_ROOT, type AppProcess, type AppProcessOptions, type NodeProcessOptions } from './app-process';
 export { ensureReadReplica } from './read-replica';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { startTestS3, describeOnTestS3, type TestS3 } from './test-s3';
@@ -11,3 +11,13 @@ export { fetchOpenApiDocument, operationsOf, pathParameterMismatches, fuzzReques
 export { ensureRedisCluster, runningRedisCluster } from './redis-cluster';
 export { redisTargets, unlinkKeys } from './redis-targets';
 export { busiestWindow } from './busiest-window';
+export { accessTokenFor } from './access-token';
+export { SendClient, type Answer, type SendStatus } from './send-client';
+export { TEST_INGEST_TOKEN, postInbound, type InboundAnswer, type InboundPostOptions, type RunningIngestServer } from './inbound-client';
+export { inboxOf, testQueues } from './ingest-pipeline';
+export { openEventStream, type SseConnection, type SseEvent } from './sse-client';
+export { startSendApiProcess, type SendApiProcess } from './send-api-process';
+export { deliveryWorkerEnv, startDeliveryWorkerProcess } from './delivery-worker-process';
+export { startIngestProcess } from './ingest-process';
+export { startIngestWorkerProcess } from './ingest-worker-process';
+export { startReadApiProcess, type ApiProcess } from './read-api-process';

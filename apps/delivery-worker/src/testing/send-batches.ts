@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@letterbox/db';
-import { createTestUser, waitFor } from '@letterbox/testing';
-import { accessTokenFor, SendClient } from '../../../send-api/src/testing/send-api-server';
+import { accessTokenFor, createTestUser, SendClient, waitFor } from '@letterbox/testing';
 
 /** Shared by the end-to-end tests of workers that die or work long; not part of the worker. */
 

@@ -3,17 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import type { JobPayloads, JobQueues } from '@letterbox/queue';
-import { createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
-import type { RunningWorker } from '@letterbox/queue';
-import { inboxOf, startTestIngestWorker, testQueues } from '../testing/ingest-pipeline';
-import { startIngestServer, type RunningIngestServer } from '../testing/ingest-server';
+import { type AppProcess, createTestUser, inboxOf, type RunningIngestServer, startIngestWorkerProcess, testDatabase, testQueuePrefix, testQueues, type TestUser, waitFor } from '@letterbox/testing';
+import { startIngestServer } from '../testing/ingest-server';
 
 describe('acceptances recorded in PostgreSQL', () => {
   const queuePrefix = testQueuePrefix();
   let db: Database;
   let ingest: RunningIngestServer;
   let queues: JobQueues;
-  let worker: RunningWorker | undefined;
+  let worker: AppProcess | undefined;
   let alice: TestUser;
 
   before(async () => {
@@ -24,7 +22,7 @@ describe('acceptances recorded in PostgreSQL', () => {
   });
 
   after(async () => {
-    await worker?.close();
+    await worker?.stop();
     await queues?.close();
     await ingest?.close();
     await db?.close();
@@ -60,7 +58,7 @@ describe('acceptances recorded in PostgreSQL', () => {
     await queues.remove('ingest-mail', recorded.payload);
     assert.equal(await queues.has('ingest-mail', recorded.payload), false, 'Redis lost the job');
     await db.sql.query("UPDATE inbound_acceptances SET accepted_at = accepted_at - interval '2 minutes' WHERE inbound_id = $1", [inboundId]);
-    worker = await startTestIngestWorker(queuePrefix, { INGEST_SWEEP_MS: '100' });
+    worker = await startIngestWorkerProcess({ QUEUE_PREFIX: queuePrefix, INGEST_SWEEP_MS: '100' });
     await waitFor(async () => (await inboxOf(db, alice.id)).messageIds.get(messageId) === 1, { what: 'the lost message in the inbox' });
     await waitFor(async () => (await acceptance(inboundId)) === undefined, { what: 'the acceptance forgotten' });
     assert.equal((await inboxOf(db, alice.id)).messageIds.get(messageId), 1);

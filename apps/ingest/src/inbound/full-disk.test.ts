@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
-import { createTestUser, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
-import { startIngestServer, TEST_INGEST_TOKEN, type RunningIngestServer } from '../testing/ingest-server';
+import { createTestUser, type RunningIngestServer, TEST_INGEST_TOKEN, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { startIngestServer } from '../testing/ingest-server';
 
 const asRoot = process.getuid?.() === 0;
 

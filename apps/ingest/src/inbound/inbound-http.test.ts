@@ -5,10 +5,8 @@ import { primaryOnly, type Database } from '@letterbox/db';
 import { MailListQuery, ThreadQueries } from '@letterbox/mail';
 import { referenceMail } from '@letterbox/mail-generator';
 import type { JobQueues } from '@letterbox/queue';
-import { createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
-import type { RunningWorker } from '@letterbox/queue';
-import { inboxOf, startTestIngestWorker, testQueues } from '../testing/ingest-pipeline';
-import { startIngestServer, type RunningIngestServer } from '../testing/ingest-server';
+import { type AppProcess, createTestUser, inboxOf, type RunningIngestServer, startIngestWorkerProcess, testDatabase, testQueuePrefix, testQueues, type TestUser, waitFor } from '@letterbox/testing';
+import { startIngestServer } from '../testing/ingest-server';
 
 const BURST = 1000;
 
@@ -34,7 +32,7 @@ describe('POST /v2/inbound', () => {
   const queuePrefix = testQueuePrefix();
   let db: Database;
   let ingest: RunningIngestServer;
-  let worker: RunningWorker;
+  let worker: AppProcess;
   let queues: JobQueues;
   let alice: TestUser;
   let bob: TestUser;
@@ -42,14 +40,14 @@ describe('POST /v2/inbound', () => {
   before(async () => {
     db = testDatabase();
     ingest = await startIngestServer({ QUEUE_PREFIX: queuePrefix, INGEST_MAX_MESSAGE_BYTES: String(64 * 1024) });
-    worker = await startTestIngestWorker(queuePrefix);
+    worker = await startIngestWorkerProcess({ QUEUE_PREFIX: queuePrefix });
     queues = testQueues(queuePrefix);
     alice = await createTestUser(db, 'alice');
     bob = await createTestUser(db, 'bob');
   });
 
   after(async () => {
-    await worker?.close();
+    await worker?.stop();
     await ingest?.close();
     await queues?.close();
     await db?.close();

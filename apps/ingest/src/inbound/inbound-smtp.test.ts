@@ -4,10 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Database } from '@letterbox/db';
 import { referenceMail } from '@letterbox/mail-generator';
-import { createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
-import type { RunningWorker } from '@letterbox/queue';
-import { inboxOf, startTestIngestWorker } from '../testing/ingest-pipeline';
-import { startIngestServer, type RunningIngestServer } from '../testing/ingest-server';
+import { type AppProcess, createTestUser, inboxOf, type RunningIngestServer, startIngestWorkerProcess, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import { startIngestServer } from '../testing/ingest-server';
 
 const MAX_MESSAGE_BYTES = 900 * 1024;
 
@@ -15,21 +13,21 @@ describe('the SMTP listener, used by a standard SMTP client (nodemailer)', () =>
   const queuePrefix = testQueuePrefix();
   let db: Database;
   let ingest: RunningIngestServer;
-  let worker: RunningWorker;
+  let worker: AppProcess;
   let alice: TestUser;
   let smtp: Transporter;
 
   before(async () => {
     db = testDatabase();
     ingest = await startIngestServer({ QUEUE_PREFIX: queuePrefix, INGEST_MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES) });
-    worker = await startTestIngestWorker(queuePrefix);
+    worker = await startIngestWorkerProcess({ QUEUE_PREFIX: queuePrefix });
     alice = await createTestUser(db, 'alice');
     smtp = nodemailer.createTransport({ host: '127.0.0.1', port: ingest.smtpPort, secure: false, ignoreTLS: true });
   });
 
   after(async () => {
     smtp?.close();
-    await worker?.close();
+    await worker?.stop();
     await ingest?.close();
     await db?.close();
   });

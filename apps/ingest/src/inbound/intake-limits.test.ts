@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import nodemailer from 'nodemailer';
 import type { Database } from '@letterbox/db';
-import { createTestUser, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
-import { startIngestServer, type RunningIngestServer } from '../testing/ingest-server';
+import { createTestUser, type RunningIngestServer, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { startIngestServer } from '../testing/ingest-server';
 
 const LIMITS = {
   INGEST_SMTP_MAX_RECIPIENTS: '3',

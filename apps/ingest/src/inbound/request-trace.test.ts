@@ -4,29 +4,27 @@ import { after, before, describe, test } from 'node:test';
 import { Queue } from 'bullmq';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
-import type { RunningWorker } from '@letterbox/queue';
-import { createTestUser, testDatabase, testQueuePrefix, waitFor, type TestUser } from '@letterbox/testing';
-import { startIngestServer, TEST_INGEST_TOKEN, type RunningIngestServer } from '../testing/ingest-server';
-import { startTestIngestWorker } from '../testing/ingest-pipeline';
+import { type AppProcess, createTestUser, type RunningIngestServer, startIngestWorkerProcess, TEST_INGEST_TOKEN, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import { startIngestServer } from '../testing/ingest-server';
 
 describe('an incoming mail followed by its request id', () => {
   const prefix = testQueuePrefix();
   let db: Database;
   let ingest: RunningIngestServer;
-  let worker: RunningWorker;
+  let worker: AppProcess;
   let notifications: Queue;
   let alice: TestUser;
 
   before(async () => {
     db = testDatabase();
     ingest = await startIngestServer({ QUEUE_PREFIX: prefix });
-    worker = await startTestIngestWorker(prefix);
+    worker = await startIngestWorkerProcess({ QUEUE_PREFIX: prefix });
     notifications = new Queue('push-notify', { connection: { url: loadConfig(redisConfig).REDIS_URL }, prefix });
     alice = await createTestUser(db, 'alice');
   });
 
   after(async () => {
-    await worker?.close();
+    await worker?.stop();
     await ingest?.close();
     await notifications?.close();
     await db?.close();

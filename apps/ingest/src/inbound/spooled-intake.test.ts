@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
-import type { RunningWorker } from '@letterbox/queue';
-import { createTestUser, freePort, startAppProcess, testDatabase, testQueuePrefix, waitFor, waitForOutput, type AppProcess } from '@letterbox/testing';
-import { inboxOf, startTestIngestWorker } from '../testing/ingest-pipeline';
-import { startIngestServer, TEST_INGEST_TOKEN, type RunningIngestServer } from '../testing/ingest-server';
+import { type AppProcess, createTestUser, freePort, inboxOf, type RunningIngestServer, startAppProcess, startIngestWorkerProcess, TEST_INGEST_TOKEN, testDatabase, testQueuePrefix, waitFor, waitForOutput } from '@letterbox/testing';
+import { startIngestServer } from '../testing/ingest-server';
 
 const messageTo = (to: string, messageId: string) => `From: news@example.org\r\nTo: ${to}\r\nSubject: spooled\r\nMessage-ID: ${messageId}\r\n\r\nhello ${randomUUID()}\r\n`;
 
@@ -50,7 +48,7 @@ describe('an ingest app killed right after acknowledging', () => {
   const queuePrefix = testQueuePrefix();
   let db: Database;
   let app: AppProcess;
-  let worker: RunningWorker | undefined;
+  let worker: AppProcess | undefined;
 
   before(async () => {
     db = testDatabase();
@@ -69,7 +67,7 @@ describe('an ingest app killed right after acknowledging', () => {
 
   after(async () => {
     await app?.stop('SIGKILL');
-    await worker?.close();
+    await worker?.stop();
     await db?.close();
   });
 
@@ -95,7 +93,7 @@ describe('an ingest app killed right after acknowledging', () => {
     await rest;
     assert.ok(acknowledged.length >= messageIds.length / 4 && acknowledged.length < messageIds.length, `killed with messages in flight (${acknowledged.length} acknowledged)`);
 
-    worker = await startTestIngestWorker(queuePrefix);
+    worker = await startIngestWorkerProcess({ QUEUE_PREFIX: queuePrefix });
     const inbox = await waitFor(
       async () => {
         const found = await inboxOf(db, user.id);

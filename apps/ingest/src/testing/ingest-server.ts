@@ -1,25 +1,7 @@
 import 'reflect-metadata';
+import { postInbound, TEST_INGEST_TOKEN, type RunningIngestServer } from '@letterbox/testing';
 import { loadIngestConfig } from '../ingest.config';
 import { startIngest } from '../start-ingest';
-
-export const TEST_INGEST_TOKEN = 'test-gateway-token-0123456789';
-
-export interface RunningIngestServer {
-  url: string;
-  smtpPort: number;
-  /** POSTs a raw message to /v2/inbound, as a mail gateway does. */
-  post(eml: Buffer | string, options?: { to?: string[]; token?: string | null; contentType?: string }): Promise<{ status: number; contentType: string | null; body: InboundAnswer }>;
-  close(): Promise<void>;
-}
-
-export interface InboundAnswer {
-  inboundId?: string;
-  messageId?: string;
-  recipients?: string[];
-  status?: number;
-  detail?: string;
-  errors?: Array<{ field: string; message: string }>;
-}
 
 /** The ingest app (HTTP and SMTP) in this process, on free ports, against the test database; `env` overrides process.env. */
 export async function startIngestServer(env: Record<string, string>): Promise<RunningIngestServer> {
@@ -36,16 +18,7 @@ export async function startIngestServer(env: Record<string, string>): Promise<Ru
   return {
     url,
     smtpPort: ingest.smtpPort,
-    async post(eml, options = {}) {
-      const query = new URLSearchParams((options.to ?? []).map((to): [string, string] => ['to', to]));
-      const token = options.token === undefined ? TEST_INGEST_TOKEN : options.token;
-      const response = await fetch(`${url}/v2/inbound${query.size > 0 ? `?${query}` : ''}`, {
-        method: 'POST',
-        headers: { 'content-type': options.contentType ?? 'message/rfc822', ...(token === null ? {} : { authorization: `Bearer ${token}` }) },
-        body: eml,
-      });
-      return { status: response.status, contentType: response.headers.get('content-type'), body: (await response.json()) as InboundAnswer };
-    },
+    post: (eml, options) => postInbound(url, eml, options),
     close: () => ingest.http.close(),
   };
 }

@@ -1,7 +1,6 @@
 import type { Job, Queue } from 'bullmq';
-import { loadConfig, redisConfig } from '@letterbox/config';
-import { JobQueues, producerConnection, type JobPayloads } from '@letterbox/queue';
-import { startAppProcess, waitFor, waitForOutput, type AppProcess } from '@letterbox/testing';
+import type { JobPayloads, JobQueues } from '@letterbox/queue';
+import { startAppProcess, testQueues, waitFor, waitForOutput, type AppProcess } from '@letterbox/testing';
 
 /** Shared by the notify worker's tests; not part of the worker. */
 
@@ -18,7 +17,7 @@ export class NotifyQueue {
   readonly queue: Queue;
 
   constructor(readonly prefix: string) {
-    this.queues = new JobQueues(producerConnection(loadConfig(redisConfig)), prefix);
+    this.queues = testQueues(prefix);
     this.queue = this.queues.all().find((queue) => queue.name === 'push-notify') as Queue;
   }
 

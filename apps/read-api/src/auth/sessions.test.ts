@@ -4,9 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import IORedis from 'ioredis';
 import { CachedUserSessions, removeUser } from '@letterbox/accounts';
 import type { Database } from '@letterbox/db';
-import { createTestUser, testDatabase, testSettings, type TestUser } from '@letterbox/testing';
+import { accessTokenFor, createTestUser, type SendApiProcess, startSendApiProcess, testDatabase, testSettings, type TestUser } from '@letterbox/testing';
 import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
-import { accessTokenFor, startSendApiServer, type RunningSendApi } from '../../../send-api/src/testing/send-api-server';
 
 interface SignedIn {
   accessToken: string;
@@ -18,7 +17,7 @@ describe('tokens end with a sign-out, a new password or the account', () => {
   let db: Database;
   let first: RunningApi;
   let second: RunningApi;
-  let send: RunningSendApi;
+  let send: SendApiProcess;
 
   before(async () => {
     db = testDatabase();
@@ -26,7 +25,7 @@ describe('tokens end with a sign-out, a new password or the account', () => {
     const env = { QUEUE_PREFIX: prefix, AUTH_SESSION_CACHE_SECONDS: '300' };
     first = await startReadApiServer(env);
     second = await startReadApiServer(env);
-    send = await startSendApiServer(env);
+    send = await startSendApiProcess(env);
   });
 
   after(async () => {

@@ -2,8 +2,8 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { ApiZodQuery, integerParam, ZodValidationPipe } from '@letterbox/http';
-import { ContactQueries } from '@letterbox/mail';
+import { ApiZodQuery, ApiZodResponse, integerParam, ZodValidationPipe } from '@letterbox/http';
+import { contactListSchema, ContactQueries } from '@letterbox/mail';
 
 const contactsQuery = z
   .object({
@@ -26,6 +26,7 @@ export class ContactsController {
   /** People to suggest as recipients for what was typed (`q`, a start of an address or of a name's word), best first. */
   @Get()
   @ApiZodQuery(contactsQuery)
+  @ApiZodResponse(200, contactListSchema)
   async suggest(@CurrentUser() user: AuthenticatedUser, @Query(new ZodValidationPipe(contactsQuery, 'query')) query: z.infer<typeof contactsQuery>) {
     return { items: await this.contacts.suggest(user.userId, query.q, query.limit) };
   }

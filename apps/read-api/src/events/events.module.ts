@@ -1,6 +1,6 @@
 import { Inject, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import type { RedisConnection } from '@letterbox/redis';
-import { eventCommandConnection, eventSubscriberConnection, UserEventFeed, UserEvents } from '@letterbox/events';
+import { failFastConnection, type RedisConnection } from '@letterbox/redis';
+import { eventSubscriberConnection, UserEventFeed, UserEvents } from '@letterbox/events';
 import type { ReadApiConfig } from '../read-api.config';
 import { EventsController } from './events.controller';
 import { MailEventAnnouncer } from './mail-event-announcer';
@@ -30,7 +30,7 @@ export class EventsModule implements BeforeApplicationShutdown, OnApplicationShu
         {
           provide: EVENT_CONNECTIONS,
           useFactory: (): EventConnections => ({
-            commands: eventCommandConnection(config),
+            commands: failFastConnection(config, 'redis events'),
             subscriber: eventSubscriberConnection(config, `letterbox-read-api-events-${config.QUEUE_PREFIX}`),
           }),
         },

@@ -3,17 +3,16 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { RedisConnection } from '@letterbox/redis';
+import { failFastConnection, type RedisConnection } from '@letterbox/redis';
 import { AccessTokens } from '@letterbox/auth';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
-import { eventCommandConnection, UserEventFeed, UserEvents, type MailEvent } from '@letterbox/events';
+import { UserEventFeed, UserEvents, type MailEvent } from '@letterbox/events';
 import { storeMail } from '@letterbox/mail';
 import { randomMail } from '@letterbox/mail-generator';
-import { createTestUser, login, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
+import { createTestUser, login, openEventStream, type SseConnection, type SseEvent, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
 import { createReadApi } from '../create-read-api';
 import { loadReadApiConfig } from '../read-api.config';
-import { openEventStream, type SseConnection, type SseEvent } from '../testing/sse-client';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 
@@ -66,7 +65,7 @@ describe('live mail events on /v2/events', () => {
     api = await startApi({ QUEUE_PREFIX: prefix });
     aliceToken = await login(api.url, alice.email, alice.password);
     bobToken = await login(api.url, bob.email, bob.password);
-    redis = eventCommandConnection(redisTarget);
+    redis = failFastConnection(redisTarget, 'redis events');
     ingest = new UserEvents(redis, prefix);
   });
 

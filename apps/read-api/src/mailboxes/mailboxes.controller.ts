@@ -2,8 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { ApiZodBody, ApiZodPath, ZodValidationPipe } from '@letterbox/http';
-import { MailboxChanges, MailboxQueries } from '@letterbox/mail';
+import { ApiZodBody, ApiZodPath, ApiZodResponse, ZodValidationPipe } from '@letterbox/http';
+import { MailboxChanges, mailboxListSchema, MailboxQueries, mailboxViewSchema } from '@letterbox/mail';
 import { MailEventAnnouncer } from '../events/mail-event-announcer';
 import { mailboxBody, mailboxIdParams, unlockBody } from './mailbox-request.schemas';
 
@@ -28,12 +28,14 @@ export class MailboxesController {
 
   /** The user's mailboxes with total and unread counts (none shown for a locked one). */
   @Get()
+  @ApiZodResponse(200, mailboxListSchema)
   async list(@CurrentUser() user: AuthenticatedUser) {
     return { items: await this.mailboxes.list(user.userId) };
   }
 
   /** A folder of the user's own; its name must be new among their mailboxes (409). */
   @Post()
+  @ApiZodResponse(201, mailboxViewSchema)
   @ApiZodBody(mailboxBody)
   create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodValidationPipe(mailboxBody, 'body')) body: z.infer<typeof mailboxBody>) {
     return this.announced(user.userId, this.changes.create(user.userId, body.name));
@@ -41,6 +43,7 @@ export class MailboxesController {
 
   /** Renames a folder; system mailboxes keep their names (409). */
   @Patch(':id')
+  @ApiZodResponse(200, mailboxViewSchema)
   @ApiZodBody(mailboxBody)
   @ApiZodPath(mailboxIdParams)
   rename(
@@ -61,6 +64,7 @@ export class MailboxesController {
   /** Its mail leaves lists and counts, and reading it answers 423, until it is unlocked. */
   @Post(':id/lock')
   @HttpCode(200)
+  @ApiZodResponse(200, mailboxViewSchema)
   @ApiZodPath(mailboxIdParams)
   lock(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailboxIdParams, 'path')) params: MailboxIdParams) {
     return this.announced(user.userId, this.changes.lock(user.userId, params.id));
@@ -69,6 +73,7 @@ export class MailboxesController {
   /** Unlocks with the user's password typed again; a wrong one is a 403. */
   @Post(':id/unlock')
   @HttpCode(200)
+  @ApiZodResponse(200, mailboxViewSchema)
   @ApiZodBody(unlockBody)
   @ApiZodPath(mailboxIdParams)
   unlock(

@@ -3,9 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { storeMail, type MailboxView } from '@letterbox/mail';
 import { randomMail } from '@letterbox/mail-generator';
-import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
+import { createTestUser, openEventStream, type SseConnection, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
 import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
-import { openEventStream, type SseConnection } from '../testing/sse-client';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 

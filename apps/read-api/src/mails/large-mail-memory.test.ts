@@ -3,8 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
 import { referenceMail } from '@letterbox/mail-generator';
-import { createTestUser, testBlobStore, testDatabase } from '@letterbox/testing';
-import { startReadApiProcess, type ApiProcess } from '../testing/read-api-process';
+import { type ApiProcess, createTestUser, startReadApiProcess, testBlobStore, testDatabase } from '@letterbox/testing';
 
 const MB = 1024 * 1024;
 const CONCURRENT_READS = 20;
@@ -25,7 +24,7 @@ describe('reading a 22 MB mail', () => {
     const user = await createTestUser(db, 'big-reader');
     const eml = await referenceMail('large', { from: { name: 'Sender', address: 'sender@example.test' }, to: [{ name: 'Reader', address: user.email }] });
     mailId = (await storeMail(db, testBlobStore(), { userId: user.id, mailboxId: user.mailboxes.inbox, eml })).id;
-    api = await startReadApiProcess(['--max-old-space-size=512']);
+    api = await startReadApiProcess({ nodeOptions: ['--max-old-space-size=512'] });
     token = await api.login(user.email, user.password);
   });
 

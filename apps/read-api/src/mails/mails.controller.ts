@@ -1,16 +1,24 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { RouteSchema } from '@nestjs/platform-fastify';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
 import { bulkChangeEvents, mailChangeEvent, type UserMailChanges } from '@letterbox/events';
-import { ApiZodBody, ApiZodPath, ApiZodQuery, ZodValidationPipe } from '@letterbox/http';
-import { BulkMailChanges, MailContentReader, MailListQuery, MailQueries, MailUpdates, type MailSelection, type MailSummary } from '@letterbox/mail';
+import { ApiZodBody, ApiZodPath, ApiZodQuery, ApiZodResponse, ZodValidationPipe } from '@letterbox/http';
+import {
+  BulkMailChanges,
+  mailDetailSchema,
+  MailDetailQuery,
+  MailListQuery,
+  mailPageSchema,
+  MailQueries,
+  MailUpdates,
+  type MailDetail,
+  type MailListPage,
+  type MailSelection,
+  type MailSummary,
+} from '@letterbox/mail';
 import { MailEventAnnouncer } from '../events/mail-event-announcer';
 import { bulkChangeBody, listFilterOf, mailIdParams, mailListQuery, mailPatchBody, type MailListQueryParams } from './mail-request.schemas';
-import { mailDetailResponse, mailListResponse } from './mail-response.schemas';
-
-export const attachmentPath = (mailId: number, partId: string) => `/v2/mails/${mailId}/attachments/${partId}`;
 
 @ApiTags('mails')
 @ApiBearerAuth()
@@ -19,7 +27,7 @@ export class MailsController {
   constructor(
     private readonly list: MailListQuery,
     private readonly mails: MailQueries,
-    private readonly content: MailContentReader,
+    private readonly detail: MailDetailQuery,
     private readonly updates: MailUpdates,
     private readonly bulkChanges: BulkMailChanges,
     private readonly announcer: MailEventAnnouncer,
@@ -27,9 +35,8 @@ export class MailsController {
 
   @Get()
   @ApiZodQuery(mailListQuery)
-  @RouteSchema({ response: { 200: mailListResponse } })
-  @ApiOkResponse({ schema: mailListResponse as object })
-  async page(@CurrentUser() user: AuthenticatedUser, @Query(new ZodValidationPipe(mailListQuery, 'query')) query: MailListQueryParams) {
+  @ApiZodResponse(200, mailPageSchema, { serialize: true })
+  async page(@CurrentUser() user: AuthenticatedUser, @Query(new ZodValidationPipe(mailListQuery, 'query')) query: MailListQueryParams): Promise<MailListPage> {
     const page = await this.list.page(user.userId, {
       filter: listFilterOf(query),
       order: query.sort === 'receivedAt' ? 'asc' : 'desc',
@@ -42,26 +49,10 @@ export class MailsController {
 
   /** Headers, text, sanitized HTML and attachment metadata; attachment bytes are not read. */
   @Get(':id')
-  @RouteSchema({ response: { 200: mailDetailResponse } })
-  @ApiOkResponse({ schema: mailDetailResponse as object })
+  @ApiZodResponse(200, mailDetailSchema, { serialize: true })
   @ApiZodPath(mailIdParams)
-  async read(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
-    const mail = await this.mails.record(user.userId, params.id);
-    const content = await this.content.read(mail, (partId) => attachmentPath(mail.id, partId));
-    const { storageKey: _storageKey, layout: _layout, mailboxLocked: _locked, attachments, ...summary } = mail;
-    return {
-      ...summary,
-      ...content,
-      attachments: attachments.map(({ partId, filename, contentType, disposition, contentId, size }) => ({
-        partId,
-        filename,
-        contentType,
-        disposition,
-        contentId,
-        size,
-        url: attachmentPath(mail.id, partId),
-      })),
-    };
+  read(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>): Promise<MailDetail> {
+    return this.detail.read(user.userId, params.id);
   }
 
   @Patch(':id')

@@ -3,12 +3,11 @@ import { ApiBearerAuth, ApiConsumes, ApiHeader, ApiTags } from '@nestjs/swagger'
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { ApiZodBody, ApiZodPath, ZodValidationPipe } from '@letterbox/http';
-import { Drafts, DraftVersionConflictError, type DraftView } from '@letterbox/sending';
+import { ApiZodBody, ApiZodPath, ApiZodResponse, ZodValidationPipe } from '@letterbox/http';
+import { Drafts, DraftVersionConflictError, draftViewSchema, SenderDirectory, submittedSendSchema, type DraftView } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import { SEND_API_CONFIG, type SendApiConfig } from '../send-api.config';
 import { readSendForm } from '../sends/read-send-form';
-import { SenderDirectory } from '../sends/sender-directory';
 import { draftCreateBody, draftIdParams, draftSendBody, draftUpdateBody, ifMatchHeader } from './draft-request.schema';
 
 type DraftIdParams = z.infer<typeof draftIdParams>;
@@ -34,6 +33,7 @@ export class DraftsController {
   /** JSON, or multipart/form-data with files in `attachments`; `original` and `mode` make a reply or forward. */
   @Post()
   @HttpCode(201)
+  @ApiZodResponse(201, draftViewSchema)
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiZodBody(draftCreateBody)
   async create(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -49,6 +49,7 @@ export class DraftsController {
   }
 
   @Get(':id')
+  @ApiZodResponse(200, draftViewSchema)
   @ApiZodPath(draftIdParams)
   async read(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(draftIdParams, 'path')) params: DraftIdParams, @Res({ passthrough: true }) reply: FastifyReply) {
     return tagged(reply, await this.drafts.get(user.userId, params.id));
@@ -56,6 +57,7 @@ export class DraftsController {
 
   /** Autosave: the fields given replace the draft's, new files are added. */
   @Put(':id')
+  @ApiZodResponse(200, draftViewSchema)
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiZodBody(draftUpdateBody)
   @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag the draft was read with; or give `version` in the body.' })
@@ -85,6 +87,7 @@ export class DraftsController {
   /** Sends the draft as saved and takes it out of Drafts; the answer is the send, as POST /v2/mails/send gives it. */
   @Post(':id/send')
   @HttpCode(202)
+  @ApiZodResponse(202, submittedSendSchema)
   @ApiZodBody(draftSendBody)
   @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag the draft was read with; without it (and without `version`), the draft is sent as it is.' })
   @ApiZodPath(draftIdParams)

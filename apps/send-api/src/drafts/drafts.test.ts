@@ -6,9 +6,8 @@ import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
 import type { DraftView } from '@letterbox/sending';
-import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
-import { startTestWorker, testWorkerEnv, type TestWorker } from '../../../delivery-worker/src/testing/delivery-workers';
-import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 const PROBLEM_JSON = /^application\/problem\+json/;
 
@@ -18,7 +17,7 @@ describe('drafts on the server', () => {
   let db: Database;
   let mock: MockSmtp;
   let api: RunningSendApi;
-  let worker: TestWorker;
+  let worker: AppProcess;
   let user: TestUser;
   let stranger: TestUser;
   let token: string;
@@ -27,14 +26,14 @@ describe('drafts on the server', () => {
     db = testDatabase();
     mock = await startMockSmtp({ port: 0, latencyMs: 5, ratePerSecond: 100_000, burst: 100_000 });
     api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
-    worker = await startTestWorker(testWorkerEnv(queuePrefix, mock.port));
+    worker = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port));
     user = await createTestUser(db, 'drafter');
     stranger = await createTestUser(db, 'draft-stranger');
     token = accessTokenFor(user);
   });
 
   after(async () => {
-    await worker?.close();
+    await worker?.stop();
     await api?.close();
     await mock?.close();
     await db?.close();

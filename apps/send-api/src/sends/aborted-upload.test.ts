@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
-import { createTestUser, freePort, sleep, startAppProcess, testDatabase, testQueuePrefix, waitFor, waitForHttp, type AppProcess, type TestUser } from '@letterbox/testing';
-import { accessTokenFor } from '../testing/send-api-server';
+import { accessTokenFor, type AppProcess, createTestUser, freePort, sleep, startAppProcess, testDatabase, testQueuePrefix, type TestUser, waitFor, waitForHttp } from '@letterbox/testing';
 
 describe('an upload the client abandons', () => {
   let db: Database;

@@ -8,9 +8,8 @@ import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
-import { startTestWorker, testWorkerEnv, type TestWorker } from '../../../delivery-worker/src/testing/delivery-workers';
-import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 function addresses(field: AddressObject | AddressObject[] | undefined): string[] {
   return [field ?? []].flat().flatMap((group) => group.value.map((address) => address.address ?? ''));
@@ -22,7 +21,7 @@ describe('reply, reply all and forward', () => {
   let db: Database;
   let mock: MockSmtp;
   let api: RunningSendApi;
-  let worker: TestWorker;
+  let worker: AppProcess;
   let user: TestUser;
   let stranger: TestUser;
   let client: SendClient;
@@ -33,14 +32,14 @@ describe('reply, reply all and forward', () => {
     db = testDatabase();
     mock = await startMockSmtp({ port: 0, latencyMs: 5, ratePerSecond: 100_000, burst: 100_000 });
     api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
-    worker = await startTestWorker(testWorkerEnv(queuePrefix, mock.port));
+    worker = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port));
     user = await createTestUser(db, 'answerer');
     stranger = await createTestUser(db, 'answer-stranger');
     client = new SendClient(api.url, accessTokenFor(user));
   });
 
   after(async () => {
-    await worker?.close();
+    await worker?.stop();
     await api?.close();
     await mock?.close();
     await db?.close();

@@ -1,4 +1,3 @@
-import type { RunningWorker } from '@letterbox/queue';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -7,12 +6,10 @@ import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { ColleagueDelivery, DatabaseBlobReferences, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { JobQueues, producerConnection } from '@letterbox/queue';
-import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, waitFor, type TestUser } from '@letterbox/testing';
-import { startTestWorker, testWorkerEnv, type TestWorker } from '../../../delivery-worker/src/testing/delivery-workers';
-import { loadIngestWorkerConfig } from '../../../ingest-worker/src/ingest-worker.config';
-import { startIngestWorker } from '../../../ingest-worker/src/start-ingest-worker';
-import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
+import { JobQueues } from '@letterbox/queue';
+import { failFastConnection } from '@letterbox/redis';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, startIngestWorkerProcess, testBlobStore, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 describe('mail between colleagues', () => {
   const queuePrefix = testQueuePrefix();
@@ -20,8 +17,8 @@ describe('mail between colleagues', () => {
   let db: Database;
   let mock: MockSmtp;
   let api: RunningSendApi;
-  let delivery: TestWorker;
-  let ingest: RunningWorker;
+  let delivery: AppProcess;
+  let ingest: AppProcess;
   let alice: TestUser;
   let bob: TestUser;
   let carol: TestUser;
@@ -31,8 +28,8 @@ describe('mail between colleagues', () => {
     db = testDatabase();
     mock = await startMockSmtp({ port: 0, latencyMs: 5, ratePerSecond: 100_000, burst: 100_000 });
     api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
-    delivery = await startTestWorker(testWorkerEnv(queuePrefix, mock.port));
-    ingest = await startIngestWorker(loadIngestWorkerConfig({ ...process.env, QUEUE_PREFIX: queuePrefix, INGEST_BATCH_WAIT_MS: '1' }));
+    delivery = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port));
+    ingest = await startIngestWorkerProcess({ QUEUE_PREFIX: queuePrefix, INGEST_BATCH_WAIT_MS: '1' });
     alice = await createTestUser(db, 'colleague-alice');
     bob = await createTestUser(db, 'colleague-bob');
     carol = await createTestUser(db, 'colleague-carol');
@@ -40,8 +37,8 @@ describe('mail between colleagues', () => {
   });
 
   after(async () => {
-    await delivery?.close();
-    await ingest?.close();
+    await delivery?.stop();
+    await ingest?.stop();
     await api?.close();
     await mock?.close();
     await db?.close();
@@ -73,7 +70,7 @@ describe('mail between colleagues', () => {
   });
 
   test('a colleague\'s mail handed over twice (a retried delivery) is stored once', async () => {
-    const queues = new JobQueues(producerConnection(loadConfig(redisConfig)), queuePrefix);
+    const queues = new JobQueues(failFastConnection(loadConfig(redisConfig), 'redis producer'), queuePrefix);
     try {
       const directory = new RecipientDirectory(db.sql);
       const colleagues = new ColleagueDelivery(directory, new InboundIntake(blobs, directory, new InboundAcceptances(db.sql, queues), new DatabaseBlobReferences(db.sql), queues, 1024 * 1024));

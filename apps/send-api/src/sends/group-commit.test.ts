@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { SendRecords, type SendRequest } from '@letterbox/sending';
-import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
-import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
+import { accessTokenFor, createTestUser, SendClient, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 const request = (subject: string, saveCopy: boolean): SendRequest => ({
   to: [`group-${randomUUID().slice(0, 8)}@recipients.test`],

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import type { ProblemDetails as Problem } from '@letterbox/http';
-import { createTestUser, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
-import { accessTokenFor, startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
+import { accessTokenFor, createTestUser, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 const BOUNDARY = 'letterbox-test-boundary';
 

@@ -4,9 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { simpleParser } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { createTestUser, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
-import { startTestWorker, testWorkerEnv, type TestWorker } from '../../../delivery-worker/src/testing/delivery-workers';
-import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 const SENDS = 20;
 
@@ -15,7 +14,7 @@ describe('send API and delivery worker with one database connection each', () =>
   let db: Database;
   let mock: MockSmtp;
   let api: RunningSendApi;
-  let worker: TestWorker;
+  let worker: AppProcess;
   let sender: TestUser;
   let client: SendClient;
 
@@ -23,13 +22,13 @@ describe('send API and delivery worker with one database connection each', () =>
     db = testDatabase();
     mock = await startMockSmtp({ port: 0, latencyMs: 50, ratePerSecond: 100_000, burst: 100_000 });
     api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix, DATABASE_POOL_SIZE: '1' });
-    worker = await startTestWorker(testWorkerEnv(queuePrefix, mock.port, { DATABASE_POOL_SIZE: '1' }));
+    worker = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port, { DATABASE_POOL_SIZE: '1' }));
     sender = await createTestUser(db, 'sender');
     client = new SendClient(api.url, accessTokenFor(sender));
   });
 
   after(async () => {
-    await worker?.close();
+    await worker?.stop();
     await api?.close();
     await mock?.close();
     await db?.close();

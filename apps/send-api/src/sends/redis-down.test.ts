@@ -3,9 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { createTestUser, sleep, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
-import { startTestWorker, testWorkerEnv, type TestWorker } from '../../../delivery-worker/src/testing/delivery-workers';
-import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, sleep, startDeliveryWorkerProcess, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 /** Nothing listens here: the send API's Redis is down. */
 const CLOSED_REDIS_URL = 'redis://127.0.0.1:6390';
@@ -24,7 +23,7 @@ describe('sends recorded while the send API’s Redis is down', () => {
   let db: Database;
   let mock: MockSmtp;
   let api: RunningSendApi;
-  let worker: TestWorker | undefined;
+  let worker: AppProcess | undefined;
   let sender: TestUser;
   let token: string;
   let client: SendClient;
@@ -42,7 +41,7 @@ describe('sends recorded while the send API’s Redis is down', () => {
   });
 
   after(async () => {
-    await worker?.close();
+    await worker?.stop();
     await api?.close();
     await mock?.close();
     await db?.close();
@@ -143,7 +142,7 @@ describe('sends recorded while the send API’s Redis is down', () => {
 
   test('a worker on the real Redis queues the recorded send from the outbox sweep and delivers it exactly once', async () => {
     assert.ok(recorded.id > 0);
-    worker = await startTestWorker(testWorkerEnv(queuePrefix, mock.port));
+    worker = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port));
     const sent = await client.until(recorded.id, ['sent', 'failed']);
     assert.equal(sent.status, 'sent', JSON.stringify(sent));
     const [row] = await rowsTo(recorded.to);

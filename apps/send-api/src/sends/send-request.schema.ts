@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { storableText } from '@letterbox/mail';
+import { ANSWER_MODES } from '@letterbox/sending';
 
 export const MAX_RECIPIENTS = 100;
 const MAX_BODY_CHARS = 1_000_000;
@@ -27,7 +28,7 @@ export const flag = (fallback: boolean) =>
     .default(fallback);
 
 export const originalMailId = z.coerce.number('must be a mail id').int('must be a mail id').positive('must be a mail id').max(Number.MAX_SAFE_INTEGER);
-export const answerMode = z.enum(['reply', 'replyAll', 'forward'], { message: 'must be reply, replyAll or forward' });
+export const answerMode = z.enum(ANSWER_MODES, { message: 'must be reply, replyAll or forward' });
 
 /**
  * Text that is stored as sent: PostgreSQL's text cannot hold NUL nor its JSON a lone UTF-16

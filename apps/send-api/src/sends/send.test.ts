@@ -4,11 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import { simpleParser, type AddressObject } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
-import { createTestUser, sleep, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, sleep, startDeliveryWorkerProcess, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
 import type { BlobStore } from '@letterbox/storage';
-import { startTestWorker, testWorkerEnv, type TestWorker } from '../../../delivery-worker/src/testing/delivery-workers';
 import type { ProblemDetails as Problem } from '@letterbox/http';
-import { accessTokenFor, SendClient, startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
+import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 const PROBLEM_JSON = /^application\/problem\+json/;
 const MAX_ATTACHMENT_BYTES = 256 * 1024;
@@ -23,7 +22,7 @@ describe('send API, end to end', () => {
   let blobs: BlobStore;
   let mock: MockSmtp;
   let api: RunningSendApi;
-  let worker: TestWorker | undefined;
+  let worker: AppProcess | undefined;
   let sender: TestUser;
   let stranger: TestUser;
   let client: SendClient;
@@ -48,7 +47,7 @@ describe('send API, end to end', () => {
   });
 
   after(async () => {
-    await worker?.close();
+    await worker?.stop();
     await api?.close();
     await mock?.close();
     await db?.close();
@@ -226,7 +225,7 @@ describe('send API, end to end', () => {
 
   describe('with a worker running', () => {
     before(async () => {
-      worker = await startTestWorker(testWorkerEnv(queuePrefix, mock.port));
+      worker = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port));
     });
 
     test('a JSON send is delivered once, with its From, To and Subject, and the status says sent', async () => {

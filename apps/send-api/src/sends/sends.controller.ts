@@ -3,13 +3,12 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiTags } from '@nestjs
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { ApiZodPath, integerParam, ZodValidationPipe } from '@letterbox/http';
-import { SendOutbox, SendSubmission, UserSends } from '@letterbox/sending';
+import { ApiZodPath, ApiZodResponse, integerParam, ZodValidationPipe } from '@letterbox/http';
+import { SendMail, SendOutbox, sendViewSchema, submittedSendSchema, UserSends } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import { SEND_API_CONFIG, type SendApiConfig } from '../send-api.config';
 import { readSendForm } from './read-send-form';
 import { idempotencyKeyHeader, sendRequestBody } from './send-request.schema';
-import { SenderDirectory } from './sender-directory';
 
 const sendIdParams = z.object({ id: integerParam(1, Number.MAX_SAFE_INTEGER) });
 const statusUrl = (id: number) => `/v2/mails/send/${id}`;
@@ -24,10 +23,9 @@ export class SendsController {
   constructor(
     @Inject(SEND_API_CONFIG) private readonly config: SendApiConfig,
     private readonly blobs: BlobStore,
-    private readonly submission: SendSubmission,
+    private readonly sendMail: SendMail,
     private readonly outbox: SendOutbox,
     private readonly sends: UserSends,
-    private readonly senders: SenderDirectory,
   ) {}
 
   /**
@@ -37,6 +35,7 @@ export class SendsController {
    */
   @Post()
   @HttpCode(202)
+  @ApiZodResponse(202, submittedSendSchema)
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({ schema: z.toJSONSchema(sendRequestBody, { io: 'input', unrepresentable: 'any' }) as object })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'A retried request with the same key returns the first send.' })
@@ -48,14 +47,14 @@ export class SendsController {
   ) {
     const idempotencyKey = this.validateHeaders.transform({ 'idempotency-key': rawIdempotencyKey })['idempotency-key'];
     const form = await readSendForm(request, this.blobs, this.config.SEND_MAX_ATTACHMENT_BYTES);
-    const { original, mode, ...body } = this.validateBody.transform(form.fields) as z.infer<typeof sendRequestBody>;
-    const draft = { ...body, attachments: form.attachments, original: original === undefined ? undefined : { mailId: original, mode: mode ?? 'reply' } };
-    const { send } = await this.submission.submit(await this.senders.of(user), draft, idempotencyKey);
+    const body = this.validateBody.transform(form.fields) as z.infer<typeof sendRequestBody>;
+    const send = await this.sendMail.send(user, { ...body, attachments: form.attachments }, idempotencyKey);
     reply.header('location', statusUrl(send.id));
     return { ...send, statusUrl: statusUrl(send.id) };
   }
 
   @Get(':id')
+  @ApiZodResponse(200, sendViewSchema)
   @ApiZodPath(sendIdParams)
   status(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(sendIdParams, 'path')) params: z.infer<typeof sendIdParams>) {
     return this.sends.status(user.userId, params.id);
@@ -64,6 +63,7 @@ export class SendsController {
   /** Undo send: possible while no worker has started delivering it. */
   @Post(':id/cancel')
   @HttpCode(200)
+  @ApiZodResponse(200, sendViewSchema)
   @ApiZodPath(sendIdParams)
   async cancel(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(sendIdParams, 'path')) params: z.infer<typeof sendIdParams>) {
     const send = await this.sends.cancel(user.userId, params.id);

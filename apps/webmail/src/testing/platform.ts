@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { testSettings } from '@letterbox/testing';
-import { freePort, REPO_ROOT, startAppProcess, waitForHttp, waitForOutput, type AppProcess } from '@letterbox/testing';
+import { deliveryWorkerEnv, freePort, REPO_ROOT, startAppProcess, testSettings, waitForHttp, waitForOutput, type AppProcess } from '@letterbox/testing';
 
 export interface Platform {
   webmailUrl: string;
@@ -61,15 +60,7 @@ export async function startPlatform(staticDir: string): Promise<Platform> {
     });
     const readApi = start('read-api', { READ_API_PORT: String(readPort), READ_API_HOST: '127.0.0.1', READ_API_WORKERS: '1' });
     const sendApi = start('send-api', { SEND_API_PORT: String(sendPort), SEND_API_HOST: '127.0.0.1' });
-    const delivery = start('delivery-worker', {
-      SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String(smtpPort),
-      DELIVERY_LOCK_MS: '1500',
-      OUTBOX_SWEEP_MS: '500',
-      SENDER_RATE_PER_SECOND: '1000',
-      SENDER_BURST: '1000',
-      READ_API_PUBLIC_URL: url(readPort),
-    });
+    const delivery = start('delivery-worker', deliveryWorkerEnv(queuePrefix, smtpPort, { READ_API_PUBLIC_URL: url(readPort) }));
     const ingest = start('ingest', {
       INGEST_HTTP_PORT: String(ingestPort),
       INGEST_SMTP_PORT: String(ingestSmtpPort),

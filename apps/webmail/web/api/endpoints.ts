@@ -1,10 +1,10 @@
 import { request, requestJson } from './http';
-import type { Contact, MailChanges, MailDetail, Mailbox, MailPage, MailSummary, ServerDraft, SendView, Session, ThreadPage } from './types';
+import type { ContactList, MailChanges, MailDetail, Mailbox, MailboxList, MailPage, ServerDraft, SendView, Session, SubmittedSend, Thread, ThreadPage } from './types';
 
 export const login = (email: string, password: string) =>
   requestJson<Session>('/v2/auth/login', { method: 'POST', json: { email, password }, anonymous: true });
 
-export const fetchMailboxes = (signal?: AbortSignal) => requestJson<{ items: Mailbox[] }>('/v2/mailboxes', { signal }).then((body) => body.items);
+export const fetchMailboxes = (signal?: AbortSignal) => requestJson<MailboxList>('/v2/mailboxes', { signal }).then((body) => body.items);
 
 export interface ListParams {
   mailboxId: number;
@@ -40,8 +40,7 @@ export function fetchThreads(params: ListParams, signal?: AbortSignal) {
   return requestJson<ThreadPage>(`/v2/threads?${query.toString()}`, { signal });
 }
 
-export const fetchThread = (threadId: number, signal?: AbortSignal) =>
-  requestJson<{ threadId: number; messages: MailSummary[] }>(`/v2/threads/${threadId}`, { signal });
+export const fetchThread = (threadId: number, signal?: AbortSignal) => requestJson<Thread>(`/v2/threads/${threadId}`, { signal });
 
 export type BulkSelection = { ids: number[] } | { threadIds: number[] } | { filter: { mailboxId: number; seen?: boolean } };
 
@@ -54,7 +53,7 @@ export const renameMailbox = (id: number, name: string) => requestJson<Mailbox>(
 export const deleteMailbox = (id: number) => requestJson<{ id: number; movedToTrash: number }>(`/v2/mailboxes/${id}`, { method: 'DELETE' });
 
 export const fetchContacts = (typed: string, signal?: AbortSignal) =>
-  requestJson<{ items: Contact[] }>(`/v2/contacts?limit=8&q=${encodeURIComponent(typed)}`, { signal }).then((body) => body.items);
+  requestJson<ContactList>(`/v2/contacts?limit=8&q=${encodeURIComponent(typed)}`, { signal }).then((body) => body.items);
 
 export const createDraft = (body: FormData | Record<string, unknown>) =>
   requestJson<ServerDraft>('/v2/drafts', { method: 'POST', ...(body instanceof FormData ? { body } : { json: body }) });
@@ -68,7 +67,7 @@ export const fetchDraft = (id: number, signal?: AbortSignal) => requestJson<Serv
 export const deleteDraft = (id: number) => request(`/v2/drafts/${id}`, { method: 'DELETE' });
 
 export const sendDraft = (id: number, version: number, sendAt: string | undefined) =>
-  requestJson<SendView>(`/v2/drafts/${id}/send`, { method: 'POST', headers: { 'if-match': `"${version}"` }, json: sendAt ? { sendAt } : {} });
+  requestJson<SubmittedSend>(`/v2/drafts/${id}/send`, { method: 'POST', headers: { 'if-match': `"${version}"` }, json: sendAt ? { sendAt } : {} });
 
 export const fetchMail = (id: number, signal?: AbortSignal) => requestJson<MailDetail>(`/v2/mails/${id}`, { signal });
 
@@ -80,7 +79,7 @@ export const deleteMail = (id: number) => requestJson<unknown>(`/v2/mails/${id}`
 export const fetchAttachment = (url: string, signal?: AbortSignal) => request(url, { signal, headers: { accept: '*/*' } }).then((response) => response.blob());
 
 export const sendMail = (body: FormData | Record<string, unknown>, idempotencyKey: string) =>
-  requestJson<SendView>('/v2/mails/send', {
+  requestJson<SubmittedSend>('/v2/mails/send', {
     method: 'POST',
     headers: { 'idempotency-key': idempotencyKey },
     ...(body instanceof FormData ? { body } : { json: body }),

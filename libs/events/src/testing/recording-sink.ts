@@ -24,12 +24,3 @@ export class RecordingSink implements UserEventSink {
     return this.events.map(({ id }) => id);
   }
 }
-
-/** Resolves once `condition` holds; fails after ten seconds (a hang, not a slowness, is what it catches). */
-export async function eventually(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}

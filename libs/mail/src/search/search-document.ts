@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { PreparedMail } from '../store-mail';
 import { storableText } from '../storable-text';
 import { searchablePeople, searchableText } from './search-text';
@@ -29,6 +30,9 @@ export function searchDocumentSql(subjectTokens: string, peopleTokens: string, b
 }
 
 /** The tsquery of search terms, each bound as its searchable text: a phrase of its words (and CJK pairs). */
-export function searchQuerySql(terms: Array<{ placeholder: string; excluded: boolean }>): string {
-  return terms.map(({ placeholder, excluded }) => `${excluded ? '!!' : ''}phraseto_tsquery('simple', ${placeholder})`).join(' && ');
+export function searchQuerySql(terms: Array<{ text: string; excluded: boolean }>): RawBuilder<unknown> {
+  return sql.join(
+    terms.map(({ text, excluded }) => sql`${sql.raw(excluded ? '!!' : '')}phraseto_tsquery('simple', ${text})`),
+    sql` && `,
+  );
 }

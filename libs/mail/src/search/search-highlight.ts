@@ -1,13 +1,7 @@
 import type { Pool } from 'pg';
 import type { MailListFilter } from '../mail-filter-sql';
-import type { MailSummary } from '../mail-views';
+import type { MailSummary, SearchHighlight } from '../mail-views';
 import type { SearchTerm } from './search-query';
-
-/** A piece of a hit's body with where the searched words are in it, as [start, end) offsets. */
-export interface SearchHighlight {
-  text: string;
-  marks: Array<[number, number]>;
-}
 
 const CONTEXT_BEFORE = 60;
 const LENGTH = 200;

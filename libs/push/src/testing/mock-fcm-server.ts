@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createMockFcm, startMockProvidersHttp, startMockSmtp, type FcmBehaviourPatch, type MockFcm } from '@letterbox/mock-providers';
 import { openFcm, type FcmConnection } from '../fcm-connection';
 
-/** Shared by the push tests; not part of the library. */
+/** Shared by the push tests and the notify worker's (as @letterbox/push/testing); not part of the library. */
 
 export interface MockFcmServer {
   /** The mock's state, to configure failures and read what it accepted. */

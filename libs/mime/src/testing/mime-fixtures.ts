@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
-import type { AttachmentLayout, BodyPartLayout, ScannedLayout } from './layout';
-import { scanLayout } from './scan-layout';
-import { createTransferDecoder } from './transfer-encoding';
+import type { AttachmentLayout, BodyPartLayout, ScannedLayout } from '../layout';
+import { scanLayout } from '../scan-layout';
+import { createTransferDecoder } from '../transfer-encoding';
 
 /** Shared by the mime tests; not part of the library's API. */
 

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { freePort, login, startAppProcess, waitForHttp } from '@letterbox/testing';
+import { freePort, startAppProcess, waitForHttp, type AppProcessOptions } from './app-process';
+import { login } from './login';
 
 export interface ApiProcess {
   url: string;
@@ -12,13 +13,13 @@ export interface ApiProcess {
 
 /**
  * The read API as its own process, as it runs in production, so that its memory can be
- * measured apart from the test's. Extra Node flags (a heap cap) go in `nodeOptions`.
+ * measured apart from the test's. Extra Node flags (a heap cap) go in `options.nodeOptions`.
  */
-export async function startReadApiProcess(nodeOptions: string[] = []): Promise<ApiProcess> {
+export async function startReadApiProcess(options: AppProcessOptions = {}): Promise<ApiProcess> {
   const port = await freePort();
   const app = startAppProcess('read API', 'apps/read-api/src/main.ts', {
-    env: { READ_API_PORT: String(port), READ_API_HOST: '127.0.0.1', READ_API_WORKERS: '1' },
-    nodeOptions,
+    env: { ...options.env, READ_API_PORT: String(port), READ_API_HOST: '127.0.0.1', READ_API_WORKERS: '1' },
+    nodeOptions: options.nodeOptions,
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(app, `${url}/health`, 15_000);

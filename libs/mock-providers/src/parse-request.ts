@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import type { ProblemDetails } from '@letterbox/http';
 import type { z } from 'zod';
 
@@ -9,10 +8,6 @@ export class InvalidRequest extends Error {
   constructor(readonly errors: FieldError[]) {
     super(errors.map((error) => `${error.field}: ${error.message}`).join('; '));
   }
-}
-
-export function problem(status: number, detail: string, extra: Partial<ProblemDetails> = {}): ProblemDetails {
-  return { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, ...extra };
 }
 
 /** Parses a request part, or throws an InvalidRequest naming every bad field; `part` names what has no path of its own. */

@@ -1,4 +1,4 @@
-import { startAppProcess, waitForOutput, type AppProcess } from '@letterbox/testing';
+import { startAppProcess, waitForOutput, type AppProcess } from './app-process';
 
 /** The ingest worker as its own process, as it runs in production (apps/ingest-worker/src/main.ts). */
 export async function startIngestWorkerProcess(env: Record<string, string>): Promise<AppProcess> {

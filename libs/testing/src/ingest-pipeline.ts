@@ -1,17 +1,11 @@
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
-import { JobQueues, producerConnection, type RunningWorker } from '@letterbox/queue';
-import { loadIngestWorkerConfig } from '../../../ingest-worker/src/ingest-worker.config';
-import { startIngestWorker } from '../../../ingest-worker/src/start-ingest-worker';
-
-/** The ingest worker in this process, on the test database and the given queue namespace. */
-export function startTestIngestWorker(queuePrefix: string, env: Record<string, string> = {}): Promise<RunningWorker> {
-  return startIngestWorker(loadIngestWorkerConfig({ ...process.env, QUEUE_PREFIX: queuePrefix, ...env }));
-}
+import { JobQueues } from '@letterbox/queue';
+import { failFastConnection } from '@letterbox/redis';
 
 /** Producer-side queues of the namespace, to look at the jobs the pipeline added. */
 export function testQueues(queuePrefix: string): JobQueues {
-  return new JobQueues(producerConnection(loadConfig(redisConfig)), queuePrefix);
+  return new JobQueues(failFastConnection(loadConfig(redisConfig), 'redis producer'), queuePrefix);
 }
 
 /** The user's inbox: how many mails, and how many of each Message-ID. */
