@@ -23,7 +23,7 @@ export class SendServicesModule implements OnApplicationShutdown {
       { provide: SEND_API_CONFIG, useValue: config },
       { provide: JobQueues, useFactory: () => new JobQueues(failFastConnection(config, 'redis producer'), config.QUEUE_PREFIX) },
       { provide: SendOutbox, useFactory: (db: Database, queues: JobQueues) => new SendOutbox(db, queues, sendGroupCommit(config.SEND_GROUP_COMMIT_MAX)), inject: [DATABASE, JobQueues] },
-      { provide: UserSends, useFactory: (db: Database) => new UserSends(db), inject: [DATABASE] },
+      { provide: UserSends, useFactory: (db: Database, outbox: SendOutbox) => new UserSends(db, outbox), inject: [DATABASE, SendOutbox] },
       {
         provide: AnsweredAnnouncer,
         useFactory: (writes: UserWrites) => new AnsweredAnnouncer(failFastConnection(config, 'redis events'), config.QUEUE_PREFIX, writes),
@@ -45,8 +45,9 @@ export class SendServicesModule implements OnApplicationShutdown {
       },
       {
         provide: Drafts,
-        useFactory: (db: Database, blobs: BlobStore, submission: SendSubmission) => new Drafts(db, blobs, new MailQueries(primaryOnly(db.sql)), submission),
-        inject: [DATABASE, BlobStore, SendSubmission],
+        useFactory: (db: Database, blobs: BlobStore, submission: SendSubmission, senders: SenderDirectory) =>
+          new Drafts(db, blobs, new MailQueries(primaryOnly(db.sql)), submission, senders),
+        inject: [DATABASE, BlobStore, SendSubmission, SenderDirectory],
       },
       {
         provide: SenderDirectory,

@@ -62,23 +62,21 @@ for (const { name, target } of redisTargets()) {
 
     test('streams resuming while events are being published get each later event once, in order', async () => {
       const userId = newUser();
-      const total = 300;
       let published = 0;
-      const publishing = (async () => {
-        for (let batch = 0; batch < total / 10; batch++) {
-          await Promise.all(Array.from({ length: 10 }, () => events.publish(userId, created(++published))));
-        }
-      })();
-      await waitFor(() => published >= 30, { what: 'some events were published', timeoutMs: 10_000, intervalMs: 25 });
+      const publishTen = () => Promise.all(Array.from({ length: 10 }, () => events.publish(userId, created(++published))));
+      for (let batch = 0; batch < 3; batch++) await publishTen();
       const resumes: Array<{ from: string; sink: RecordingSink; stop: () => void }> = [];
-      while (published < total - 30 && resumes.length < 12) {
+      // Each stream resumes while ten publishes are in flight, whatever the machine's speed.
+      for (let round = 0; round < 12; round++) {
+        const inFlight = publishTen();
         const from = (await keptIds(userId)).at(-1) as string;
         const sink = new RecordingSink();
         resumes.push({ from, sink, stop: await feed.follow(userId, sink, from) });
+        await inFlight;
       }
-      await publishing;
+      for (let batch = 0; batch < 3; batch++) await publishTen();
       const ids = await keptIds(userId);
-      assert.equal(ids.length, total);
+      assert.equal(ids.length, published);
       for (const { from, sink, stop } of resumes) {
         const expected = ids.slice(ids.indexOf(from) + 1);
         await waitFor(() => sink.events.length >= expected.length, { what: `the stream resumed from ${from} caught up`, timeoutMs: 10_000, intervalMs: 25 });
@@ -86,7 +84,6 @@ for (const { name, target } of redisTargets()) {
         assert.deepEqual(sink.ids(), expected, `resumed from ${from}`);
         assert.deepEqual(sink.resyncs, []);
       }
-      assert.ok(resumes.length > 1, 'several streams resumed during publishing');
     });
 
     test('a stream stopped is let go: the fan-out holds no one, and it gets nothing more', async () => {

@@ -102,6 +102,8 @@ for (const { name, target } of redisTargets()) {
       await commands.del(history(userId));
       assert.deepEqual((await resume(userId, id)).resyncs, [undefined], 'no history at all: nothing to resume from');
 
+      // An id is Redis's clock in milliseconds: a history started again within the same one would reuse the old id.
+      await waitFor(() => Date.now() > Number(id.split('-')[0]), { what: 'the clock passed the old id', timeoutMs: 1_000, intervalMs: 1 });
       await events.publish(userId, created(2));
       const [newest] = await keptIds(userId);
       assert.deepEqual((await resume(userId, id)).resyncs, [newest], 'a history started afresh does not hold the old id');

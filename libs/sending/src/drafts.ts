@@ -8,9 +8,12 @@ import { answerOf } from './answer-original';
 import type { DraftChanges, DraftContent, DraftView } from './draft-content';
 import { composeSentCopy } from './record-send';
 import { DraftNotFoundError, DraftVersionConflictError } from './send-errors';
+import type { SenderDirectory } from './sender-directory';
 import type { SendSubmission } from './send-submission';
 import type { Sender, SendRequest } from './send-request';
 import type { SendView } from './send-view';
+
+type SignedInUser = Pick<Sender, 'userId' | 'officeId'>;
 
 interface DraftRow {
   mail_id: string;
@@ -33,9 +36,11 @@ export class Drafts {
     private readonly blobs: BlobStore,
     private readonly mails: MailQueries,
     private readonly submission: SendSubmission,
+    private readonly senders: SenderDirectory,
   ) {}
 
-  async create(sender: Sender, changes: DraftChanges): Promise<DraftView> {
+  async create(user: SignedInUser, changes: DraftChanges): Promise<DraftView> {
+    const sender = await this.senders.of(user);
     let content = applyChanges(EMPTY, changes);
     if (changes.original) {
       const answer = await answerOf(this.mails, this.blobs, sender, changes.original.mailId, changes.original.mode);
@@ -62,10 +67,11 @@ export class Drafts {
   }
 
   /** Saves the changes over version `expectedVersion`; the answer has the next version. */
-  async update(sender: Sender, draftId: number, expectedVersion: number, changes: DraftChanges): Promise<DraftView> {
-    const current = await this.row(sender.userId, draftId);
+  async update(user: SignedInUser, draftId: number, expectedVersion: number, changes: DraftChanges): Promise<DraftView> {
+    const current = await this.row(user.userId, draftId);
     if (current.version !== expectedVersion) throw new DraftVersionConflictError(draftId, expectedVersion, current.version);
     const content = applyChanges(current.content, changes);
+    const sender = await this.senders.of(user);
     const prepared = await this.compose(sender, content);
     return inTransaction(this.db.sql, async (client) => {
       const { rows } = await client.query<DraftRow>({
@@ -95,12 +101,12 @@ export class Drafts {
    * Drafts. The send's idempotency key is the draft's version: sending again after a lost
    * answer gives the same send.
    */
-  async send(sender: Sender, draftId: number, expectedVersion?: number, sendAt?: string): Promise<SendView> {
-    const current = await this.row(sender.userId, draftId);
+  async send(user: SignedInUser, draftId: number, expectedVersion?: number, sendAt?: string): Promise<SendView> {
+    const current = await this.row(user.userId, draftId);
     if (expectedVersion !== undefined && current.version !== expectedVersion) throw new DraftVersionConflictError(draftId, expectedVersion, current.version);
     const request = { ...requestOf(current.content), ...(sendAt ? { sendAt } : {}) };
-    const { send } = await this.submission.submitRequest(sender, request, `draft-${draftId}-v${current.version}`);
-    await this.remove(sender.userId, draftId);
+    const { send } = await this.submission.submitRequest(await this.senders.of(user), request, `draft-${draftId}-v${current.version}`);
+    await this.remove(user.userId, draftId);
     return send;
   }
 

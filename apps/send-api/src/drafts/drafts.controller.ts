@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
 import { ApiZodBody, ApiZodPath, ApiZodResponse, ZodValidationPipe } from '@letterbox/http';
-import { Drafts, DraftVersionConflictError, draftViewSchema, SenderDirectory, submittedSendSchema, type DraftView } from '@letterbox/sending';
+import { Drafts, DraftVersionConflictError, draftViewSchema, submittedSendSchema, type DraftView } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import { SEND_API_CONFIG, type SendApiConfig } from '../send-api.config';
 import { readSendForm } from '../sends/read-send-form';
@@ -27,7 +27,6 @@ export class DraftsController {
     @Inject(SEND_API_CONFIG) private readonly config: SendApiConfig,
     private readonly blobs: BlobStore,
     private readonly drafts: Drafts,
-    private readonly senders: SenderDirectory,
   ) {}
 
   /** JSON, or multipart/form-data with files in `attachments`; `original` and `mode` make a reply or forward. */
@@ -39,7 +38,7 @@ export class DraftsController {
   async create(@CurrentUser() user: AuthenticatedUser, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const form = await readSendForm(request, this.blobs, this.config.SEND_MAX_ATTACHMENT_BYTES);
     const { original, mode, ...fields } = new ZodValidationPipe(draftCreateBody, 'body').transform(form.fields) as z.infer<typeof draftCreateBody>;
-    const draft = await this.drafts.create(await this.senders.of(user), {
+    const draft = await this.drafts.create(user, {
       ...fields,
       newAttachments: form.attachments,
       original: original === undefined ? undefined : { mailId: original, mode: mode ?? 'reply' },
@@ -73,7 +72,7 @@ export class DraftsController {
     const { version, ...fields } = new ZodValidationPipe(draftUpdateBody, 'body').transform(form.fields) as z.infer<typeof draftUpdateBody>;
     const expected = this.expectedVersion(ifMatch, version);
     const changes = { ...fields, newAttachments: form.attachments };
-    const draft = await this.drafts.update(await this.senders.of(user), params.id, expected.version as number, changes).catch(expected.onConflict);
+    const draft = await this.drafts.update(user, params.id, expected.version as number, changes).catch(expected.onConflict);
     return tagged(reply, draft);
   }
 
@@ -99,7 +98,7 @@ export class DraftsController {
   ) {
     const { version, sendAt } = new ZodValidationPipe(draftSendBody, 'body').transform(request.body ?? {}) as z.infer<typeof draftSendBody>;
     const expected = this.expectedVersion(ifMatch, version, false);
-    const send = await this.drafts.send(await this.senders.of(user), params.id, expected.version, sendAt).catch(expected.onConflict);
+    const send = await this.drafts.send(user, params.id, expected.version, sendAt).catch(expected.onConflict);
     return { ...send, statusUrl: `/v2/mails/send/${send.id}` };
   }
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
 import { ApiZodPath, ApiZodResponse, integerParam, ZodValidationPipe } from '@letterbox/http';
-import { SendMail, SendOutbox, sendViewSchema, submittedSendSchema, UserSends } from '@letterbox/sending';
+import { SendMail, sendViewSchema, submittedSendSchema, UserSends } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import { SEND_API_CONFIG, type SendApiConfig } from '../send-api.config';
 import { readSendForm } from './read-send-form';
@@ -24,7 +24,6 @@ export class SendsController {
     @Inject(SEND_API_CONFIG) private readonly config: SendApiConfig,
     private readonly blobs: BlobStore,
     private readonly sendMail: SendMail,
-    private readonly outbox: SendOutbox,
     private readonly sends: UserSends,
   ) {}
 
@@ -65,9 +64,7 @@ export class SendsController {
   @HttpCode(200)
   @ApiZodResponse(200, sendViewSchema)
   @ApiZodPath(sendIdParams)
-  async cancel(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(sendIdParams, 'path')) params: z.infer<typeof sendIdParams>) {
-    const send = await this.sends.cancel(user.userId, params.id);
-    await this.outbox.withdraw(send.id);
-    return send;
+  cancel(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(sendIdParams, 'path')) params: z.infer<typeof sendIdParams>) {
+    return this.sends.cancel(user.userId, params.id);
   }
 }
