@@ -15,9 +15,11 @@ export interface BenchArgs {
   sendBase: URL;
   /** Settings added to every delivery worker the harness starts (delivery-e2e), e.g. to try a tuning. */
   workerEnv: Record<string, string>;
+  /** Another build's dist/ whose delivery worker the delivery procedures run instead of this one's: a baseline. */
+  workerBuild?: string;
 }
 
-export const USAGE = `usage: node --require @swc-node/register bench/run.ts <scenario|${Object.keys(SCENARIO_GROUPS).join('|')}> [--duration seconds] [--connections n] [--base http://127.0.0.1:3000] [--send-base http://127.0.0.1:3001] [--worker-env NAME=value ...]
+export const USAGE = `usage: node --require @swc-node/register bench/run.ts <scenario|${Object.keys(SCENARIO_GROUPS).join('|')}> [--duration seconds] [--connections n] [--base http://127.0.0.1:3000] [--send-base http://127.0.0.1:3001] [--worker-env NAME=value ...] [--worker-build path/to/dist]
 scenarios: ${SCENARIOS.map((scenario) => scenario.name).join(', ')}
 groups: ${Object.entries(SCENARIO_GROUPS)
   .map(([group, scenarios]) => `${group} (${group === 'all' ? 'every scenario' : scenarios.map((scenario) => scenario.name).join(', ')})`)
@@ -37,6 +39,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         base: { type: 'string', default: 'http://127.0.0.1:3000' },
         'send-base': { type: 'string', default: 'http://127.0.0.1:3001' },
         'worker-env': { type: 'string', multiple: true, default: [] },
+        'worker-build': { type: 'string' },
       },
     });
   } catch (error) {
@@ -53,6 +56,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     base: parseBase('--base', parsed.values.base),
     sendBase: parseBase('--send-base', parsed.values['send-base']),
     workerEnv: parseWorkerEnv(parsed.values['worker-env']),
+    workerBuild: parsed.values['worker-build'],
   };
 }
 

@@ -92,14 +92,15 @@ export function countsOf(all: Record<string, AccountCounts>, accounts: string[])
 }
 
 /**
- * Starts the built delivery worker (dist/) on the send API's queue, database and storage,
- * with `env` on top (SMTP port, concurrency, ...), and waits until it consumes the queue.
+ * Starts the built delivery worker (dist/, or another build's `build` dir) on the send API's
+ * queue, database and storage, with `env` on top (SMTP port, concurrency, ...), and waits
+ * until it consumes the queue.
  */
-export async function startDeliveryWorker(queue: SendQueue, env: Record<string, string>): Promise<ChildService> {
+export async function startDeliveryWorker(queue: SendQueue, env: Record<string, string>, build?: string): Promise<ChildService> {
   const before = (await queue.state()).workers;
   return startService({
     name: 'the delivery worker',
-    args: ['--enable-source-maps', builtApp('delivery-worker')],
+    args: ['--enable-source-maps', builtApp('delivery-worker', build)],
     env: { ...queue.sharedEnv, ...env },
     ready: async () => (await queue.state()).workers > before,
     // It finishes the deliveries in flight when stopped: up to the provider's latency.
@@ -107,9 +108,12 @@ export async function startDeliveryWorker(queue: SendQueue, env: Record<string, 
   });
 }
 
-/** An app's entry in dist/; the bench runs what `npm start` runs. */
-export function builtApp(app: string): string {
-  const file = path.join(REPO_ROOT, 'dist/apps', app, 'src/main.js');
+/**
+ * An app's entry in dist/ (the bench runs what `npm start` runs), or in another build's dist
+ * dir; that one must sit inside this checkout (e.g. tmp/) to find its node_modules.
+ */
+export function builtApp(app: string, build = path.join(REPO_ROOT, 'dist')): string {
+  const file = path.join(path.resolve(build), 'apps', app, 'src/main.js');
   if (!existsSync(file)) throw new Error(`${path.relative(process.cwd(), file)} is missing; build first: node -r @swc-node/register scripts/build.ts`);
   return file;
 }

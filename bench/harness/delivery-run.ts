@@ -29,6 +29,8 @@ export interface DeliveryCase {
   sendsPerSender: number;
   /** The delivery worker's settings for this case. */
   workerEnv: Record<string, string>;
+  /** Another build's dist/ to run the worker from (--worker-build). */
+  workerBuild?: string;
 }
 
 export interface DeliveryCaseResult {
@@ -87,7 +89,7 @@ export interface DeliveryEnvironment {
 export async function runDeliveryCase(environment: DeliveryEnvironment, deliveryCase: DeliveryCase, timeoutSeconds: number): Promise<DeliveryCaseResult> {
   const { sendApi, sql, queue, mock } = environment;
   const provider = await mock.config();
-  const worker = await startDeliveryWorker(queue, deliveryCase.workerEnv);
+  const worker = await startDeliveryWorker(queue, deliveryCase.workerEnv, deliveryCase.workerBuild);
   const userIds = deliveryCase.senders.map((sender) => sender.userId);
   let ids: number[] = [];
   try {

@@ -11,7 +11,8 @@ const SENDERS = 20;
 const SENDS_PER_SENDER = 25;
 /** Mid-way: with a 4 s provider, most of what the worker has taken is then waiting for the provider's answer. */
 const KILL_AFTER_SHARE = 0.5;
-const SENDER_LIMIT = { SENDER_RATE_PER_SECOND: '5', SENDER_BURST: '5' };
+/** The provider's rate; the burst is the worker's default. */
+const SENDER_LIMIT = { SENDER_RATE_PER_SECOND: '5' };
 const TIMEOUT_SECONDS = 180;
 
 export const deliveryCrashScenario: ProcedureScenario = {

@@ -15,7 +15,8 @@ import type { ProcedureOptions, ProcedureScenario } from './scenario';
 const TUNED_WORKER = { DELIVERY_CONCURRENCY: '500', SMTP_MAX_CONNECTIONS: '500' };
 /** Too few in flight for the provider's latency: shows throughput is bound by connections ÷ latency. */
 const DEFAULT_WORKER = { DELIVERY_CONCURRENCY: '100', SMTP_MAX_CONNECTIONS: '100' };
-const SENDER_LIMIT = { SENDER_RATE_PER_SECOND: '5', SENDER_BURST: '5' };
+/** The provider's rate; the burst is the worker's default, below the provider's (see SENDER_BURST). */
+const SENDER_LIMIT = { SENDER_RATE_PER_SECOND: '5' };
 
 /**
  * backlog measures delivery alone (every send queued before the worker may take any); live
@@ -34,7 +35,9 @@ const TIMEOUT_FACTOR = 4;
 const MIN_TIMEOUT_SECONDS = 120;
 const MAX_TIMEOUT_SECONDS = 600;
 /** The share of what the provider allows that the steady delivery rate should reach. */
-const TARGET_RATIO = 0.9;
+const TARGET_RATIO = 0.95;
+/** The most of the attempts that the provider may refuse as over its limit. */
+const TARGET_REFUSED_SHARE = 0.01;
 
 export const deliveryE2eScenario: ProcedureScenario = {
   kind: 'procedure',
@@ -63,7 +66,7 @@ async function runDeliveryE2e(fixtures: BenchFixtures, options: ProcedureOptions
       const provider = await mock.config();
       notes.push(
         `provider: mock SMTP at ${provider.latencyMs} ms latency, ${provider.ratePerSecond} mails/s per sender (burst ${provider.burst}); ` +
-          `worker: ${queue.name}, ${envText({ ...SENDER_LIMIT, ...options.workerEnv })}${options.workerEnv.DATABASE_POOL_SIZE ? '' : ', DATABASE_POOL_SIZE default'}; each case's DELIVERY_CONCURRENCY/SMTP_MAX_CONNECTIONS is in its row. ` +
+          `worker: ${options.workerBuild ? `the build in ${options.workerBuild}` : 'dist/'} on ${queue.name}, ${envText({ ...SENDER_LIMIT, ...options.workerEnv })}${options.workerEnv.DATABASE_POOL_SIZE ? '' : ', DATABASE_POOL_SIZE default'}; each case's DELIVERY_CONCURRENCY/SMTP_MAX_CONNECTIONS is in its row. ` +
           'live: the worker runs while the sends are queued; backlog: the queue is paused until all are queued, and times count from its release. ' +
           `allowed/s = senders × the provider rate; over a short window the burst lets a sender go above it by up to ${provider.burst} mails`,
       );
@@ -82,11 +85,12 @@ async function runDeliveryE2e(fixtures: BenchFixtures, options: ProcedureOptions
             senders: senders.slice(0, deliveryCase.senders),
             sendsPerSender: deliveryCase.sendsPerSender,
             workerEnv: { ...workerEnv, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mock.smtpPort) },
+            workerBuild: options.workerBuild,
           },
           timeoutSeconds,
         );
         results.push(result);
-        notes.push(...caseNotes(result, timeoutSeconds));
+        notes.push(...caseNotes(result, timeoutSeconds, deliveryCase.tuned));
       }
     } finally {
       await mock.stop();
@@ -104,12 +108,15 @@ async function runDeliveryE2e(fixtures: BenchFixtures, options: ProcedureOptions
   }
 }
 
-function caseNotes(result: DeliveryCaseResult, timeoutSeconds: number): string[] {
+function caseNotes(result: DeliveryCaseResult, timeoutSeconds: number, tuned: boolean): string[] {
   const notes: string[] = [];
-  const verdict = result.ratio >= TARGET_RATIO ? 'met' : 'MISSED';
+  const refusedShare = result.provider.rateLimited / (result.provider.accepted + result.provider.rateLimited);
+  const met = result.ratio >= TARGET_RATIO && refusedShare < TARGET_REFUSED_SHARE;
+  // Too few in flight for the provider's latency caps the rate by design: that case shows the cap, it has no target.
+  const verdict = tuned ? (met ? 'met' : 'MISSED') : `not tuned, no target: at most SMTP_MAX_CONNECTIONS ÷ the provider's latency`;
   notes.push(
     `${result.label}: steady ${result.steadyDeliveriesPerSecond.toFixed(1)} deliveries/s of ${result.allowedPerSecond} allowed (${percent(result.ratio)}; ` +
-      `target ≥ ${percent(TARGET_RATIO)}: ${verdict}); all delivered ${result.allDeliveredSeconds.toFixed(1)} s after the first request (at best ${result.idealSeconds.toFixed(1)} s)`,
+      `${(refusedShare * 100).toFixed(1)}% of attempts refused with 451; target ≥ ${percent(TARGET_RATIO)} with < ${percent(TARGET_REFUSED_SHARE)} refused: ${verdict}); all delivered ${result.allDeliveredSeconds.toFixed(1)} s after the first request (at best ${result.idealSeconds.toFixed(1)} s)`,
   );
   notes.push(
     `${result.label}: beyond the provider's latency, worker took the send → provider decided p50 ${Math.round(result.claimToProviderMs.p50)} ms, ` +

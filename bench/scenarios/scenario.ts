@@ -54,6 +54,8 @@ export interface LoadScenario {
 export interface ProcedureOptions {
   /** Added to every delivery worker's settings (--worker-env). */
   workerEnv: Record<string, string>;
+  /** --worker-build: the dist/ whose delivery worker runs, instead of this checkout's. */
+  workerBuild?: string;
   /** --duration, for a procedure that runs load scenarios. */
   durationSeconds?: number;
   /** --connections, for a procedure that runs load scenarios. */

@@ -23,7 +23,14 @@ export function loadDeliveryWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
        */
       DELIVERY_CONCURRENCY: count(500, 5000),
       SENDER_RATE_PER_SECOND: z.coerce.number().positive().max(10_000).default(5),
-      SENDER_BURST: count(5, 10_000),
+      /**
+       * Messages a sender may send at once before the rate applies. Keep it below the
+       * provider's own burst: the provider counts arrivals, which vary by the network's and
+       * its own delays, and each message of burst it leaves unused absorbs one rate interval
+       * of that variation (at 5/s with the provider's burst of 5, a burst of 1 tolerates
+       * 800 ms; a burst equal to the provider's tolerates none, and the provider refuses).
+       */
+      SENDER_BURST: count(1, 10_000),
       /**
        * A delivery's lock, renewed while it runs however long the SMTP conversation takes: a
        * killed worker's deliveries are taken over half a lock to two locks after it died

@@ -110,3 +110,48 @@ describe('per-sender rate limit shared by two worker processes', () => {
     assert.ok(acceptedB[B_SENDS - 1] < acceptedA[14], `B's last at +${acceptedB[B_SENDS - 1] - acceptedA[0]} ms, A's 15th at +${acceptedA[14] - acceptedA[0]} ms`);
   });
 });
+
+describe('a sender paced to a provider with the same limit', () => {
+  const queuePrefix = testQueuePrefix();
+  const SENDS = 40;
+  let db: Database;
+  let mock: MockSmtp;
+  let api: SendApiProcess;
+  let worker: AppProcess | undefined;
+
+  before(async () => {
+    db = testDatabase();
+    // The provider allows what the worker is told, and takes a second to answer, as real ones do.
+    mock = await startMockSmtp({ port: 0, latencyMs: 1000, ratePerSecond: RATE_PER_SECOND, burst: BURST });
+    api = await startSendApiProcess({ QUEUE_PREFIX: queuePrefix });
+    // The worker's default burst (1): the provider's unused burst absorbs what delays each message on its way.
+    worker = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port, { SENDER_RATE_PER_SECOND: String(RATE_PER_SECOND), SENDER_BURST: '1' }));
+  });
+
+  after(async () => {
+    const exit = await worker?.stop('SIGTERM');
+    await api?.close();
+    await mock?.close();
+    await db?.close();
+    assert.equal(exit, 0, worker?.output());
+  });
+
+  test(`${SENDS} sends queued at once reach the provider at its pace, none refused as over its limit`, async () => {
+    const sender = await createTestUser(db, 'steady');
+    const client = new SendClient(api.url, accessTokenFor(sender));
+    const run = randomUUID().slice(0, 8);
+    const answers = await Promise.all(Array.from({ length: SENDS }, (_, index) => client.send({ to: [`s${index}.${run}@paced.test`], text: 'paced' })));
+    for (const answer of answers) assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    const statuses = await waitFor(
+      async () => {
+        const all = await Promise.all(answers.map((answer) => client.current(answer.body.id)));
+        return all.every((one) => one.status === 'sent' || one.status === 'failed') && all;
+      },
+      { timeoutMs: 60_000, what: 'the paced sends' },
+    );
+    assert.deepEqual(statuses.map((one) => one.status), answers.map(() => 'sent'));
+    assert.deepEqual(mock.counts()[sender.email], { accepted: SENDS, rateLimited: 0, tempFailed: 0, permFailed: 0, dropped: 0 });
+    // The provider's own limiter is the judge of the pace: the test asserts no timings of its own.
+    assert.ok(statuses.every((one) => one.attempts === 1), `each went at its first attempt: ${statuses.map((one) => one.attempts).join(',')}`);
+  });
+});

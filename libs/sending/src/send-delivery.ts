@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Database } from '@letterbox/db';
@@ -6,6 +7,7 @@ import { loggerFor, sendsTotal } from '@letterbox/observability';
 import { JOB_DONE, type JobAttempt, type JobOutcome, type JobPayloads } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import { messageOptions, type Delivery } from './compose-message';
+import { claimDelivery } from './delivery-claim';
 import type { ProviderReceipts } from './provider-receipts';
 import type { RecordedRequest } from './record-send';
 import type { SenderRateLimit } from './sender-rate-limit';
@@ -38,10 +40,26 @@ const ALL_RECIPIENTS = '*';
 const ALL_COLLEAGUES = 'colleagues';
 
 /**
+ * A rate-limit slot further off than this is waited for out of the worker (the job
+ * delayed), so that waiting jobs do not fill the worker's concurrency.
+ */
+const WAIT_IN_WORKER_MAX_MS = 1000;
+/** A job delayed for its slot comes back this long before it: time to be picked up and to prepare its message. */
+const BACK_BEFORE_SLOT_MS = 500;
+/**
+ * A message ready this long after its slot gives it up for the sender's next free one. Half
+ * the tolerance a burst of 1 leaves at the provider's usual burst of 5 (4 intervals at 5/s):
+ * the other half is for the way from here to the provider's decision.
+ */
+const LATE_FOR_SLOT_MS = 400;
+
+/**
  * Delivers one recorded send over SMTP. A send to several recipients separately, or with
  * read receipts (each recipient's image differs), goes out as one message per recipient;
  * each delivered one is recorded, so a retry or a restarted worker sends only the rest.
- * A sender over its rate limit is put off, not failed. A 5xx reply fails a whole-send
+ * Each message to the provider leaves at its sender's rate-limit slot, taken before its
+ * preparation and waited for after it, so that the provider sees the sender's pace and not
+ * the jitter of the work in between; a sender over its limit is put off, not failed. A 5xx reply fails a whole-send
  * message at once; in a per-recipient send it refuses that recipient only, recorded with
  * its reason, and the others are still delivered: the send fails only if all are refused.
  * Letterbox's own users among the recipients get the message from Letterbox itself.
@@ -73,10 +91,8 @@ export class SendDelivery {
     for (const [key, delivery] of deliveries) {
       if (send.deliveredTo.includes(key) || refused.includes(key)) continue;
       if (delivery.internal && this.options.colleagues) {
-        if (!claimed) {
-          if (!(await this.claim(sendId))) return JOB_DONE;
-          claimed = true;
-        }
+        if (!(await claimDelivery(this.db.sql, sendId, null, !claimed))) return JOB_DONE;
+        claimed = true;
         const identity = { messageId: request.messageId, date: new Date(request.date) };
         const message = new MailComposer(messageOptions(this.blobs, sender, request, identity, delivery)).compile().createReadStream();
         await this.options.colleagues.deliver(message, delivery.recipients);
@@ -87,26 +103,23 @@ export class SendDelivery {
         await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { deliveredTo: { push: key } } });
         continue;
       }
+      let slot: number;
       if (tokenHeld) {
+        slot = payload.tokenDueAt as number;
         // Used now: a later run (a retry) must take a token of its own.
         await attempt.updatePayload({ ...payload, tokenDueAt: undefined });
         tokenHeld = false;
       } else {
-        const wait = await this.rateLimit.take(sender.email);
-        // The token is the job's once taken: it waits for it, holding it (tokenDueAt), and its next run takes no other.
-        if (wait > 0) {
-          const at = Date.now() + wait;
-          return { outcome: 'later', at, reason: `sender ${sender.email} is over its rate limit`, payload: { ...payload, tokenDueAt: at } };
+        slot = Date.now() + (await this.rateLimit.take(sender.email));
+        // The token is the job's once taken: a job that waits for it out of the worker holds it (tokenDueAt), and its next run takes no other.
+        if (slot - Date.now() > WAIT_IN_WORKER_MAX_MS) {
+          return { outcome: 'later', at: slot - BACK_BEFORE_SLOT_MS, reason: `sender ${sender.email} is over its rate limit`, payload: { ...payload, tokenDueAt: slot } };
         }
       }
-      if (!claimed) {
-        if (!(await this.claim(sendId))) return JOB_DONE;
-        claimed = true;
-      }
       // Recorded before the SMTP transaction starts: a crash after the provider's 250 leaves this, not deliveredTo.
-      if (!send.attemptedTo.includes(key)) {
-        await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { attemptedTo: { push: key } } });
-      }
+      if (!(await claimDelivery(this.db.sql, sendId, key, !claimed))) return JOB_DONE;
+      claimed = true;
+      await this.leaveAt(slot, sender.email);
       const wholeSend = key === ALL_RECIPIENTS;
       const refusal = await this.sendOne(sendId, sender, request, delivery, attempt.final, wholeSend);
       if (refusal !== undefined && wholeSend) return { outcome: 'failed', reason: refusal };
@@ -138,6 +151,17 @@ export class SendDelivery {
     return JOB_DONE;
   }
 
+  /**
+   * Waits for a message's slot: it leaves then, not whenever the work before it happened to
+   * end, so the provider sees the sender's pace. Work that overran the slot (a database
+   * queueing under load) would send it close behind the next ones: it takes a new slot, and
+   * waits for it here however far off, its attempt being recorded already.
+   */
+  private async leaveAt(slot: number, sender: string): Promise<void> {
+    const due = Date.now() - slot > LATE_FOR_SLOT_MS ? Date.now() + (await this.rateLimit.take(sender)) : slot;
+    if (due > Date.now()) await sleep(due - Date.now());
+  }
+
   /** Whether an attempt cut short (a crash, a lost connection after DATA) reached the provider, where it can be asked. */
   private async reachedProvider(sendId: number, request: RecordedRequest, delivery: Delivery): Promise<boolean> {
     if (!this.options.receipts) {
@@ -156,17 +180,6 @@ export class SendDelivery {
     if (count === 0) return;
     sendsTotal.inc({ status: 'failed' });
     logger.warn({ sendId, reason }, `send ${sendId} given up`);
-  }
-
-  /** Moves a queued send to sending; false if it was cancelled first. */
-  private async claim(sendId: number): Promise<boolean> {
-    const { count } = await this.db.prisma.outboundSend.updateMany({
-      where: { id: BigInt(sendId), status: { in: ['queued', 'sending'] } },
-      data: { status: 'sending', attempts: { increment: 1 } },
-    });
-    if (count === 0) return false;
-    await this.db.prisma.outboundSend.updateMany({ where: { id: BigInt(sendId), startedAt: null }, data: { startedAt: new Date() } });
-    return true;
   }
 
   /**
