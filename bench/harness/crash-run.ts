@@ -12,7 +12,7 @@ const POLL_INTERVAL_MS = 100;
 /** The mock keeps this many accepted mails by default; a case sends far fewer, duplicates included. */
 const MOCK_KEPT_MAILS = 10_000;
 
-export interface CrashCase extends Pick<DeliveryCase, 'senders' | 'sendsPerSender' | 'workerEnv'> {
+export interface CrashCase extends Pick<DeliveryCase, 'senders' | 'sendsPerSender' | 'workerEnv' | 'workerBuild'> {
   label: string;
   /** The share of the sends the provider has accepted when the worker is killed. */
   killAfterShare: number;
@@ -55,7 +55,7 @@ export async function runCrashCase(environment: DeliveryEnvironment, crashCase: 
   // A previous case may have emptied these senders' token buckets in Redis: they refill within burst ÷ rate.
   await sleep(Math.ceil((provider.burst / provider.ratePerSecond) * 1000) + 200);
   const stalled = await queue.watchStalled();
-  let worker = await startDeliveryWorker(queue, crashCase.workerEnv);
+  let worker = await startDeliveryWorker(queue, crashCase.workerEnv, crashCase.workerBuild);
   try {
     // Queued before any delivery, so the kill falls mid-delivery, not mid-queueing.
     await queue.pause();
@@ -72,7 +72,7 @@ export async function runCrashCase(environment: DeliveryEnvironment, crashCase: 
     await worker.kill();
     const killedAt = Date.now();
     const inFlight = await sendingNow(sql, ids);
-    worker = await startDeliveryWorker(queue, crashCase.workerEnv);
+    worker = await startDeliveryWorker(queue, crashCase.workerEnv, crashCase.workerBuild);
     await untilDoneWhileWorkerLives(async () => undelivered(await sendStatusCounts(sql, { userIds, ids })) === 0, deadline, worker);
     const statuses = await sendStatusCounts(sql, { userIds, ids });
     const timedOut = undelivered(statuses) > 0;

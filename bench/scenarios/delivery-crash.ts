@@ -43,7 +43,7 @@ async function runDeliveryCrash(fixtures: BenchFixtures, options: ProcedureOptio
       const workerEnv: Record<string, string> = { ...SENDER_LIMIT, ...options.workerEnv, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mock.smtpPort) };
       notes.push(
         `provider: mock SMTP at ${provider.latencyMs} ms latency, ${provider.ratePerSecond} mails/s per sender; ` +
-          `worker: ${queue.name}, DELIVERY_LOCK_MS ${workerEnv.DELIVERY_LOCK_MS ?? 'default'}; each case queues every send, ` +
+          `worker: ${options.workerBuild ? `the build in ${options.workerBuild}` : 'dist/'} on ${queue.name}, DELIVERY_LOCK_MS ${workerEnv.DELIVERY_LOCK_MS ?? 'default'}; each case queues every send, ` +
           'SIGKILLs the worker once the provider accepted half of them and starts a new one with the same settings at once. ' +
           'in flight: `sending` at the kill; stalled: kill → the stalled check put the job back (Redis time); sending for: kill → `sent`; ' +
           'duplicates: messages the provider accepted beyond one per send',
@@ -56,7 +56,7 @@ async function runDeliveryCrash(fixtures: BenchFixtures, options: ProcedureOptio
         console.log(`   ${crashCase.label}: ${SENDERS * SENDS_PER_SENDER} sends ...`);
         const result = await runCrashCase(
           { sendApi: fixtures.sendApi, sql: fixtures.sql, queue, mock },
-          { ...crashCase, senders, sendsPerSender: SENDS_PER_SENDER, killAfterShare: KILL_AFTER_SHARE },
+          { ...crashCase, senders, sendsPerSender: SENDS_PER_SENDER, killAfterShare: KILL_AFTER_SHARE, workerBuild: options.workerBuild },
           TIMEOUT_SECONDS,
         );
         results.push(result);

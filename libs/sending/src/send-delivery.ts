@@ -91,8 +91,10 @@ export class SendDelivery {
     for (const [key, delivery] of deliveries) {
       if (send.deliveredTo.includes(key) || refused.includes(key)) continue;
       if (delivery.internal && this.options.colleagues) {
-        if (!(await claimDelivery(this.db.sql, sendId, null, !claimed))) return JOB_DONE;
-        claimed = true;
+        if (!claimed) {
+          if (!(await claimDelivery(this.db.sql, sendId, null, true))) return JOB_DONE;
+          claimed = true;
+        }
         const identity = { messageId: request.messageId, date: new Date(request.date) };
         const message = new MailComposer(messageOptions(this.blobs, sender, request, identity, delivery)).compile().createReadStream();
         await this.options.colleagues.deliver(message, delivery.recipients);
