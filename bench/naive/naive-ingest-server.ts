@@ -35,7 +35,6 @@ async function start(): Promise<void> {
     directory,
     new InboundAcceptances(sql, queues),
     new DatabaseBlobReferences(sql),
-    queues,
     MAX_MESSAGE_BYTES,
   );
 

@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import { createDatabase } from '@letterbox/db';
 import { ColleagueDelivery, DatabaseBlobReferences, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
-import { JobQueues, startQueueWorker, workerConnection, type RunningWorker } from '@letterbox/queue';
+import { JobQueues, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
 import { failFastConnection } from '@letterbox/redis';
 import { ListingProviderReceipts, SendDelivery, SenderRateLimit, SendOutbox } from '@letterbox/sending';
 import { createBlobStore } from '@letterbox/storage';
@@ -18,7 +18,7 @@ const logger = loggerFor('delivery');
 export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise<RunningWorker> {
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'letterbox-delivery-worker' });
   const blobs = createBlobStore(config);
-  const commands = workerConnection(config);
+  const commands = workerCommandConnection(config);
   const queues = new JobQueues(failFastConnection(config, 'redis producer'), config.QUEUE_PREFIX);
   const directory = new RecipientDirectory(db.sql);
   const smtp = nodemailer.createTransport({
@@ -39,7 +39,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
     receipts: config.SMTP_RECEIPTS_URL ? new ListingProviderReceipts(config.SMTP_RECEIPTS_URL) : undefined,
     colleagues: new ColleagueDelivery(
       directory,
-      new InboundIntake(blobs, directory, new InboundAcceptances(db.sql, queues), new DatabaseBlobReferences(db.sql), queues, COLLEAGUE_MESSAGE_MAX_BYTES),
+      new InboundIntake(blobs, directory, new InboundAcceptances(db.sql, queues), new DatabaseBlobReferences(db.sql), COLLEAGUE_MESSAGE_MAX_BYTES),
     ),
   });
   const outbox = new SendOutbox(db, queues);

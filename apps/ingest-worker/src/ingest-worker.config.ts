@@ -12,7 +12,10 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
       /** How long a batch waits for more messages after its first, in milliseconds. */
       INGEST_BATCH_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(10),
-      /** Jobs taken at once: two batches' worth, so one gathers while the other is written. */
+      /**
+       * Jobs taken at once: by default two batches' worth, so one gathers while the other is
+       * written, when each job is one message; a group's job brings many.
+       */
       INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(5000).optional(),
       /** How long a crashed worker's jobs stay locked before another worker retries them. */
       INGEST_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),

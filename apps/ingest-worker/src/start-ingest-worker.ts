@@ -6,13 +6,14 @@ import {
   InboundBatchStore,
   IngestedMessages,
   IntakeSpool,
+  ingestGroup,
   spoolFolderOf,
   type AnnounceStoredMail,
   type IngestOutcome,
   type IngestPayload,
 } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck, withRequestId } from '@letterbox/observability';
-import { BatchCollector, JOB_DONE, JobQueues, startQueueWorker, workerConnection, type RunningWorker } from '@letterbox/queue';
+import { BatchCollector, JOB_DONE, JobQueues, startQueueWorker, workerCommandConnection, type InboundMessageJob, type JobTrace, type RunningWorker } from '@letterbox/queue';
 import { failFastConnection } from '@letterbox/redis';
 import { BlobCollector, createBlobStore } from '@letterbox/storage';
 import type { IngestWorkerConfig } from './ingest-worker.config';
@@ -28,7 +29,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
     applicationName: 'letterbox-ingest-worker',
   });
   const blobs = createBlobStore(config);
-  const commands = workerConnection(config);
+  const commands = workerCommandConnection(config);
   const queues = new JobQueues(failFastConnection(config, 'redis producer'), config.QUEUE_PREFIX);
   const events = new UserEvents(commands, config.QUEUE_PREFIX);
   const writes = readRouting(db, commands, config.QUEUE_PREFIX);
@@ -69,20 +70,31 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
   }, {
     maxSize: config.INGEST_BATCH_SIZE,
     maxWaitMs: config.INGEST_BATCH_WAIT_MS,
+    // One gathers while the other is written; a group's job brings up to hundreds of messages at once.
+    maxInFlight: 2,
   });
+  const storeOne = async (message: InboundMessageJob & JobTrace) => {
+    requestOf.set(message.inboundId, message.requestId);
+    try {
+      return await batches.add(message);
+    } finally {
+      requestOf.delete(message.inboundId);
+    }
+  };
   const collector = new BlobCollector(blobs, new DatabaseBlobReferences(db.sql), { graceMs: config.BLOB_GRACE_MS, batchSize: config.BLOB_SWEEP_BATCH });
   return startQueueWorker(config, {
     queue: 'mail-ingest',
     handlers: {
-      'ingest-mail': async (payload) => {
-        requestOf.set(payload.inboundId, payload.requestId);
-        try {
-          await batches.add(payload);
-        } finally {
-          requestOf.delete(payload.inboundId);
-        }
+      'ingest-mail': async (message) => {
+        await storeOne(message);
         return JOB_DONE;
       },
+      'ingest-mails': ({ messages }) =>
+        ingestGroup(messages, storeOne, acceptances, (message, error) =>
+          withRequestId(message.requestId ?? message.inboundId, () =>
+            logger.warn({ inboundId: message.inboundId, err: error }, `${message.inboundId} failed in its group; it is retried in a job of its own`),
+          ),
+        ),
     },
     options: {
       concurrency: config.INGEST_CONCURRENCY ?? 2 * config.INGEST_BATCH_SIZE,

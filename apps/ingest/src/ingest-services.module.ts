@@ -34,7 +34,6 @@ export class IngestServicesModule implements OnApplicationShutdown {
             new RecipientDirectory(db.sql),
             new InboundAcceptances(db.sql, queues),
             new DatabaseBlobReferences(db.sql),
-            queues,
             config.INGEST_MAX_MESSAGE_BYTES,
             // On S3 a PUT is durable by itself, and the workers may not share this machine's disk.
             config.STORAGE_BACKEND === 'disk' ? new IntakeSpool(spoolFolderOf(config.STORAGE_DIR)) : undefined,

@@ -1,12 +1,12 @@
 import type { Pool } from 'pg';
-import { prepareStoredMail, type PreparedMail } from '@letterbox/mail';
+import type { PreparedMail } from '@letterbox/mail';
 import type { JobPayloads } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import type { InboundMailRow, StoredInboundMail } from './inbound-batch-insert';
 import { insertInboundInPieces, type ReportUnstorable } from './inbound-batch-pieces';
 import type { IngestedMessages } from './ingested-messages';
 import type { IntakeSpool } from './intake-spool';
-import { unspool } from './unspool';
+import { prepareAccepted, readSpooled } from './prepare-accepted';
 
 export type IngestPayload = JobPayloads['ingest-mail'];
 
@@ -73,11 +73,11 @@ export class InboundBatchStore {
 
   /** Reads each message once, however many recipients it has, putting it into blob storage first if spooled. */
   private async prepare(payloads: IngestPayload[], indexes: Set<number>): Promise<Map<number, PreparedMail | Error>> {
+    const chosen = [...indexes];
+    const spooled = await readSpooled(chosen.map((index) => payloads[index]), this.spool);
     const entries = await Promise.all(
-      [...indexes].map(async (index) => {
-        const mail = await unspool(payloads[index], this.spool, this.blobs)
-          .then((blob) => prepareStoredMail(this.blobs, blob))
-          .catch((error: unknown) => error as Error);
+      chosen.map(async (index, position) => {
+        const mail = await prepareAccepted(payloads[index], spooled[position], this.blobs).catch((error: unknown) => error as Error);
         return [index, mail] as const;
       }),
     );

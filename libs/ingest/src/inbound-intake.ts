@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { messageIdOf } from '@letterbox/mail';
 import { currentRequestId } from '@letterbox/observability';
-import { BatchCollector, QueueUnavailableError, type JobPayloads, type JobQueues, type JobTrace } from '@letterbox/queue';
+import type { InboundMessageJob } from '@letterbox/queue';
 import { discardCreatedBlob, type BlobReferences, type BlobStore, type StoredBlob } from '@letterbox/storage';
 import { dedupKeyOf } from './dedup-key';
 import type { InboundAcceptances } from './inbound-acceptances';
@@ -45,26 +45,14 @@ export const SPOOLED_MESSAGE_BYTES = 256 * 1024;
  * Storing it as mail is the ingest worker's part, in batches.
  */
 export class InboundIntake {
-  /** Acceptances that arrive together are queued with one Redis round trip. */
-  private readonly enqueues: BatchCollector<JobPayloads['ingest-mail'] & JobTrace, undefined>;
-
   constructor(
     private readonly blobs: BlobStore,
     private readonly directory: RecipientDirectory,
     private readonly acceptances: InboundAcceptances,
     private readonly references: BlobReferences,
-    queues: JobQueues,
     readonly maxMessageBytes: number,
     private readonly spool?: IntakeSpool,
-  ) {
-    this.enqueues = new BatchCollector(
-      async (payloads) => {
-        await queues.enqueueAll('ingest-mail', payloads);
-        return payloads.map(() => undefined);
-      },
-      { maxSize: 500, maxWaitMs: 2, maxInFlight: 1 },
-    );
-  }
+  ) {}
 
   /** Whether an envelope recipient may be accepted: SMTP asks at RCPT, before the data. */
   async knows(address: string): Promise<boolean> {
@@ -111,12 +99,12 @@ export class InboundIntake {
     blob: StoredBlob,
     head: Buffer,
     envelope: ResolvedRecipients | undefined,
-  ): Promise<{ payload: JobPayloads['ingest-mail']; recipients: Map<string, number> }> {
+  ): Promise<{ payload: InboundMessageJob; recipients: Map<string, number> }> {
     const summary = parseMessageHead(head, blob.size);
     const recipients = envelope?.known ?? (await this.directory.resolve([...summary.to, ...summary.cc, ...summary.bcc].map(({ address }) => address))).known;
     if (recipients.size === 0) throw new NoRecipientsError();
     const messageId = messageIdOf(summary, blob);
-    const payload: JobPayloads['ingest-mail'] = {
+    const payload: InboundMessageJob = {
       inboundId: randomUUID(),
       storageKey: blob.key,
       size: blob.size,
@@ -128,16 +116,9 @@ export class InboundIntake {
     return { payload, recipients };
   }
 
-  private async record(payload: JobPayloads['ingest-mail'], recipients: Map<string, number>): Promise<AcceptedInbound> {
-    await this.acceptances.record(payload);
-    try {
-      // Batched with other requests' messages: each keeps the id of the request that brought it.
-      await this.enqueues.add({ ...payload, requestId: currentRequestId() });
-    } catch (error) {
-      // An acceptance not withdrawn keeps its message and is queued by the sweep once Redis is back.
-      if (error instanceof QueueUnavailableError) await this.acceptances.withdraw(payload.inboundId).catch(() => undefined);
-      throw error;
-    }
+  private async record(payload: InboundMessageJob, recipients: Map<string, number>): Promise<AcceptedInbound> {
+    // Grouped with other requests' messages: each keeps the id of the request that brought it.
+    await this.acceptances.accept({ ...payload, requestId: currentRequestId() });
     return { inboundId: payload.inboundId, messageId: payload.messageId, recipients: [...recipients.keys()] };
   }
 }

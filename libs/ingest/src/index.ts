@@ -14,6 +14,7 @@ export {
 } from './inbound-errors';
 export { createSmtpIntake, type SmtpIntakeOptions } from './smtp-intake';
 export { InboundAcceptances } from './inbound-acceptances';
+export { ingestGroup } from './ingest-group';
 export { DatabaseBlobReferences } from './database-blob-references';
 export { ColleagueDelivery } from './colleague-delivery';
 export { refusalReason } from './refusal-reason';

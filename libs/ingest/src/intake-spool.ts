@@ -36,15 +36,46 @@ export class IntakeSpool {
     return this.groups.add(message);
   }
 
-  /** A spooled message's bytes; ENOENT once its file was swept (its messages were all stored). */
-  async read(place: SpoolPlace, size: number): Promise<Buffer> {
-    if (!SPOOL_FILE.test(place.file)) throw new Error(`${place.file} is not a spool file`);
-    const handle = await open(path.join(this.folder, place.file), 'r');
+  /**
+   * Spooled messages' bytes, each file opened once for all its messages; undefined for a
+   * message whose file was swept (its messages were all stored), an Error for one that
+   * could not be read.
+   */
+  async readAll(messages: Array<{ place: SpoolPlace; size: number }>): Promise<Array<Buffer | Error | undefined>> {
+    const byFile = new Map<string, number[]>();
+    for (const [index, { place }] of messages.entries()) {
+      const indexes = byFile.get(place.file) ?? [];
+      indexes.push(index);
+      byFile.set(place.file, indexes);
+    }
+    const bytes: Array<Buffer | Error | undefined> = messages.map(() => undefined);
+    await Promise.all(
+      [...byFile].map(async ([file, indexes]) => {
+        const read = await this.readFrom(
+          file,
+          indexes.map((index) => messages[index]),
+        ).catch((error: unknown) => indexes.map(() => error as Error));
+        indexes.forEach((index, position) => (bytes[index] = read[position]));
+      }),
+    );
+    return bytes;
+  }
+
+  private async readFrom(file: string, messages: Array<{ place: SpoolPlace; size: number }>): Promise<Array<Buffer | Error | undefined>> {
+    if (!SPOOL_FILE.test(file)) throw new Error(`${file} is not a spool file`);
+    const handle = await open(path.join(this.folder, file), 'r').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (!handle) return messages.map(() => undefined);
     try {
-      const bytes = Buffer.allocUnsafe(size);
-      const { bytesRead } = await handle.read(bytes, 0, size, place.offset);
-      if (bytesRead !== size) throw new Error(`spool file ${place.file} ends before the ${size} bytes at ${place.offset}`);
-      return bytes;
+      const read: Array<Buffer | Error> = [];
+      for (const { place, size } of messages) {
+        const bytes = Buffer.allocUnsafe(size);
+        const { bytesRead } = await handle.read(bytes, 0, size, place.offset);
+        read.push(bytesRead === size ? bytes : new Error(`spool file ${file} ends before the ${size} bytes at ${place.offset}`));
+      }
+      return read;
     } finally {
       await handle.close();
     }

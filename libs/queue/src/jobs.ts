@@ -12,30 +12,22 @@ export interface JobPayloads {
     /** Set while the job waits for a rate-limit token it already took: its next message goes without taking another. */
     tokenDueAt?: number;
   };
-  /** Store one accepted incoming message (in blob storage, or in the intake's spool) in its recipients' inboxes. */
-  'ingest-mail': {
-    /** Unique per acceptance; a message accepted twice is two ingests, deduplicated by Message-ID. */
-    inboundId: string;
-    /** Its key in blob storage: where it is, or where the worker puts it from the spool. */
-    storageKey: string;
-    /**
-     * Where the intake spooled it (disk storage): a spool file and the offset of its `size`
-     * bytes. Absent when the intake put it into blob storage itself.
-     */
-    spooled?: { file: string; offset: number };
-    /** Bytes of the stored message. */
-    size: number;
-    /** Its Message-ID (or one made from its content), as the stored mail keeps it. */
-    messageId: string;
-    /**
-     * With each recipient, the key that stores it once (sender and Message-ID hashed).
-     * Absent from jobs queued before it existed: their messageId is their key.
-     */
-    dedupKey?: string;
-    /** Letterbox user ids the envelope named, already checked to exist. */
-    recipientIds: number[];
-    /** When intake acknowledged it (ISO 8601). */
-    receivedAt: string;
+  /**
+   * Store one accepted incoming message in its recipients' inboxes: a message split out of
+   * its group because it failed there, one the acceptance sweep queued again, or one queued
+   * before groups existed.
+   */
+  'ingest-mail': InboundMessageJob;
+  /**
+   * Store the messages accepted together (one acceptance group): one job for them all, so
+   * a burst costs the queue a job per group, not per message. A message that fails is
+   * split out into an `ingest-mail` job of its own and cannot hold up the others.
+   */
+  'ingest-mails': {
+    /** Unique per group; its acceptances name it, so the sweep can tell whether Redis lost it. */
+    groupId: string;
+    /** Each with the id of the request that brought it. */
+    messages: Array<InboundMessageJob & JobTrace>;
   };
   /** Announce one stored mail on its owner's registered devices. */
   'notify-new-mail': {
@@ -50,6 +42,32 @@ export interface JobPayloads {
 
 export type JobName = keyof JobPayloads;
 
+/** One accepted incoming message, as its ingest job carries it (in blob storage, or in the intake's spool). */
+export interface InboundMessageJob {
+  /** Unique per acceptance; a message accepted twice is two ingests, deduplicated by Message-ID. */
+  inboundId: string;
+  /** Its key in blob storage: where it is, or where the worker puts it from the spool. */
+  storageKey: string;
+  /**
+   * Where the intake spooled it (disk storage): a spool file and the offset of its `size`
+   * bytes. Absent when the intake put it into blob storage itself.
+   */
+  spooled?: { file: string; offset: number };
+  /** Bytes of the stored message. */
+  size: number;
+  /** Its Message-ID (or one made from its content), as the stored mail keeps it. */
+  messageId: string;
+  /**
+   * With each recipient, the key that stores it once (sender and Message-ID hashed).
+   * Absent from jobs queued before it existed: their messageId is their key.
+   */
+  dedupKey?: string;
+  /** Letterbox user ids the envelope named, already checked to exist. */
+  recipientIds: number[];
+  /** When intake acknowledged it (ISO 8601). */
+  receivedAt: string;
+}
+
 /**
  * What every job carries beside its payload: the id of the request (or job) it was queued for, so its log lines
  * can be followed from that request. Set by JobQueues from the request being served, or by a producer that
@@ -62,6 +80,7 @@ export interface JobTrace {
 export const QUEUE_OF = {
   'deliver-send': 'mail-delivery',
   'ingest-mail': 'mail-ingest',
+  'ingest-mails': 'mail-ingest',
   'notify-new-mail': 'push-notify',
 } as const satisfies Record<JobName, string>;
 
@@ -70,6 +89,15 @@ export type QueueName = (typeof QUEUE_OF)[JobName];
 export const QUEUE_NAMES: QueueName[] = [...new Set(Object.values(QUEUE_OF))];
 
 const HOUR_SECONDS = 3600;
+
+const INGEST_OPTIONS = {
+  // Accepted mail must not be lost: about an hour of retries, then kept 30 days in the
+  // failed set (its EML stays in storage) to be retried from the dashboard.
+  attempts: 20,
+  backoff: { type: 'exponential', delay: 500, jitter: 0.5 },
+  removeOnComplete: { age: 24 * HOUR_SECONDS, count: 100_000 },
+  removeOnFail: { age: 30 * 24 * HOUR_SECONDS },
+} as const satisfies JobsOptions;
 
 /** Retention, retries and backoff of every job, set where the job is defined. */
 export const JOB_OPTIONS = {
@@ -80,14 +108,8 @@ export const JOB_OPTIONS = {
     removeOnComplete: { age: 24 * HOUR_SECONDS, count: 10_000 },
     removeOnFail: { age: 7 * 24 * HOUR_SECONDS },
   },
-  'ingest-mail': {
-    // Accepted mail must not be lost: about an hour of retries, then kept 30 days in the
-    // failed set (its EML stays in storage) to be retried from the dashboard.
-    attempts: 20,
-    backoff: { type: 'exponential', delay: 500, jitter: 0.5 },
-    removeOnComplete: { age: 24 * HOUR_SECONDS, count: 100_000 },
-    removeOnFail: { age: 30 * 24 * HOUR_SECONDS },
-  },
+  'ingest-mail': INGEST_OPTIONS,
+  'ingest-mails': INGEST_OPTIONS,
   'notify-new-mail': {
     // A push is worth little once the mail is old: a few minutes of retries at most.
     attempts: 6,
@@ -101,6 +123,7 @@ export const JOB_OPTIONS = {
 const JOB_IDS: { [Name in JobName]: (payload: JobPayloads[Name]) => string } = {
   'deliver-send': ({ sendId }) => `send-${sendId}`,
   'ingest-mail': ({ inboundId }) => `inbound-${inboundId}`,
+  'ingest-mails': ({ groupId }) => `inbound-group-${groupId}`,
   // Keyed by mail: a retried ingest re-announcing a mail it already stored adds nothing.
   'notify-new-mail': ({ mailId }) => `notify-${mailId}`,
 };

@@ -3,7 +3,7 @@ import { reportConnectionErrors } from '@letterbox/observability';
 import type { RedisConnection, RedisTarget } from './redis-target';
 
 /** What a connection is for, which decides how it behaves while Redis is away. */
-export type ConnectionProfile = 'fail-fast' | 'worker' | 'subscriber';
+export type ConnectionProfile = 'fail-fast' | 'worker' | 'worker-commands' | 'subscriber';
 
 const PROFILES: Record<ConnectionProfile, RedisOptions> = {
   // A command fails at once while Redis is unreachable instead of waiting in ioredis's offline queue,
@@ -11,6 +11,10 @@ const PROFILES: Record<ConnectionProfile, RedisOptions> = {
   'fail-fast': { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 },
   // BullMQ's blocking commands need retries without limit.
   worker: { maxRetriesPerRequest: null },
+  // A worker's own commands wait for Redis as the worker does, and those issued together leave in one write
+  // (auto-pipelining): a batch's hundreds of commands cost a few writes, not one each. Not for BullMQ's
+  // blocking commands, which would hold up the commands pipelined behind them.
+  'worker-commands': { maxRetriesPerRequest: null, enableAutoPipelining: true },
   // Not resubscribed by itself after a reconnect: its owner learns that it missed messages, and subscribes again.
   subscriber: { enableOfflineQueue: false, autoResubscribe: false, maxRetriesPerRequest: 1, connectTimeout: 2000 },
 };
@@ -25,7 +29,11 @@ export function redisConnection(target: RedisTarget, profile: ConnectionProfile,
   const redis = target.REDIS_CLUSTER_NODES
     ? // Only the cluster as a whole refuses commands while it is not ready: a node's connection is made on its
       // first command, which an offline queue of the node's own must hold until then.
-      new Cluster(target.REDIS_CLUSTER_NODES, { enableOfflineQueue, redisOptions: { ...credentialsOf(target.REDIS_URL), ...options } })
+      new Cluster(target.REDIS_CLUSTER_NODES, {
+          enableOfflineQueue,
+          enableAutoPipelining: options.enableAutoPipelining,
+          redisOptions: { ...credentialsOf(target.REDIS_URL), ...options },
+        })
     : new IORedis(target.REDIS_URL, { ...options, enableOfflineQueue });
   reportConnectionErrors(redis, what);
   return redis;

@@ -73,7 +73,7 @@ describe('mail between colleagues', () => {
     const queues = new JobQueues(failFastConnection(loadConfig(redisConfig), 'redis producer'), queuePrefix);
     try {
       const directory = new RecipientDirectory(db.sql);
-      const colleagues = new ColleagueDelivery(directory, new InboundIntake(blobs, directory, new InboundAcceptances(db.sql, queues), new DatabaseBlobReferences(db.sql), queues, 1024 * 1024));
+      const colleagues = new ColleagueDelivery(directory, new InboundIntake(blobs, directory, new InboundAcceptances(db.sql, queues), new DatabaseBlobReferences(db.sql), 1024 * 1024));
       assert.deepEqual(await colleagues.colleaguesAmong([bob.email, 'nobody@outside.test']), new Set([bob.email]));
       const messageId = `<twice-${randomUUID()}@letterbox.test>`;
       const message = () => Buffer.from(`From: ${alice.email}\r\nTo: ${bob.email}\r\nSubject: twice\r\nMessage-ID: ${messageId}\r\n\r\nonce\r\n`);
