@@ -10,7 +10,6 @@ import {
   spoolFolderOf,
   type AnnounceStoredMail,
   type IngestOutcome,
-  type IngestPayload,
 } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck, withRequestId } from '@letterbox/observability';
 import { BatchCollector, JOB_DONE, JobQueues, startQueueWorker, workerCommandConnection, type InboundMessageJob, type JobTrace, type RunningWorker } from '@letterbox/queue';
@@ -63,7 +62,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
     spool,
   );
   const acceptances = new InboundAcceptances(db.sql, queues);
-  const batches = new BatchCollector<IngestPayload, IngestOutcome>(async (payloads) => {
+  const batches = new BatchCollector<InboundMessageJob, IngestOutcome>(async (payloads) => {
     const outcomes = await store.store(payloads);
     await acceptances.forget(payloads.filter((_, index) => !(outcomes[index] instanceof Error)).map((payload) => payload.inboundId));
     return outcomes;

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { workerConnection } from '@letterbox/queue';
+import { workerConnection, type InboundMessageJob } from '@letterbox/queue';
 import type { RedisConnection } from '@letterbox/redis';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
 import { dedupKeyOf } from './dedup-key';
-import { InboundBatchStore, type IngestPayload } from './inbound-batch-store';
+import { InboundBatchStore } from './inbound-batch-store';
 import type { StoredInboundMail } from './inbound-batch-insert';
 import { IngestedMessages } from './ingested-messages';
 
@@ -45,13 +45,13 @@ describe('InboundBatchStore', () => {
     recipientIds: number[],
     messageId = `<${randomUUID()}@example.org>`,
     { from = 'a@example.org', subject = 'batch' } = {},
-  ): Promise<IngestPayload> {
+  ): Promise<InboundMessageJob> {
     const blob = await blobs.put(Buffer.from(`From: ${from}\r\nSubject: ${subject}\r\nMessage-ID: ${messageId}\r\n\r\nhello ${randomUUID()}\r\n`));
     return { inboundId: randomUUID(), storageKey: blob.key, size: blob.size, messageId, recipientIds, receivedAt: new Date().toISOString() };
   }
 
   /** As the intake queues it now: with the key of its sender and Message-ID. */
-  async function acceptedFrom(from: string, messageId: string): Promise<IngestPayload> {
+  async function acceptedFrom(from: string, messageId: string): Promise<InboundMessageJob> {
     const payload = await accepted([user.id], messageId, { from });
     return { ...payload, dedupKey: dedupKeyOf(from, messageId) };
   }

@@ -1,14 +1,12 @@
 import type { Pool } from 'pg';
 import type { PreparedMail } from '@letterbox/mail';
-import type { JobPayloads } from '@letterbox/queue';
+import type { InboundMessageJob } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import type { InboundMailRow, StoredInboundMail } from './inbound-batch-insert';
 import { insertInboundInPieces, type ReportUnstorable } from './inbound-batch-pieces';
 import type { IngestedMessages } from './ingested-messages';
 import type { IntakeSpool } from './intake-spool';
 import { prepareAccepted, readSpooled } from './prepare-accepted';
-
-export type IngestPayload = JobPayloads['ingest-mail'];
 
 export interface IngestOutcome {
   /** Recipients whose inbox got the message now. */
@@ -40,7 +38,7 @@ export class InboundBatchStore {
     private readonly spool?: IntakeSpool,
   ) {}
 
-  async store(payloads: IngestPayload[]): Promise<Array<IngestOutcome | Error>> {
+  async store(payloads: InboundMessageJob[]): Promise<Array<IngestOutcome | Error>> {
     const pairs = payloads.flatMap((payload, index) =>
       payload.recipientIds.map((userId) => ({ index, userId, dedupKey: payload.dedupKey ?? payload.messageId })),
     );
@@ -72,7 +70,7 @@ export class InboundBatchStore {
   }
 
   /** Reads each message once, however many recipients it has, putting it into blob storage first if spooled. */
-  private async prepare(payloads: IngestPayload[], indexes: Set<number>): Promise<Map<number, PreparedMail | Error>> {
+  private async prepare(payloads: InboundMessageJob[], indexes: Set<number>): Promise<Map<number, PreparedMail | Error>> {
     const chosen = [...indexes];
     const spooled = await readSpooled(chosen.map((index) => payloads[index]), this.spool);
     const entries = await Promise.all(

@@ -1,7 +1,7 @@
 export { InboundIntake, SPOOLED_MESSAGE_BYTES, type InboundMessage, type AcceptedInbound } from './inbound-intake';
 export { IntakeSpool, spoolFolderOf, type SpoolPlace } from './intake-spool';
 export { RecipientDirectory, type ResolvedRecipients } from './recipient-directory';
-export { InboundBatchStore, type IngestPayload, type IngestOutcome, type AnnounceStoredMail } from './inbound-batch-store';
+export { InboundBatchStore, type IngestOutcome, type AnnounceStoredMail } from './inbound-batch-store';
 export { IngestedMessages } from './ingested-messages';
 export type { StoredInboundMail } from './inbound-batch-insert';
 export {

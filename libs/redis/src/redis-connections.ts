@@ -30,10 +30,10 @@ export function redisConnection(target: RedisTarget, profile: ConnectionProfile,
     ? // Only the cluster as a whole refuses commands while it is not ready: a node's connection is made on its
       // first command, which an offline queue of the node's own must hold until then.
       new Cluster(target.REDIS_CLUSTER_NODES, {
-          enableOfflineQueue,
-          enableAutoPipelining: options.enableAutoPipelining,
-          redisOptions: { ...credentialsOf(target.REDIS_URL), ...options },
-        })
+        enableOfflineQueue,
+        enableAutoPipelining: options.enableAutoPipelining,
+        redisOptions: { ...credentialsOf(target.REDIS_URL), ...options },
+      })
     : new IORedis(target.REDIS_URL, { ...options, enableOfflineQueue });
   reportConnectionErrors(redis, what);
   return redis;
