@@ -141,8 +141,9 @@ export async function leftoverSendsNote(sql: Pool, queuePrefix: string): Promise
  * the queue. Sends a worker has started are left to finish.
  */
 export async function discardSends(sql: Pool, queue: SendQueue, where: SendFilter, reason: string): Promise<{ cancelled: number; removedJobs: number }> {
+  // Their Sent copies are never stored either: a worker started later finds their copy jobs with nothing to do.
   const { rows } = await sql.query<{ id: string }>(
-    `UPDATE outbound_sends SET status = 'cancelled', last_error = $3
+    `UPDATE outbound_sends SET status = 'cancelled', last_error = $3, sent_copy_pending = false
       WHERE ${where.ids ? 'id = ANY($1::bigint[])' : 'id > $1'} AND user_id = ANY($2) AND status = 'queued' RETURNING id`,
     [where.ids ?? where.afterId ?? 0, where.userIds, reason],
   );
@@ -165,6 +166,16 @@ export async function sendStatusCounts(sql: Pool, where: SendFilter): Promise<Re
     [where.ids ?? where.afterId ?? 0, where.userIds],
   );
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+}
+
+/** How many of these sends' Sent copies the delivery worker has still to store. */
+export async function pendingSentCopies(sql: Pool, where: SendFilter): Promise<number> {
+  const { rows } = await sql.query<{ count: string }>(
+    `SELECT count(*) FROM outbound_sends
+      WHERE ${where.ids ? 'id = ANY($1::bigint[])' : 'id > $1'} AND user_id = ANY($2) AND sent_copy_pending`,
+    [where.ids ?? where.afterId ?? 0, where.userIds],
+  );
+  return Number(rows[0].count);
 }
 
 /** Sends that are still to be delivered (queued or being delivered). */

@@ -6,7 +6,7 @@ import { countsOf, startMockProviders } from '../harness/bench-apps';
 import type { BenchFixtures } from '../harness/bench-fixtures';
 import { startNaiveServer, type NaiveServer } from '../harness/naive-server';
 import { startPerRequestSendApi } from '../harness/per-request-send-api';
-import { describeQueueState, discardSends, lastSendId, SendQueue, sendStatusCounts, undelivered, type SendFilter } from '../harness/send-queue';
+import { describeQueueState, discardSends, lastSendId, pendingSentCopies, SendQueue, sendStatusCounts, undelivered, type SendFilter } from '../harness/send-queue';
 import { AUTOCANNON_SECONDS, type LoadScenario, type LoadSession } from './scenario';
 
 const NAIVE_SEND_PORT = 3901;
@@ -83,7 +83,8 @@ async function sendSession(fixtures: BenchFixtures): Promise<LoadSession> {
 async function drain(fixtures: BenchFixtures, queue: SendQueue, senders: SendFilter): Promise<string[]> {
   const accepted = await sendStatusCounts(fixtures.sql, senders);
   const total = Object.values(accepted).reduce((sum, count) => sum + count, 0);
-  const notes: string[] = [];
+  const copiesPending = await pendingSentCopies(fixtures.sql, senders);
+  const notes = [`Sent copies (composed and stored by the delivery worker): ${total - copiesPending} of ${total} stored when the load ended`];
   if ((await queue.state()).workers > 0) {
     const deadline = Date.now() + DRAIN_WAIT_MS;
     let counts = accepted;
@@ -91,7 +92,10 @@ async function drain(fixtures: BenchFixtures, queue: SendQueue, senders: SendFil
       await sleep(1000);
       counts = await sendStatusCounts(fixtures.sql, senders);
     }
-    notes.push(`after up to ${DRAIN_WAIT_MS / 1000} s more for the worker: ${count(counts.sent)} of the run's sends delivered, ${undelivered(counts)} not yet`);
+    notes.push(
+      `after up to ${DRAIN_WAIT_MS / 1000} s more for the worker: ${count(counts.sent)} of the run's sends delivered, ${undelivered(counts)} not yet; ` +
+        `${total - (await pendingSentCopies(fixtures.sql, senders))} Sent copies stored`,
+    );
   }
   const { cancelled, removedJobs } = await discardSends(fixtures.sql, queue, senders, 'discarded by the send benchmark after its run');
   const after = await queue.state();

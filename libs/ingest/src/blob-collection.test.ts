@@ -66,7 +66,7 @@ describe('the blob collector, against the references in PostgreSQL', () => {
     const mailKey = (await storeMail(db, store, { eml: message(), userId: user.id, mailboxId: user.mailboxes.inbox })).storageKey;
     const sendKey = await attachment();
     const sender = { userId: user.id, officeId: user.officeId, email: user.email, displayName: 'Collected' };
-    await new SendRecords(db, store).record(
+    await new SendRecords(db).record(
       sender,
       {
         to: ['someone@example.org'],

@@ -20,6 +20,7 @@ export { BulkMailChanges, type MailSelection, type BulkAction, type BulkOutcome 
 export { ReadReceipts, newCertKey, readReceiptsInsertSql } from './read-receipts';
 export { encodeCursor, decodeCursor, type ListCursor } from './list-cursor';
 export { MailboxNotFoundError, MailboxLockedError, MailboxNameTakenError, SystemMailboxError, WrongPasswordError, MailNotFoundError, AttachmentNotFoundError, ThreadNotFoundError } from './mail-errors';
+export { mapConcurrently } from './map-concurrently';
 export { mapSummaryRow, SUMMARY_COLUMNS, type MailRecord, type SummaryRow } from './mail-views';
 export {
   mailSummarySchema,

@@ -13,6 +13,13 @@ export interface JobPayloads {
     tokenDueAt?: number;
   };
   /**
+   * Compose and store the Sent copies of sends recorded together, from their recorded
+   * requests: one job for a group. A copy already stored is skipped.
+   */
+  'store-sent-copies': {
+    sendIds: number[];
+  };
+  /**
    * Store one accepted incoming message in its recipients' inboxes: a message split out of
    * its group because it failed there, one the acceptance sweep queued again, or one queued
    * before groups existed.
@@ -79,6 +86,7 @@ export interface JobTrace {
 
 export const QUEUE_OF = {
   'deliver-send': 'mail-delivery',
+  'store-sent-copies': 'mail-delivery',
   'ingest-mail': 'mail-ingest',
   'ingest-mails': 'mail-ingest',
   'notify-new-mail': 'push-notify',
@@ -108,6 +116,14 @@ export const JOB_OPTIONS = {
     removeOnComplete: { age: 24 * HOUR_SECONDS, count: 10_000 },
     removeOnFail: { age: 7 * 24 * HOUR_SECONDS },
   },
+  'store-sent-copies': {
+    // The request is recorded, so a copy can always be composed again: about an hour of
+    // retries, then the delivery worker's sweep goes on trying.
+    attempts: 20,
+    backoff: { type: 'exponential', delay: 500, jitter: 0.5 },
+    removeOnComplete: { age: HOUR_SECONDS, count: 10_000 },
+    removeOnFail: { age: 7 * 24 * HOUR_SECONDS },
+  },
   'ingest-mail': INGEST_OPTIONS,
   'ingest-mails': INGEST_OPTIONS,
   'notify-new-mail': {
@@ -122,6 +138,8 @@ export const JOB_OPTIONS = {
 /** A job's id from its payload: adding the same job twice (a retried enqueue, the sweeper) is a no-op. */
 const JOB_IDS: { [Name in JobName]: (payload: JobPayloads[Name]) => string } = {
   'deliver-send': ({ sendId }) => `send-${sendId}`,
+  // A group's first send belongs to that group alone.
+  'store-sent-copies': ({ sendIds }) => `sent-copies-${sendIds[0]}`,
   'ingest-mail': ({ inboundId }) => `inbound-${inboundId}`,
   'ingest-mails': ({ groupId }) => `inbound-group-${groupId}`,
   // Keyed by mail: a retried ingest re-announcing a mail it already stored adds nothing.

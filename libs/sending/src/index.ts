@@ -15,5 +15,6 @@ export { SenderDirectory, type SenderIdentity, type SenderIdentities } from './s
 export { isPermanentSmtpFailure, describeSmtpFailure } from './smtp-failure';
 export { sendViewSchema, submittedSendSchema, type SendView } from './send-view';
 export { SendOutbox } from './send-outbox';
+export { SentCopies, type StoredSentCopy } from './sent-copies';
 export { ListingProviderReceipts, type ProviderReceipts } from './provider-receipts';
 export { sendBlobReferencesSql, draftBlobReferencesSql } from './attachment-blob-references';

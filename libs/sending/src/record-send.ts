@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Database } from '@letterbox/db';
-import { newCertKey, prepareMail, type PreparedMail } from '@letterbox/mail';
+import { prepareMail, type PreparedMail } from '@letterbox/mail';
 import type { BlobStore } from '@letterbox/storage';
 import { sentCopyOptions, type MessageIdentity } from './compose-message';
 import { IdempotencyKeyReusedError } from './send-errors';
-import { recipientsOf, type Sender, type SendRequest } from './send-request';
+import type { Sender, SendRequest } from './send-request';
 import type { SendRecordInput } from './send-batch-insert';
 import { sendView, type SendView } from './send-view';
 
@@ -25,17 +25,15 @@ export interface RecordOptions {
 }
 
 /**
- * A send made ready to record: its identity drawn and its Sent copy composed and put in
- * storage, so that recording it is one INSERT among others (insertSendBatch) and no
- * transaction waits for storage.
+ * A send made ready to record: its identity drawn, so that recording it is one INSERT
+ * among others (insertSendBatch). Its Sent copy is composed later, by the delivery worker,
+ * from the recorded request (SentCopies): the request waits for neither composing nor storage.
  */
-export async function prepareSendRecord(blobs: BlobStore, sender: Sender, request: SendRequest, options: RecordOptions): Promise<SendRecordInput> {
+export function prepareSendRecord(sender: Sender, request: SendRequest, options: RecordOptions): SendRecordInput {
   const fingerprint = fingerprintOf(request);
-  const identity: MessageIdentity = { messageId: `<${randomUUID()}@${sender.email.split('@')[1]}>`, date: new Date() };
-  const sentCopy = request.saveCopy ? await composeSentCopy(blobs, sender, request, identity) : undefined;
-  const recorded: RecordedRequest = { ...request, messageId: identity.messageId, date: identity.date.toISOString(), fingerprint };
-  const receipts = request.requestReadReceipt ? recipientsOf(request).map((email) => ({ email, cert_key: newCertKey() })) : [];
-  return { sender, idempotencyKey: options.idempotencyKey, queuePrefix: options.queuePrefix, request: recorded, sentCopy, receipts };
+  const messageId = `<${randomUUID()}@${sender.email.split('@')[1]}>`;
+  const recorded: RecordedRequest = { ...request, messageId, date: new Date().toISOString(), fingerprint };
+  return { sender, idempotencyKey: options.idempotencyKey, queuePrefix: options.queuePrefix, request: recorded };
 }
 
 /** Tells a retried request (same key, same content) from a reused key. */

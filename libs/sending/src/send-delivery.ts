@@ -10,6 +10,7 @@ import { messageOptions, type Delivery } from './compose-message';
 import { claimDelivery } from './delivery-claim';
 import type { ProviderReceipts } from './provider-receipts';
 import type { RecordedRequest } from './record-send';
+import type { SentCopies } from './sent-copies';
 import type { SenderRateLimit } from './sender-rate-limit';
 import { recipientsOf, type Sender } from './send-request';
 import { describeSmtpFailure, isPermanentSmtpFailure } from './smtp-failure';
@@ -70,6 +71,7 @@ export class SendDelivery {
     private readonly blobs: BlobStore,
     private readonly smtp: Transporter,
     private readonly rateLimit: SenderRateLimit,
+    private readonly copies: SentCopies,
     private readonly options: SendDeliveryOptions,
   ) {}
 
@@ -81,6 +83,8 @@ export class SendDelivery {
       include: { user: { select: { id: true, officeId: true, email: true, displayName: true } } },
     });
     if (!send || send.status === 'cancelled' || send.status === 'sent' || send.status === 'failed') return JOB_DONE;
+    // Its copy's job normally came first; the copy must exist before any read-receipt image goes out.
+    if (send.sentCopyPending) await this.copies.store([sendId]);
     const request = send.request as unknown as RecordedRequest;
     const sender: Sender = { userId: send.user.id, officeId: send.user.officeId, email: send.user.email, displayName: send.user.displayName };
     const colleagues = this.options.colleagues ? await this.options.colleagues.colleaguesAmong(recipientsOf(request)) : new Set<string>();

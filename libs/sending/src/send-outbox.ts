@@ -14,11 +14,13 @@ const SWEEP_BATCH = 500;
 interface QueuedSend {
   id: number;
   scheduledAt: string | null;
+  /** Its Sent copy is still to be stored: its job goes with the delivery's. */
+  sentCopyPending?: boolean;
 }
 
 /**
- * The queue side of recorded sends. A send is recorded in PostgreSQL first; its job is
- * added afterwards, and `enqueued_at` says that happened. Whatever was recorded but not
+ * The queue side of recorded sends. A send is recorded in PostgreSQL first; its job (and
+ * its group's Sent-copy job) is added afterwards, and `enqueued_at` says that happened. Whatever was recorded but not
  * queued (Redis unreachable at that moment, the process died in between), or queued but
  * lost (Redis restarted without its data), the sweep queues again. Job ids make a second
  * add of the same send a no-op, so sweeping never sends twice.
@@ -42,12 +44,17 @@ export class SendOutbox {
 
   private async enqueueBatch(sends: QueuedSend[]): Promise<boolean[]> {
     const dueAt = new Map(sends.map((send) => [send.id, send.scheduledAt ? new Date(send.scheduledAt).getTime() : 0]));
+    const copies = sends.filter((send) => send.sentCopyPending).map((send) => send.id);
     try {
-      await this.queues.enqueueAll(
-        'deliver-send',
-        sends.map((send) => ({ sendId: send.id })),
-        ({ sendId }) => (dueAt.get(sendId) ?? 0) - Date.now(),
-      );
+      await Promise.all([
+        this.queues.enqueueAll(
+          'deliver-send',
+          sends.map((send) => ({ sendId: send.id })),
+          ({ sendId }) => (dueAt.get(sendId) ?? 0) - Date.now(),
+        ),
+        // A scheduled send's copy is stored now: it shows in Sent until the send goes, and a cancel returns it to Drafts.
+        this.queues.enqueueAll('store-sent-copies', copies.length > 0 ? [{ sendIds: copies }] : []),
+      ]);
     } catch (error) {
       const ids = sends.map((send) => send.id);
       logger.warn({ sendIds: ids, err: error }, `sends ${ids.join(', ')} recorded but not queued; the next sweep queues them`);

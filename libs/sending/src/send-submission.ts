@@ -34,7 +34,7 @@ export class SendSubmission {
     private readonly onAnswered: (userId: number, answering: AnsweredMail) => Promise<void> = async () => undefined,
     groupLimits: BatchLimits = SEND_GROUP_COMMIT,
   ) {
-    this.records = new SendRecords(db, blobs, groupLimits);
+    this.records = new SendRecords(db, groupLimits);
   }
 
   async submit(sender: Sender, draft: SendDraft, idempotencyKey?: string): Promise<{ send: SendView; created: boolean }> {
@@ -46,7 +46,7 @@ export class SendSubmission {
     if (recipientsOf(request).length === 0) throw new NoRecipientsError();
     const recorded = await this.records.record(sender, request, { idempotencyKey, queuePrefix: this.queuePrefix });
     if (recorded.created) {
-      await this.outbox.enqueue(recorded.send);
+      await this.outbox.enqueue({ ...recorded.send, sentCopyPending: recorded.send.sentMailId !== null });
       if (request.answering) await this.onAnswered(sender.userId, request.answering);
     }
     return recorded;

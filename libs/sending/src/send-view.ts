@@ -14,7 +14,10 @@ export const sendViewSchema = z
     scheduledAt: z.iso.datetime().nullable(),
     startedAt: z.iso.datetime().nullable(),
     sentAt: z.iso.datetime().nullable(),
-    sentMailId: z.int().nullable(),
+    sentMailId: z
+      .int()
+      .nullable()
+      .describe('The Sent copy: its mail id is given at once, and the mail is there once the delivery worker has stored it, before the send goes out.'),
   })
   .meta({ id: 'Send' });
 export type SendView = z.infer<typeof sendViewSchema>;

@@ -28,7 +28,8 @@ export class UserSends {
       const { count } = await tx.outboundSend.updateMany({ where: { id: BigInt(sendId), userId, status: 'queued' }, data: { status: 'cancelled' } });
       if (count === 0) return undefined;
       const send = await tx.outboundSend.findUniqueOrThrow({ where: { id: BigInt(sendId) } });
-      if (send.sentMailId !== null) await returnSentCopyToDrafts(tx, userId, send.sentMailId);
+      // A copy still pending is stored in Drafts by the worker, which finds the send cancelled.
+      if (send.sentMailId !== null && !send.sentCopyPending) await returnSentCopyToDrafts(tx, userId, send.sentMailId);
       return send;
     });
     if (cancelled) {

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import type { ProblemDetails as Problem } from '@letterbox/http';
-import { accessTokenFor, createTestUser, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { SentCopies } from '@letterbox/sending';
+import { accessTokenFor, createTestUser, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 const BOUNDARY = 'letterbox-test-boundary';
@@ -21,13 +22,14 @@ const file = (disposition: string, contentType: string, content = 'file content'
 });
 
 describe('a multipart send that does not parse is the client’s to fix', () => {
+  const queuePrefix = testQueuePrefix();
   let db: Database;
   let api: RunningSendApi;
   let user: TestUser;
 
   before(async () => {
     db = testDatabase();
-    api = await startSendApiServer({ QUEUE_PREFIX: testQueuePrefix() });
+    api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
     user = await createTestUser(db, 'multipart');
   });
 
@@ -43,7 +45,7 @@ describe('a multipart send that does not parse is the client’s to fix', () => 
       body,
       signal: AbortSignal.timeout(10_000),
     });
-    return { status: response.status, type: response.headers.get('content-type') ?? '', body: (await response.json()) as Problem & { sentMailId?: number } };
+    return { status: response.status, type: response.headers.get('content-type') ?? '', body: (await response.json()) as Problem & { id?: number; sentMailId?: number } };
   }
 
   async function expectRefused(answer: Awaited<ReturnType<typeof post>>, detail: RegExp) {
@@ -81,6 +83,8 @@ describe('a multipart send that does not parse is the client’s to fix', () => 
   test('a filename* with ../ is kept under its last segment, without control characters', async () => {
     const answer = await post(form([to(), field('text', 'see attached'), file(`filename*=utf-8''..%2F..%2Fetc%2Fpass%07wd.txt`, 'text/plain')]));
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    // As the delivery worker stores it: the Sent copy lists the attachment under the name kept.
+    await new SentCopies(db, testBlobStore(), queuePrefix).store([answer.body.id ?? 0]);
     const attachments = await db.prisma.attachment.findMany({ where: { mailId: BigInt(answer.body.sentMailId ?? 0) } });
     assert.deepEqual(attachments.map((one) => [one.filename, one.contentType]), [['passwd.txt', 'text/plain']]);
   });

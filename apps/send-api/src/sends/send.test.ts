@@ -5,6 +5,7 @@ import { simpleParser, type AddressObject } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
 import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, sleep, startDeliveryWorkerProcess, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { SentCopies } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import type { ProblemDetails as Problem } from '@letterbox/http';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
@@ -20,6 +21,8 @@ describe('send API, end to end', () => {
   const queuePrefix = testQueuePrefix();
   let db: Database;
   let blobs: BlobStore;
+  /** What the delivery worker does with a send's copy, done here where no worker runs. */
+  let copies: SentCopies;
   let mock: MockSmtp;
   let api: RunningSendApi;
   let worker: AppProcess | undefined;
@@ -38,6 +41,7 @@ describe('send API, end to end', () => {
   before(async () => {
     db = testDatabase();
     blobs = testBlobStore();
+    copies = new SentCopies(db, blobs, queuePrefix);
     mock = await startMockSmtp({ port: 0, latencyMs: 20, ratePerSecond: 100_000, burst: 100_000 });
     api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix, SEND_MAX_ATTACHMENT_BYTES: String(MAX_ATTACHMENT_BYTES) });
     sender = await createTestUser(db, 'sender');
@@ -171,6 +175,7 @@ describe('send API, end to end', () => {
       assert.equal(answer.status, 202);
       const mailId = answer.body.sentMailId;
       assert.ok(mailId, 'a Sent copy was kept');
+      await copies.store([answer.body.id]);
       assert.equal(await mailboxOf(mailId), sender.mailboxes.sent);
       const cancelled = await client.cancel(answer.body.id);
       assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
@@ -180,6 +185,17 @@ describe('send API, end to end', () => {
       const again = await client.cancel(answer.body.id);
       assert.equal(again.status, 200);
       assert.equal(again.body.status, 'cancelled');
+      cancelledEarly.push({ id: answer.body.id, to });
+    });
+
+    test('cancel before the Sent copy is stored: the copy, stored afterwards, goes to Drafts', async () => {
+      const to = recipient('undo-early');
+      const answer = await client.send({ to: [to], subject: 'Undone at once', text: 'never mind' });
+      assert.equal(answer.status, 202);
+      assert.equal(await db.prisma.mail.count({ where: { id: BigInt(answer.body.sentMailId ?? 0) } }), 0, 'the request stores no copy');
+      assert.equal((await client.cancel(answer.body.id)).status, 200);
+      await copies.store([answer.body.id]);
+      assert.equal(await mailboxOf(answer.body.sentMailId ?? 0), sender.mailboxes.drafts);
       cancelledEarly.push({ id: answer.body.id, to });
     });
 
@@ -218,7 +234,7 @@ describe('send API, end to end', () => {
       );
       assert.equal(new Set(answers.map((answer) => answer.body.id)).size, 1);
       assert.equal(await sendsTo(to), 1);
-      assert.equal(await sentCopiesFor(answers[0].body.id, 'Raced'), 1, 'the losers’ Sent copies were rolled back');
+      assert.equal(await sentCopiesFor(answers[0].body.id, 'Raced'), 1, 'one Sent copy, the one send’s');
       idempotent.concurrent = { id: answers[0].body.id, to };
     });
   });
@@ -359,7 +375,7 @@ describe('send API, end to end', () => {
       const cancelled = await client.cancel(answer.body.id);
       assert.equal(cancelled.status, 200);
       assert.equal(cancelled.body.status, 'cancelled');
-      assert.equal(await mailboxOf(answer.body.sentMailId ?? 0), sender.mailboxes.drafts);
+      assert.equal(await storedMailboxOf(answer.body.sentMailId ?? 0), sender.mailboxes.drafts);
       await sleep(3000);
       assert.equal((await client.current(answer.body.id)).status, 'cancelled');
       assert.deepEqual(mailsTo(to), []);
@@ -374,13 +390,24 @@ describe('send API, end to end', () => {
     return Number(rows[0].count);
   }
 
+  /** The user's mails with this subject, once the send's copy is stored as the worker stores it. */
   async function sentCopiesFor(sendId: number, subject: string): Promise<number> {
-    assert.ok(sendId > 0);
+    await copies.store([sendId]);
     return db.prisma.mail.count({ where: { userId: sender.id, subject } });
   }
 
   async function mailboxOf(mailId: number): Promise<number> {
     return (await db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(mailId) }, select: { mailboxId: true } })).mailboxId;
+  }
+
+  /** The mailbox of a Sent copy that the running worker stores. */
+  async function storedMailboxOf(mailId: number): Promise<number> {
+    for (let tries = 0; tries < 100; tries++) {
+      const mail = await db.prisma.mail.findUnique({ where: { id: BigInt(mailId) }, select: { mailboxId: true } });
+      if (mail) return mail.mailboxId;
+      await sleep(100);
+    }
+    throw new Error(`Sent copy ${mailId} was not stored within 10 s`);
   }
 
   async function readBlob(key: string): Promise<Buffer> {

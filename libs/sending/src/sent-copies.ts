@@ -1,0 +1,131 @@
+import type { Database } from '@letterbox/db';
+import { mapConcurrently, mailRowInput, newCertKey, storableJson, type PreparedMail } from '@letterbox/mail';
+import type { BlobStore } from '@letterbox/storage';
+import { composeSentCopy, type RecordedRequest } from './record-send';
+import { writeGroup } from './row-errors';
+import { INSERT_SENT_COPIES } from './sent-copy-insert';
+import { recipientsOf, type Sender } from './send-request';
+
+/** Copies composed at once; each holds at most its own message (attachments stream). */
+const COMPOSE_CONCURRENCY = 16;
+/** How long a copy is left to its job (and its retries) before the sweep stores it. */
+const PENDING_GRACE = '1 minute';
+const SWEEP_PAGE = 100;
+
+/** A Sent copy as stored: its owner sees it at `mailId` in `mailboxId` (Sent, or Drafts for a cancelled send). */
+export interface StoredSentCopy {
+  userId: number;
+  mailId: number;
+  mailboxId: number;
+}
+
+interface PendingCopy {
+  sendId: number;
+  sender: Sender;
+  request: RecordedRequest;
+}
+
+/**
+ * The Sent copies of recorded sends. A send is answered before its copy exists: the copy is
+ * composed here from the recorded request, under the identity its delivered messages carry,
+ * and stored under the mail id the send was given, so a repeated store changes nothing.
+ * The copy of a send cancelled meanwhile goes to Drafts, as an undone send's does. A copy
+ * that cannot be composed or written fails alone; the others of its group are stored.
+ */
+export class SentCopies {
+  constructor(
+    private readonly db: Database,
+    private readonly blobs: BlobStore,
+    /** The queue namespace whose sends this deployment's sweep looks after. */
+    private readonly queuePrefix: string,
+    /** Told of the copies just stored, after they committed. */
+    private readonly announce: (copies: StoredSentCopy[]) => Promise<void> = async () => undefined,
+  ) {}
+
+  /** Stores the copies still pending among these sends; fails, after storing the rest, if any could not be. */
+  async store(sendIds: number[]): Promise<void> {
+    const pending = await this.pendingOf(sendIds);
+    if (pending.length === 0) return;
+    const composed = await mapConcurrently(pending, COMPOSE_CONCURRENCY, (copy) =>
+      this.compose(copy).then(
+        (prepared) => ({ copy, prepared }),
+        (error: unknown) => ({ copy, error }),
+      ),
+    );
+    const ready = composed.flatMap((item) => ('prepared' in item ? [{ ...item.copy, prepared: item.prepared }] : []));
+    const written = ready.length === 0 ? [] : await writeGroup(ready, (group) => this.insert(group));
+    const stored = written.filter((copy): copy is StoredSentCopy => copy !== undefined && !(copy instanceof Error));
+    if (stored.length > 0) await this.announce(stored);
+    const failures = [
+      ...composed.flatMap((item) => ('error' in item ? [`send ${item.copy.sendId}: ${describe(item.error)}`] : [])),
+      ...written.flatMap((result, index) => (result instanceof Error ? [`send ${ready[index].sendId}: ${result.message}`] : [])),
+    ];
+    if (failures.length > 0) throw new Error(`Sent copies not stored: ${failures.join('; ')}`);
+  }
+
+  /**
+   * Stores this deployment's copies whose job did not (Redis lost it, or it gave up), all of
+   * them, a page at a time, so that copies failing for good cannot hide the others; fails,
+   * after trying every page, if any could not be stored. Returns how many it found.
+   */
+  async sweep(): Promise<number> {
+    const failures: string[] = [];
+    let found = 0;
+    for (let after = 0; ; ) {
+      const { rows } = await this.db.sql.query<{ id: string }>({
+        name: 'sweep-sent-copies',
+        text: `SELECT id FROM outbound_sends
+                WHERE queue_prefix = $1 AND sent_copy_pending AND id > $2 AND requested_at < now() - interval '${PENDING_GRACE}'
+                ORDER BY id LIMIT ${SWEEP_PAGE}`,
+        values: [this.queuePrefix, after],
+      });
+      if (rows.length === 0) break;
+      found += rows.length;
+      after = Number(rows[rows.length - 1].id);
+      await this.store(rows.map((row) => Number(row.id))).catch((error: unknown) => failures.push(describe(error)));
+    }
+    if (failures.length > 0) throw new Error(failures.join('; '));
+    return found;
+  }
+
+  private async pendingOf(sendIds: number[]): Promise<PendingCopy[]> {
+    const { rows } = await this.db.sql.query<{ id: string; request: RecordedRequest; user_id: number; office_id: number; email: string; display_name: string }>({
+      name: 'pending-sent-copies',
+      text: `SELECT s.id, s.request, u.id AS user_id, u.office_id, u.email, u.display_name
+               FROM outbound_sends s JOIN users u ON u.id = s.user_id
+              WHERE s.id = ANY($1::int8[]) AND s.sent_copy_pending`,
+      values: [sendIds],
+    });
+    return rows.map((row) => ({
+      sendId: Number(row.id),
+      sender: { userId: row.user_id, officeId: row.office_id, email: row.email, displayName: row.display_name },
+      request: row.request,
+    }));
+  }
+
+  private compose({ sender, request }: PendingCopy): Promise<PreparedMail> {
+    return composeSentCopy(this.blobs, sender, request, { messageId: request.messageId, date: new Date(request.date) });
+  }
+
+  /** One statement for the group; a copy another store got to first is left out (`undefined`). */
+  private async insert(copies: Array<PendingCopy & { prepared: PreparedMail }>): Promise<Array<StoredSentCopy | undefined>> {
+    const input = copies.map(({ sendId, request, prepared }) => ({
+      send_id: sendId,
+      received_at: request.date,
+      important: request.important,
+      receipts: request.requestReadReceipt ? recipientsOf(request).map((email) => ({ email, cert_key: newCertKey() })) : [],
+      ...mailRowInput(prepared),
+    }));
+    const { rows } = await this.db.sql.query<{ send_id: string; user_id: number; mail_id: string; mailbox_id: number }>({
+      name: 'insert-sent-copies',
+      text: INSERT_SENT_COPIES,
+      values: [JSON.stringify(input, storableJson)],
+    });
+    const stored = new Map(rows.map((row) => [Number(row.send_id), { userId: row.user_id, mailId: Number(row.mail_id), mailboxId: row.mailbox_id }]));
+    return copies.map((copy) => stored.get(copy.sendId));
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
