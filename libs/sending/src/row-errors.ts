@@ -15,6 +15,6 @@ export async function writeGroup<Item, Result>(items: Item[], write: (items: Ite
   }
 }
 
-function asError(error: unknown): Error {
+export function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }

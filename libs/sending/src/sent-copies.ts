@@ -1,13 +1,18 @@
 import type { Database } from '@letterbox/db';
-import { mapConcurrently, mailRowInput, newCertKey, storableJson, type PreparedMail } from '@letterbox/mail';
+import { mailRowInput, newCertKey, storableJson, type PreparedMail } from '@letterbox/mail';
+import { BatchCollector, type BatchLimits } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import { composeSentCopy, type RecordedRequest } from './record-send';
-import { writeGroup } from './row-errors';
+import { asError, writeGroup } from './row-errors';
 import { INSERT_SENT_COPIES } from './sent-copy-insert';
 import { recipientsOf, type Sender } from './send-request';
 
-/** Copies composed at once; each holds at most its own message (attachments stream). */
-const COMPOSE_CONCURRENCY = 16;
+/**
+ * Copies are stored in groups gathered across the jobs in flight (and the deliveries that
+ * store their own): at most two groups at once, each composed together and written by one
+ * statement, so a backlog of jobs never composes more than 2 × 64 copies at a time.
+ */
+const COPY_GROUPS: BatchLimits = { maxSize: 64, maxWaitMs: 5, maxInFlight: 2 };
 /** How long a copy is left to its job (and its retries) before the sweep stores it. */
 const PENDING_GRACE = '1 minute';
 const SWEEP_PAGE = 100;
@@ -33,6 +38,8 @@ interface PendingCopy {
  * that cannot be composed or written fails alone; the others of its group are stored.
  */
 export class SentCopies {
+  private readonly groups: BatchCollector<number, void>;
+
   constructor(
     private readonly db: Database,
     private readonly blobs: BlobStore,
@@ -40,26 +47,14 @@ export class SentCopies {
     private readonly queuePrefix: string,
     /** Told of the copies just stored, after they committed. */
     private readonly announce: (copies: StoredSentCopy[]) => Promise<void> = async () => undefined,
-  ) {}
+  ) {
+    this.groups = new BatchCollector((sendIds) => this.storeGroup(sendIds), COPY_GROUPS);
+  }
 
   /** Stores the copies still pending among these sends; fails, after storing the rest, if any could not be. */
   async store(sendIds: number[]): Promise<void> {
-    const pending = await this.pendingOf(sendIds);
-    if (pending.length === 0) return;
-    const composed = await mapConcurrently(pending, COMPOSE_CONCURRENCY, (copy) =>
-      this.compose(copy).then(
-        (prepared) => ({ copy, prepared }),
-        (error: unknown) => ({ copy, error }),
-      ),
-    );
-    const ready = composed.flatMap((item) => ('prepared' in item ? [{ ...item.copy, prepared: item.prepared }] : []));
-    const written = ready.length === 0 ? [] : await writeGroup(ready, (group) => this.insert(group));
-    const stored = written.filter((copy): copy is StoredSentCopy => copy !== undefined && !(copy instanceof Error));
-    if (stored.length > 0) await this.announce(stored);
-    const failures = [
-      ...composed.flatMap((item) => ('error' in item ? [`send ${item.copy.sendId}: ${describe(item.error)}`] : [])),
-      ...written.flatMap((result, index) => (result instanceof Error ? [`send ${ready[index].sendId}: ${result.message}`] : [])),
-    ];
+    const outcomes = await Promise.allSettled(sendIds.map((sendId) => this.groups.add(sendId)));
+    const failures = outcomes.flatMap((outcome, index) => (outcome.status === 'rejected' ? [`send ${sendIds[index]}: ${describe(outcome.reason)}`] : []));
     if (failures.length > 0) throw new Error(`Sent copies not stored: ${failures.join('; ')}`);
   }
 
@@ -86,6 +81,26 @@ export class SentCopies {
     }
     if (failures.length > 0) throw new Error(failures.join('; '));
     return found;
+  }
+
+  /** One group: its pending copies composed, then written by one statement; each send's failure its own. */
+  private async storeGroup(sendIds: number[]): Promise<Array<void | Error>> {
+    const pending = await this.pendingOf(sendIds);
+    const failed = new Map<number, Error>();
+    const ready: Array<PendingCopy & { prepared: PreparedMail }> = [];
+    await Promise.all(
+      pending.map((copy) =>
+        this.compose(copy).then(
+          (prepared) => void ready.push({ ...copy, prepared }),
+          (error: unknown) => void failed.set(copy.sendId, asError(error)),
+        ),
+      ),
+    );
+    const written = ready.length === 0 ? [] : await writeGroup(ready, (group) => this.insert(group));
+    for (const [index, result] of written.entries()) if (result instanceof Error) failed.set(ready[index].sendId, result);
+    const stored = written.filter((copy): copy is StoredSentCopy => copy !== undefined && !(copy instanceof Error));
+    if (stored.length > 0) await this.announce(stored);
+    return sendIds.map((sendId) => failed.get(sendId));
   }
 
   private async pendingOf(sendIds: number[]): Promise<PendingCopy[]> {
