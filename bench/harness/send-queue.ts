@@ -78,12 +78,19 @@ export class SendQueue {
   }
 
   /** Removes the jobs of these sends that no worker holds; returns how many it removed. */
+  /**
+   * Removes these sends' delivery jobs, and the Sent-copy jobs of the groups they begin (a
+   * copy job is named after its group's first send); returns how many delivery jobs it removed.
+   */
   async removeJobs(sendIds: number[]): Promise<number> {
     let removed = 0;
     for (let start = 0; start < sendIds.length; start += REMOVE_CHUNK) {
       const chunk = sendIds.slice(start, start + REMOVE_CHUNK);
-      const results = await Promise.all(chunk.map((sendId) => this.queue.remove(jobIdOf('deliver-send', { sendId }))));
-      removed += results.filter((result) => result === 1).length;
+      const [deliveries] = await Promise.all([
+        Promise.all(chunk.map((sendId) => this.queue.remove(jobIdOf('deliver-send', { sendId })))),
+        Promise.all(chunk.map((sendId) => this.queue.remove(jobIdOf('store-sent-copies', { sendIds: [sendId] })))),
+      ]);
+      removed += deliveries.filter((result) => result === 1).length;
     }
     return removed;
   }

@@ -16,8 +16,7 @@ const REPORT_SCRIPT = path.join(__dirname, '../wrk/report.lua');
 export async function runWrk(load: HttpLoad): Promise<LoadResult> {
   if (load.requests) throw new Error('wrk loads GET one path; a target with its own requests needs autocannon');
   const headerArgs = Object.entries(load.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-  const { stdout } = await run(
-    'wrk',
+  const { stdout } = await runWrkProcess(
     [
       `-t${WRK_THREADS}`,
       `-c${load.connections}`,
@@ -30,9 +29,19 @@ export async function runWrk(load: HttpLoad): Promise<LoadResult> {
       new URL(load.paths[0], load.base).href,
     ],
     // Bounded even if wrk hangs: its run plus time for the slowest responses to finish.
-    { timeout: (load.durationSeconds + 40) * 1000, killSignal: 'SIGKILL' },
+    (load.durationSeconds + 40) * 1000,
   );
   return parseWrkReport(stdout, load.connections);
+}
+
+/** wrk with these arguments; a machine without it is told what to install. */
+async function runWrkProcess(args: string[], timeoutMs: number): Promise<{ stdout: string }> {
+  try {
+    return await run('wrk', args, { timeout: timeoutMs, killSignal: 'SIGKILL' });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') throw new Error('wrk is not installed: apt-get install wrk (Debian), then run the scenario again');
+    throw error;
+  }
 }
 
 interface WrkReport {

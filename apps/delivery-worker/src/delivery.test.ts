@@ -5,7 +5,7 @@ import { simpleParser, type AddressObject } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
 import type { BlobStore } from '@letterbox/storage';
-import { accessTokenFor, type ApiProcess, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, sleep, startReadApiProcess, startSendApiProcess, testBlobStore, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import { accessTokenFor, type ApiProcess, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, sleep, startReadApiProcess, startSendApiProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
 import { startTestWorker, type TestWorker } from './testing/delivery-workers';
 
 interface ReceiptRow {
@@ -186,7 +186,7 @@ describe('delivery worker', () => {
     assert.equal(parsed.bcc, undefined);
     assert.doesNotMatch(headerBlock(mail), /^bcc:/im);
     assert.ok(!mail.raw.toString('latin1').toLowerCase().includes(bcc), 'the Bcc address appears nowhere in the message');
-    const copy = await db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(sent.sentMailId ?? 0) } });
+    const copy = await storedSentCopy(db, sent.sentMailId);
     const stored = await simpleParser(await readBlob(copy.storageKey));
     assert.deepEqual(addresses(stored.bcc), [bcc], 'the Sent copy shows whom the sender Bcc’d');
   });

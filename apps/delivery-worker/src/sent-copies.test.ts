@@ -13,9 +13,9 @@ import {
   startSendApiProcess,
   testDatabase,
   testQueuePrefix,
+  storedSentCopy,
   testQueues,
   type TestUser,
-  waitFor,
 } from '@letterbox/testing';
 import { startTestWorker, type TestWorker } from './testing/delivery-workers';
 
@@ -88,10 +88,7 @@ describe('Sent copies stored by the delivery worker', () => {
 
   test('a scheduled send’s copy whose job is lost is stored by the sweep, in Sent, while the send waits', async () => {
     const { id, mailId } = lost.scheduled ?? assert.fail('the first test ran');
-    const copy = await waitFor(async () => (await db.prisma.mail.findUnique({ where: { id: BigInt(mailId) } })) ?? undefined, {
-      timeoutMs: 10_000,
-      what: 'the sweep to store the copy',
-    });
+    const copy = await storedSentCopy(db, mailId);
     assert.equal(copy.mailboxId, sender.mailboxes.sent);
     assert.equal(copy.subject, 'Later');
     assert.equal((await client.current(id)).status, 'queued');

@@ -21,3 +21,4 @@ export { deliveryWorkerEnv, startDeliveryWorkerProcess } from './delivery-worker
 export { startIngestProcess } from './ingest-process';
 export { startIngestWorkerProcess } from './ingest-worker-process';
 export { startReadApiProcess, type ApiProcess } from './read-api-process';
+export { storedSentCopy } from './sent-copy';

@@ -8,7 +8,7 @@ import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 function addresses(field: AddressObject | AddressObject[] | undefined): string[] {
@@ -75,7 +75,7 @@ describe('reply, reply all and forward', () => {
   async function delivered(sendId: number) {
     const sent = await client.until(sendId, ['sent', 'failed']);
     assert.equal(sent.status, 'sent', JSON.stringify(sent));
-    const copy = await db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(sent.sentMailId ?? 0) } });
+    const copy = await storedSentCopy(db, sent.sentMailId);
     const message = mock.messages().find((one) => one.raw.includes(copy.messageId));
     assert.ok(message, 'the message reached the provider');
     return { copy, message, parsed: await simpleParser(message.raw) };

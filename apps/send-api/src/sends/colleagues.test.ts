@@ -8,7 +8,7 @@ import { ColleagueDelivery, DatabaseBlobReferences, InboundAcceptances, InboundI
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
 import { JobQueues } from '@letterbox/queue';
 import { failFastConnection } from '@letterbox/redis';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, startIngestWorkerProcess, testBlobStore, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, startIngestWorkerProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 describe('mail between colleagues', () => {
@@ -54,7 +54,7 @@ describe('mail between colleagues', () => {
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
     const sent = await client.until(answer.body.id, ['sent', 'failed']);
     assert.equal(sent.status, 'sent', JSON.stringify(sent));
-    const copy = await db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(sent.sentMailId ?? 0) } });
+    const copy = await storedSentCopy(db, sent.sentMailId);
 
     const atProvider = mock.messages().filter((message) => message.raw.includes(copy.messageId));
     assert.equal(atProvider.length, 1);

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { simpleParser, type AddressObject } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, sleep, startDeliveryWorkerProcess, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, sleep, startDeliveryWorkerProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
 import { SentCopies } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import type { ProblemDetails as Problem } from '@letterbox/http';
@@ -266,7 +266,7 @@ describe('send API, end to end', () => {
       assert.equal(parsed.subject, subject);
       assert.equal(parsed.text?.trim(), 'Hello over JSON.');
       // The Sent copy carries the same identity as what was delivered.
-      const copy = await db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(sent.sentMailId ?? 0) } });
+      const copy = await storedSentCopy(db, sent.sentMailId);
       assert.equal(copy.mailboxId, sender.mailboxes.sent);
       assert.equal(copy.subject, subject);
       assert.equal(copy.messageId, parsed.messageId);
@@ -296,7 +296,7 @@ describe('send API, end to end', () => {
         assert.equal(attachment.contentType, file.contentType);
         assert.ok(attachment.content.equals(file.content), `${file.filename} is byte-identical`);
       }
-      const copy = await db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(sent.sentMailId ?? 0) }, include: { attachments: true } });
+      const copy = await storedSentCopy(db, sent.sentMailId);
       assert.equal(copy.userId, sender.id);
       assert.equal(copy.mailboxId, sender.mailboxes.sent);
       assert.equal(copy.hasAttachments, true);
@@ -375,7 +375,7 @@ describe('send API, end to end', () => {
       const cancelled = await client.cancel(answer.body.id);
       assert.equal(cancelled.status, 200);
       assert.equal(cancelled.body.status, 'cancelled');
-      assert.equal(await storedMailboxOf(answer.body.sentMailId ?? 0), sender.mailboxes.drafts);
+      assert.equal((await storedSentCopy(db, answer.body.sentMailId)).mailboxId, sender.mailboxes.drafts);
       await sleep(3000);
       assert.equal((await client.current(answer.body.id)).status, 'cancelled');
       assert.deepEqual(mailsTo(to), []);
@@ -398,16 +398,6 @@ describe('send API, end to end', () => {
 
   async function mailboxOf(mailId: number): Promise<number> {
     return (await db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(mailId) }, select: { mailboxId: true } })).mailboxId;
-  }
-
-  /** The mailbox of a Sent copy that the running worker stores. */
-  async function storedMailboxOf(mailId: number): Promise<number> {
-    for (let tries = 0; tries < 100; tries++) {
-      const mail = await db.prisma.mail.findUnique({ where: { id: BigInt(mailId) }, select: { mailboxId: true } });
-      if (mail) return mail.mailboxId;
-      await sleep(100);
-    }
-    throw new Error(`Sent copy ${mailId} was not stored within 10 s`);
   }
 
   async function readBlob(key: string): Promise<Buffer> {
