@@ -84,9 +84,9 @@ export class SendDelivery {
     });
     if (!send || send.status === 'cancelled' || send.status === 'sent' || send.status === 'failed') return JOB_DONE;
     const request = send.request as unknown as RecordedRequest;
-    // The copy holds the read-receipt keys: it must exist before any image goes out. Any other
-    // delivery goes at once, whatever backlog of copies the worker has; its copy's job stores the copy.
-    if (send.sentCopyPending && request.requestReadReceipt) await this.copies.store([sendId]);
+    // Its copy's job normally came first; the copy holds the read-receipt keys, and must exist before
+    // any image goes out. Waiting for it also keeps this worker's copies from crowding the paced sends.
+    if (send.sentCopyPending) await this.copies.store([sendId]);
     const sender: Sender = { userId: send.user.id, officeId: send.user.officeId, email: send.user.email, displayName: send.user.displayName };
     const colleagues = this.options.colleagues ? await this.options.colleagues.colleaguesAmong(recipientsOf(request)) : new Set<string>();
     const deliveries = await this.plan(send.sentMailId, sender, request, colleagues);

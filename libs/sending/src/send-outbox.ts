@@ -20,10 +20,10 @@ interface QueuedSend {
 
 /**
  * The queue side of recorded sends. A send is recorded in PostgreSQL first; its job (and
- * its group's Sent-copy job) is added afterwards, and `enqueued_at` says that happened. Whatever was recorded but not
- * queued (Redis unreachable at that moment, the process died in between), or queued but
- * lost (Redis restarted without its data), the sweep queues again. Job ids make a second
- * add of the same send a no-op, so sweeping never sends twice.
+ * its group's Sent-copy job) is added afterwards, and `enqueued_at` says that happened.
+ * Whatever was recorded but not queued (Redis unreachable at that moment, the process died
+ * in between), or queued but lost (Redis restarted without its data), the sweep queues
+ * again. Job ids make a second add of the same send a no-op, so sweeping never sends twice.
  */
 export class SendOutbox {
   /** Sends recorded together are queued with one Redis round trip and marked with one statement. */
