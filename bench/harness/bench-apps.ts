@@ -109,6 +109,22 @@ export async function startDeliveryWorker(queue: SendQueue, env: Record<string, 
 }
 
 /**
+ * Starts the built ingest worker on the send API's queues, to store the Sent copies of the
+ * sends queued there (its ops listener on any free port, beside the platform's), and waits
+ * until it consumes their queue. Always this build's: its send API queued the copy jobs.
+ */
+export async function startCopyWorker(queue: SendQueue): Promise<ChildService> {
+  const before = await queue.copyWorkers();
+  return startService({
+    name: 'the ingest worker storing Sent copies',
+    args: ['--enable-source-maps', builtApp('ingest-worker')],
+    env: { ...queue.sharedEnv, OPS_PORT: '0' },
+    ready: async () => (await queue.copyWorkers()) > before,
+    stopGraceMs: 15_000,
+  });
+}
+
+/**
  * An app's entry in dist/ (the bench runs what `npm start` runs), or in another build's dist
  * dir; that one must sit inside this checkout (e.g. tmp/) to find its node_modules.
  */

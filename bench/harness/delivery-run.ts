@@ -3,10 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'pg';
 import { sendBody, SEND_PATH } from '../data/send-requests';
 import type { ApiClient } from './api-client';
-import { countsOf, startDeliveryWorker, type AccountCounts, type MockProviders } from './bench-apps';
+import { countsOf, startCopyWorker, startDeliveryWorker, type AccountCounts, type MockProviders } from './bench-apps';
 import { percentile } from './load-result';
 import { machineCpuTicks, mainThreadCpuSeconds, treeCpuSeconds } from './process-tree';
-import { discardSends, sendStatusCounts, undelivered, type SendQueue } from './send-queue';
+import { discardSends, pendingSentCopies, sendStatusCounts, undelivered, type SendQueue } from './send-queue';
 
 /** Sends queued through the API at once: enough to keep the send API busy, few enough not to time out. */
 const QUEUEING_CONCURRENCY = 32;
@@ -66,6 +66,10 @@ export interface DeliveryCaseResult {
   provider: AccountCounts;
   /** The worker's CPU over the case ÷ its length: 1 is one core busy throughout; its main thread alone; the mock provider's; the whole machine. */
   workerCpuCores: number;
+  /** The ingest worker's, storing the sends' Sent copies beside the deliveries. */
+  copyWorkerCpuCores: number;
+  /** Sent copies not yet stored when the last send was delivered. */
+  copiesPendingAtEnd: number;
   mockCpuCores: number;
   workerMainThreadCores: number;
   machineBusyCores: number;
@@ -90,6 +94,11 @@ export async function runDeliveryCase(environment: DeliveryEnvironment, delivery
   const { sendApi, sql, queue, mock } = environment;
   const provider = await mock.config();
   const worker = await startDeliveryWorker(queue, deliveryCase.workerEnv, deliveryCase.workerBuild);
+  // As in production, another process stores the Sent copies meanwhile, on the same cores.
+  const copier = await startCopyWorker(queue).catch(async (error: unknown) => {
+    await worker.stop();
+    throw error;
+  });
   const userIds = deliveryCase.senders.map((sender) => sender.userId);
   let ids: number[] = [];
   try {
@@ -98,7 +107,7 @@ export async function runDeliveryCase(environment: DeliveryEnvironment, delivery
     await sleep(Math.ceil((provider.burst / provider.ratePerSecond) * 1000) + 200);
     const backlog = deliveryCase.mode === 'backlog';
     if (backlog) await queue.pause();
-    let cpuBefore = cpuNow(worker.pid, mock.pid);
+    let cpuBefore = cpuNow(worker.pid, mock.pid, copier.pid);
     let startedAt = performance.now();
     let releasedAt = 0;
     let queued: { ids: number[]; errors: number };
@@ -114,14 +123,14 @@ export async function runDeliveryCase(environment: DeliveryEnvironment, delivery
     const queueingSeconds = (performance.now() - startedAt) / 1000;
     // live: delivery is timed from the first request; backlog: from the release.
     if (backlog) {
-      cpuBefore = cpuNow(worker.pid, mock.pid);
+      cpuBefore = cpuNow(worker.pid, mock.pid, copier.pid);
       startedAt = performance.now();
     }
     const deadline = Date.now() + timeoutSeconds * 1000;
     let statuses = await sendStatusCounts(sql, { userIds, ids });
     while (undelivered(statuses) > 0 && Date.now() < deadline) {
-      const exit = worker.unexpectedExit();
-      if (exit) throw new Error(`the delivery worker ${exit}`);
+      const exit = worker.unexpectedExit() ?? copier.unexpectedExit();
+      if (exit) throw new Error(`a worker ${exit}`);
       await sleep(POLL_INTERVAL_MS);
       statuses = await sendStatusCounts(sql, { userIds, ids });
     }
@@ -130,6 +139,8 @@ export async function runDeliveryCase(environment: DeliveryEnvironment, delivery
     const workerCpuCores = (treeCpuSeconds(worker.pid) - cpuBefore.tree) / caseSeconds;
     const workerMainThreadCores = (mainThreadCpuSeconds(worker.pid) - cpuBefore.main) / caseSeconds;
     const mockCpuCores = (treeCpuSeconds(mock.pid) - cpuBefore.mock) / caseSeconds;
+    const copyWorkerCpuCores = (treeCpuSeconds(copier.pid) - cpuBefore.copier) / caseSeconds;
+    const copiesPendingAtEnd = await pendingSentCopies(sql, { userIds, ids });
     const machineBusyCores = ((machine.busy - cpuBefore.machine.busy) / (machine.total - cpuBefore.machine.total)) * cpus().length;
     const timedOut = undelivered(statuses) > 0;
     const counts = countsOf(await mock.counts(), deliveryCase.senders.map((sender) => sender.email));
@@ -161,6 +172,8 @@ export async function runDeliveryCase(environment: DeliveryEnvironment, delivery
       idealSeconds: provider.latencyMs / 1000 + perSenderAfterBurst / provider.ratePerSecond,
       provider: counts,
       workerCpuCores,
+      copyWorkerCpuCores,
+      copiesPendingAtEnd,
       workerMainThreadCores,
       mockCpuCores,
       machineBusyCores,
@@ -168,12 +181,18 @@ export async function runDeliveryCase(environment: DeliveryEnvironment, delivery
       discarded,
     };
   } finally {
-    await worker.stop();
+    await Promise.all([worker.stop(), copier.stop()]);
   }
 }
 
-function cpuNow(workerPid: number, mockPid: number) {
-  return { tree: treeCpuSeconds(workerPid), main: mainThreadCpuSeconds(workerPid), mock: treeCpuSeconds(mockPid), machine: machineCpuTicks() };
+function cpuNow(workerPid: number, mockPid: number, copierPid: number) {
+  return {
+    tree: treeCpuSeconds(workerPid),
+    main: mainThreadCpuSeconds(workerPid),
+    mock: treeCpuSeconds(mockPid),
+    copier: treeCpuSeconds(copierPid),
+    machine: machineCpuTicks(),
+  };
 }
 
 /** Queues every send, one sender after another so that each sender's sends are spread over the queueing. */

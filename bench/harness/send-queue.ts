@@ -26,6 +26,8 @@ export interface QueueState {
  */
 export class SendQueue {
   private readonly queue: Queue;
+  /** Where the send API queues its groups' Sent-copy jobs: the ingest worker's queue. */
+  private readonly copies: Queue;
   private readonly redis: RedisConnection;
 
   private constructor(
@@ -36,6 +38,7 @@ export class SendQueue {
   ) {
     this.redis = workerConnection(redisTarget);
     this.queue = new Queue(QUEUE_OF['deliver-send'], { connection: this.redis, prefix: queueKeyPrefix(prefix, QUEUE_OF['deliver-send'], this.redis) });
+    this.copies = new Queue(QUEUE_OF['store-sent-copies'], { connection: this.redis, prefix: queueKeyPrefix(prefix, QUEUE_OF['store-sent-copies'], this.redis) });
   }
 
   static ofProcess(sendApiPid: number): SendQueue {
@@ -59,6 +62,11 @@ export class SendQueue {
     };
   }
 
+  /** Consumers of the Sent-copy jobs: running ingest workers. */
+  copyWorkers(): Promise<number> {
+    return this.copies.getWorkersCount();
+  }
+
   /** Stops every worker from taking jobs (those already taken go on) until resumed; jobs can still be added. */
   async pause(): Promise<void> {
     await this.queue.pause();
@@ -77,10 +85,9 @@ export class SendQueue {
     return StalledJobs.watch(QUEUE_OF['deliver-send'], this.prefix, this.redisTarget);
   }
 
-  /** Removes the jobs of these sends that no worker holds; returns how many it removed. */
   /**
-   * Removes these sends' delivery jobs, and the Sent-copy jobs of the groups they begin (a
-   * copy job is named after its group's first send); returns how many delivery jobs it removed.
+   * Removes these sends' delivery jobs that no worker holds, and the Sent-copy jobs of the groups
+   * they begin (a copy job is named after its group's first send); returns how many delivery jobs it removed.
    */
   async removeJobs(sendIds: number[]): Promise<number> {
     let removed = 0;
@@ -88,7 +95,7 @@ export class SendQueue {
       const chunk = sendIds.slice(start, start + REMOVE_CHUNK);
       const [deliveries] = await Promise.all([
         Promise.all(chunk.map((sendId) => this.queue.remove(jobIdOf('deliver-send', { sendId })))),
-        Promise.all(chunk.map((sendId) => this.queue.remove(jobIdOf('store-sent-copies', { sendIds: [sendId] })))),
+        Promise.all(chunk.map((sendId) => this.copies.remove(jobIdOf('store-sent-copies', { sendIds: [sendId] })))),
       ]);
       removed += deliveries.filter((result) => result === 1).length;
     }
@@ -96,7 +103,7 @@ export class SendQueue {
   }
 
   async close(): Promise<void> {
-    await this.queue.close();
+    await Promise.all([this.queue.close(), this.copies.close()]);
     this.redis.disconnect();
   }
 }
@@ -175,7 +182,7 @@ export async function sendStatusCounts(sql: Pool, where: SendFilter): Promise<Re
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
 }
 
-/** How many of these sends' Sent copies the delivery worker has still to store. */
+/** How many of these sends' Sent copies the ingest worker has still to store. */
 export async function pendingSentCopies(sql: Pool, where: SendFilter): Promise<number> {
   const { rows } = await sql.query<{ count: string }>(
     `SELECT count(*) FROM outbound_sends

@@ -44,7 +44,7 @@ export const deliveryE2eScenario: ProcedureScenario = {
   name: 'delivery-e2e',
   title: 'Sends queued through the send API until the mock provider (4 s latency, 5 mails/s per sender) accepted them all',
   summary:
-    'starts its own mock providers (127.0.0.1:2925, control :3925) and one delivery worker per case on the send API queue; ' +
+    'starts its own mock providers (127.0.0.1:2925, control :3925) and, per case, one delivery worker and one ingest worker (the Sent copies) on the send API queues; ' +
     `cases: ${CASES.map((deliveryCase) => deliveryCase.label).join('; ')}; about 3 minutes`,
   run: runDeliveryE2e,
 };
@@ -161,6 +161,8 @@ function resultTable(results: DeliveryCaseResult[]): ProcedureOutcome['table'] {
       '451s',
       'worker CPU',
       'main thread',
+      'copies CPU',
+      'copies left',
       'mock CPU',
       'machine',
     ],
@@ -181,6 +183,8 @@ function resultTable(results: DeliveryCaseResult[]): ProcedureOutcome['table'] {
       count(result.provider.rateLimited),
       result.workerCpuCores.toFixed(2),
       result.workerMainThreadCores.toFixed(2),
+      result.copyWorkerCpuCores.toFixed(2),
+      count(result.copiesPendingAtEnd),
       result.mockCpuCores.toFixed(2),
       result.machineBusyCores.toFixed(2),
     ]),

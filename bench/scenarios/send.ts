@@ -84,7 +84,7 @@ async function drain(fixtures: BenchFixtures, queue: SendQueue, senders: SendFil
   const accepted = await sendStatusCounts(fixtures.sql, senders);
   const total = Object.values(accepted).reduce((sum, count) => sum + count, 0);
   const copiesPending = await pendingSentCopies(fixtures.sql, senders);
-  const notes = [`Sent copies (composed and stored by the delivery worker): ${total - copiesPending} of ${total} stored when the load ended`];
+  const notes = [`Sent copies (composed and stored by the ingest worker): ${total - copiesPending} of ${total} stored when the load ended`];
   if ((await queue.state()).workers > 0) {
     const deadline = Date.now() + DRAIN_WAIT_MS;
     let counts = accepted;

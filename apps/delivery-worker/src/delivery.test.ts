@@ -5,7 +5,7 @@ import { simpleParser, type AddressObject } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
 import type { BlobStore } from '@letterbox/storage';
-import { accessTokenFor, type ApiProcess, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, sleep, startReadApiProcess, startSendApiProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import { accessTokenFor, type ApiProcess, type AppProcess, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, sleep, startIngestWorkerProcess, startReadApiProcess, startSendApiProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
 import { startTestWorker, type TestWorker } from './testing/delivery-workers';
 
 interface ReceiptRow {
@@ -32,6 +32,8 @@ describe('delivery worker', () => {
   let readApi: ApiProcess;
   let api: SendApiProcess;
   let worker: TestWorker;
+  /** Stores the Sent copies, whose receipt keys a send with read receipts waits for. */
+  let copyWorker: AppProcess;
   const recipient = (name: string) => `${name}.${randomUUID().slice(0, 8)}@delivery.test`;
 
   /** A sender of the test's own, so the mock's counts per account are the test's alone. */
@@ -47,10 +49,12 @@ describe('delivery worker', () => {
     readApi = await startReadApiProcess({ env: { QUEUE_PREFIX: queuePrefix } });
     api = await startSendApiProcess({ QUEUE_PREFIX: queuePrefix });
     worker = await startTestWorker(deliveryWorkerEnv(queuePrefix, mock.port, { READ_API_PUBLIC_URL: readApi.url }));
+    copyWorker = await startIngestWorkerProcess({ QUEUE_PREFIX: queuePrefix, INGEST_BATCH_WAIT_MS: '1' });
   });
 
   after(async () => {
     await worker?.close();
+    await copyWorker?.stop();
     await api?.close();
     await readApi?.stop();
     await mock?.close();

@@ -1,11 +1,10 @@
 import nodemailer from 'nodemailer';
-import { createDatabase, readRouting } from '@letterbox/db';
-import { UserEvents } from '@letterbox/events';
+import { createDatabase } from '@letterbox/db';
 import { ColleagueDelivery, DatabaseBlobReferences, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
-import { JOB_DONE, JobQueues, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
+import { JobQueues, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
 import { failFastConnection } from '@letterbox/redis';
-import { ListingProviderReceipts, SendDelivery, SenderRateLimit, SendOutbox, SentCopies, type StoredSentCopy } from '@letterbox/sending';
+import { ListingProviderReceipts, SendDelivery, SenderRateLimit, SendOutbox } from '@letterbox/sending';
 import { createBlobStore } from '@letterbox/storage';
 import { deliveryLockOptions } from './delivery-lock';
 import type { DeliveryWorkerConfig } from './delivery-worker.config';
@@ -15,7 +14,7 @@ const COLLEAGUE_MESSAGE_MAX_BYTES = 512 * 1024 * 1024;
 
 const logger = loggerFor('delivery');
 
-/** Consumes the delivery queue (deliveries and Sent copies) and sweeps the outbox and the copies left pending, until closed. */
+/** Consumes the delivery queue and sweeps the outbox, until closed. */
 export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise<RunningWorker> {
   const db = createDatabase({
     url: config.DATABASE_URL,
@@ -26,17 +25,6 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
   const blobs = createBlobStore(config);
   const commands = workerCommandConnection(config);
   const queues = new JobQueues(failFastConnection(config, 'redis producer'), config.QUEUE_PREFIX);
-  const events = new UserEvents(commands, config.QUEUE_PREFIX);
-  const writes = readRouting(db, commands, config.QUEUE_PREFIX);
-  // Before the live event: the webmail refetches on it, and must find the copy even on the replica.
-  // The copies stand whatever becomes of the event: the next refresh of a list shows them.
-  const announceCopies = async (stored: StoredSentCopy[]) => {
-    await writes.record([...new Set(stored.map((copy) => copy.userId))]);
-    await events
-      .publishAll(stored.map(({ userId, mailId, mailboxId }) => ({ userId, event: { type: 'mail.created', mailId, mailboxId } })))
-      .catch((error: unknown) => logger.warn({ err: error }, `Sent copies ${stored.map((copy) => copy.mailId).join(', ')} were not announced`));
-  };
-  const copies = new SentCopies(db, blobs, config.QUEUE_PREFIX, announceCopies);
   const directory = new RecipientDirectory(db.sql);
   const smtp = nodemailer.createTransport({
     host: config.SMTP_HOST,
@@ -51,7 +39,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
     greetingTimeout: 10_000,
     socketTimeout: 60_000,
   });
-  const delivery = new SendDelivery(db, blobs, smtp, new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, config.SENDER_BURST, config.QUEUE_PREFIX), copies, {
+  const delivery = new SendDelivery(db, blobs, smtp, new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, config.SENDER_BURST, config.QUEUE_PREFIX), {
     readApiPublicUrl: config.READ_API_PUBLIC_URL,
     receipts: config.SMTP_RECEIPTS_URL ? new ListingProviderReceipts(config.SMTP_RECEIPTS_URL) : undefined,
     colleagues: new ColleagueDelivery(
@@ -64,22 +52,15 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
     queue: 'mail-delivery',
     handlers: {
       'deliver-send': (payload, attempt) => delivery.deliver(payload, attempt),
-      'store-sent-copies': async ({ sendIds }) => {
-        await copies.store(sendIds);
-        return JOB_DONE;
-      },
     },
     options: { concurrency: config.DELIVERY_CONCURRENCY, ...deliveryLockOptions(config.DELIVERY_LOCK_MS) },
     logger,
     checks: { database: postgresCheck(db.sql), storage: storageCheck(blobs) },
     chores: [
       { what: 'outbox sweep', everyMs: config.OUTBOX_SWEEP_MS, run: () => outbox.sweep() },
-      { what: 'sent-copy sweep', everyMs: config.OUTBOX_SWEEP_MS, run: () => copies.sweep() },
     ],
     // Whatever ends a delivery for good (no attempts left, too many crashes), its send must not stay `sending`.
-    // A copy's job that gives up leaves its copies pending, for the sweep.
     onFailure: ({ payload, error, isFinal }) => {
-      if (!('sendId' in payload)) return;
       isFinal()
         .then((final) => (final ? delivery.giveUp(payload.sendId, error.message) : undefined))
         .catch((failure: unknown) => logger.error({ sendId: payload.sendId, err: failure }, `send ${payload.sendId} could not be given up`));

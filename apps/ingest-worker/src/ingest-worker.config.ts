@@ -19,7 +19,7 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(5000).optional(),
       /** How long a crashed worker's jobs stay locked before another worker retries them. */
       INGEST_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
-      /** How often acceptances whose job Redis lost are queued again. */
+      /** How often acceptances whose job Redis lost are queued again, and Sent copies left pending are stored. */
       INGEST_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
       /**
        * Blobs that nothing refers to are removed once older than this. Writers refer to

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
-import { createMockFcm, startMockProvidersHttp, startMockSmtp, type MockFcm, type MockSmtp } from '@letterbox/mock-providers';
 import { DeviceRegistry } from '@letterbox/push';
 import { accessTokenFor, type AppProcess, busiestWindow, createTestUser, openEventStream, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
 import { deliverIncoming, incomingMails } from './incoming-mail';
 import { submitSends, type Sender } from './outgoing-sends';
 import { linesAbout, outputsOf, startPlatform, type Platform } from './platform';
+import { startProviderProcess, type ProviderProcess } from './provider-process';
 import { sharedServices, type SharedServices } from './shared-services';
 
 const INCOMING = 1000;
@@ -27,9 +27,7 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
     const run = randomUUID().slice(0, 8);
     let services: SharedServices;
     let db: Database;
-    let smtp: MockSmtp;
-    let fcm: MockFcm;
-    let closeProviders: () => Promise<void>;
+    let providers: ProviderProcess;
     let platform: Platform;
     let recipients: TestUser[];
     let senders: Array<Sender & { user: TestUser }>;
@@ -37,14 +35,7 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
     before(async () => {
       db = testDatabase();
       services = await sharedServices(shared !== 'one Redis and PostgreSQL');
-      smtp = await startMockSmtp({ port: 0, latencyMs: PROVIDER_LATENCY_MS, ratePerSecond: 1_000_000, burst: 1_000_000 });
-      fcm = createMockFcm({ latencyMs: 20 });
-      const providers = await startMockProvidersHttp(smtp, { port: 0, mockFcm: fcm });
-      const providersUrl = `http://127.0.0.1:${(providers.server.address() as { port: number }).port}`;
-      closeProviders = async () => {
-        await providers.close();
-        await smtp.close();
-      };
+      providers = await startProviderProcess(PROVIDER_LATENCY_MS);
       recipients = await Promise.all(Array.from({ length: RECIPIENTS }, (_, index) => createTestUser(db, `in${index}`)));
       const devices = new DeviceRegistry(db.sql);
       for (const user of recipients) await devices.register(user.id, deviceOf(user));
@@ -55,11 +46,11 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
         }),
       );
       platform = await startPlatform(
-        { ...services.env, QUEUE_PREFIX: testQueuePrefix(), FCM_MOCK_URL: providersUrl },
+        { ...services.env, QUEUE_PREFIX: testQueuePrefix(), FCM_MOCK_URL: providers.url },
         {
           SMTP_HOST: '127.0.0.1',
-          SMTP_PORT: String(smtp.port),
-          SMTP_RECEIPTS_URL: providersUrl,
+          SMTP_PORT: String(providers.smtpPort),
+          SMTP_RECEIPTS_URL: providers.url,
           OUTBOX_SWEEP_MS: '500',
           SENDER_RATE_PER_SECOND: String(SENDER_RATE_PER_SECOND),
           SENDER_BURST: String(SENDER_BURST),
@@ -70,7 +61,7 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
     after(async () => {
       const survivors = (platform?.all() ?? []).filter((process) => process.process.signalCode !== 'SIGKILL');
       const exits = await Promise.all(survivors.map((process) => process.stop('SIGTERM', 20_000)));
-      await closeProviders?.();
+      await providers?.process.stop('SIGTERM');
       await services?.close();
       await db?.close();
       // Nest raises the signal again once it has shut down, so an API's graceful exit is SIGTERM; a worker's is 0.
@@ -151,9 +142,9 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
 
       // Notified: each stored mail pushed to its recipient's device, which shows one notification per tag.
       const mailIds = new Set(rows.map((row) => row.mail_id));
-      const pushesPerMail = () => {
+      const pushesPerMail = async () => {
         const counts = new Map<string, number>();
-        for (const push of fcm.messages()) {
+        for (const push of await providers.pushes()) {
           const mailId = push.data?.mailId;
           if (!mailId || !mailIds.has(mailId)) continue;
           counts.set(mailId, (counts.get(mailId) ?? 0) + 1);
@@ -161,10 +152,12 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
         }
         return counts;
       };
-      const pushes = await waitFor(() => {
-        const counts = pushesPerMail();
+      let notified = 0;
+      const pushes = await waitFor(async () => {
+        const counts = await pushesPerMail();
+        notified = counts.size;
         return counts.size === INCOMING && counts;
-      }, { timeoutMs: 60_000, intervalMs: 500, what: () => `every mail notified (${pushesPerMail().size} of ${INCOMING})` });
+      }, { timeoutMs: 60_000, intervalMs: 500, what: () => `every mail notified (${notified} of ${INCOMING})` });
       const pushedTwice = [...pushes.values()].filter((count) => count > 1).length;
       console.log(`notifications: ${INCOMING} mails notified, ${pushedTwice} of them pushed twice (in flight at the notify worker's death; shown once)`);
       assert.ok(pushedTwice <= NOTIFY_CONCURRENCY, `only what the killed notify worker had in flight is pushed again: ${pushedTwice}`);
@@ -179,15 +172,18 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
         return statuses.length === 1 && statuses[0].status === 'sent' && statuses[0].n === sendIds.length;
       }, { timeoutMs: 120_000, intervalMs: 500, what: () => `all sends sent: ${JSON.stringify(statuses)}\n${outputsOf(platform)}` });
       assert.equal(new Set(sendIds).size, SENDERS * SENDS_PER_SENDER, 'each submitted send recorded once');
-      const deliveredTwice = sendTally.submitted.filter((send) => smtp.messages({ to: send.to }).length !== 1);
+      const accepted = await providers.mails();
+      const mailsTo = (address: string) => accepted.filter((mail) => mail.envelope.to.some((to) => to.toLowerCase() === address.toLowerCase()));
+      const mailsOf = (account: string) => accepted.filter((mail) => mail.account.toLowerCase() === account.toLowerCase());
+      const deliveredTwice = sendTally.submitted.filter((send) => mailsTo(send.to).length !== 1);
       assert.deepEqual(
-        deliveredTwice.map((send) => `send ${send.id} to ${send.to}: ${smtp.messages({ to: send.to }).length}`),
+        deliveredTwice.map((send) => `send ${send.id} to ${send.to}: ${mailsTo(send.to).length}`),
         [],
         `each send delivered exactly once; what the delivery workers said of those:\n${linesAbout(platform.deliveryWorkers, deliveredTwice.map((send) => send.id))}`,
       );
 
       // The per-sender limit held across both delivery workers.
-      const busiest = senders.map((sender) => busiestWindow(smtp.messages({ account: sender.email }).map((mail) => mail.acceptedAt), 1000)[0]);
+      const busiest = senders.map((sender) => busiestWindow(mailsOf(sender.email).map((mail) => mail.acceptedAt), 1000)[0]);
       console.log(`per sender, the most mails the provider accepted within one second: ${busiest.join(', ')} (rate ${SENDER_RATE_PER_SECOND}/s, burst ${SENDER_BURST})`);
       // One over the bucket's bound for the jitter between taking a token and the provider's acceptance.
       for (const [index, most] of busiest.entries()) {
@@ -197,7 +193,7 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
       // its last cannot leave before the tokens allow, counted from the first submission (before any was taken).
       const pacedMs = ((SENDS_PER_SENDER - SENDER_BURST) / SENDER_RATE_PER_SECOND) * 1000;
       for (const sender of senders) {
-        const lastMs = Math.max(...smtp.messages({ account: sender.email }).map((mail) => mail.acceptedAt)) - sendsSubmittedFrom;
+        const lastMs = Math.max(...mailsOf(sender.email).map((mail) => mail.acceptedAt)) - sendsSubmittedFrom;
         assert.ok(lastMs >= pacedMs - 50, `${sender.email}'s last send went out ${lastMs} ms after the first was submitted, before the ${pacedMs} ms the limit takes`);
       }
 

@@ -86,9 +86,10 @@ export interface JobTrace {
 
 export const QUEUE_OF = {
   'deliver-send': 'mail-delivery',
-  'store-sent-copies': 'mail-delivery',
   'ingest-mail': 'mail-ingest',
   'ingest-mails': 'mail-ingest',
+  // Stored by the ingest worker with incoming mail, so composing copies never delays the paced deliveries.
+  'store-sent-copies': 'mail-ingest',
   'notify-new-mail': 'push-notify',
 } as const satisfies Record<JobName, string>;
 
@@ -118,7 +119,7 @@ export const JOB_OPTIONS = {
   },
   'store-sent-copies': {
     // The request is recorded, so a copy can always be composed again: about an hour of
-    // retries, then the delivery worker's sweep goes on trying.
+    // retries, then the ingest worker's sweep goes on trying.
     attempts: 20,
     backoff: { type: 'exponential', delay: 500, jitter: 0.5 },
     removeOnComplete: { age: HOUR_SECONDS, count: 10_000 },

@@ -26,7 +26,7 @@ export interface RecordOptions {
 
 /**
  * A send made ready to record: its identity drawn, so that recording it is one INSERT
- * among others (insertSendBatch). Its Sent copy is composed later, by the delivery worker,
+ * among others (insertSendBatch). Its Sent copy is composed later, by the ingest worker,
  * from the recorded request (SentCopies): the request waits for neither composing nor storage.
  */
 export function prepareSendRecord(sender: Sender, request: SendRequest, options: RecordOptions): SendRecordInput {

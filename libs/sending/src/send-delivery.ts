@@ -10,7 +10,6 @@ import { messageOptions, type Delivery } from './compose-message';
 import { claimDelivery } from './delivery-claim';
 import type { ProviderReceipts } from './provider-receipts';
 import type { RecordedRequest } from './record-send';
-import type { SentCopies } from './sent-copies';
 import type { SenderRateLimit } from './sender-rate-limit';
 import { recipientsOf, type Sender } from './send-request';
 import { describeSmtpFailure, isPermanentSmtpFailure } from './smtp-failure';
@@ -40,6 +39,9 @@ const ALL_RECIPIENTS = '*';
 /** The key of a whole-send message delivered to Letterbox's own users. */
 const ALL_COLLEAGUES = 'colleagues';
 
+/** How long a send with read receipts is put off while the ingest worker stores its Sent copy (a few groups' time). */
+const SENT_COPY_WAIT_MS = 250;
+
 /**
  * A rate-limit slot further off than this is waited for out of the worker (the job
  * delayed), so that waiting jobs do not fill the worker's concurrency.
@@ -63,7 +65,9 @@ const LATE_FOR_SLOT_MS = 400;
  * the jitter of the work in between; a sender over its limit is put off, not failed. A 5xx reply fails a whole-send
  * message at once; in a per-recipient send it refuses that recipient only, recorded with
  * its reason, and the others are still delivered: the send fails only if all are refused.
- * Letterbox's own users among the recipients get the message from Letterbox itself.
+ * Letterbox's own users among the recipients get the message from Letterbox itself. A send
+ * with read receipts waits for its Sent copy, whose keys its images name; the others go
+ * whether the copy is stored yet or not.
  */
 export class SendDelivery {
   constructor(
@@ -71,7 +75,6 @@ export class SendDelivery {
     private readonly blobs: BlobStore,
     private readonly smtp: Transporter,
     private readonly rateLimit: SenderRateLimit,
-    private readonly copies: SentCopies,
     private readonly options: SendDeliveryOptions,
   ) {}
 
@@ -84,9 +87,10 @@ export class SendDelivery {
     });
     if (!send || send.status === 'cancelled' || send.status === 'sent' || send.status === 'failed') return JOB_DONE;
     const request = send.request as unknown as RecordedRequest;
-    // Its copy's job normally came first; the copy holds the read-receipt keys, and must exist before
-    // any image goes out. Waiting for it also keeps this worker's copies from crowding the paced sends.
-    if (send.sentCopyPending) await this.copies.store([sendId]);
+    // The copy holds the read-receipt keys: no image goes out before they exist. Put off, not failed: it takes no attempt.
+    if (send.sentCopyPending && request.requestReadReceipt) {
+      return { outcome: 'later', at: Date.now() + SENT_COPY_WAIT_MS, reason: `send ${sendId}'s Sent copy, which holds its read-receipt keys, is not stored yet` };
+    }
     const sender: Sender = { userId: send.user.id, officeId: send.user.officeId, email: send.user.email, displayName: send.user.displayName };
     const colleagues = this.options.colleagues ? await this.options.colleagues.colleaguesAmong(recipientsOf(request)) : new Set<string>();
     const deliveries = await this.plan(send.sentMailId, sender, request, colleagues);

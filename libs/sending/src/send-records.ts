@@ -9,7 +9,7 @@ import type { SendView } from './send-view';
 
 /**
  * Records sends, many requests' at once: the rows of every send in a group are written by
- * one statement (group commit), and each Sent copy is left to the delivery worker. Each
+ * one statement (group commit), and each Sent copy is left to the ingest worker. Each
  * request is answered only once its own send has committed, and is told its own failure: a
  * group refused for one send's data is written again send by send. The same idempotency
  * key gives back the first send.

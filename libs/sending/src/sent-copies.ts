@@ -8,9 +8,9 @@ import { INSERT_SENT_COPIES } from './sent-copy-insert';
 import { recipientsOf, type Sender } from './send-request';
 
 /**
- * Copies are stored in groups gathered across the jobs in flight (and the deliveries that
- * store their own): at most two groups at once, each composed together and written by one
- * statement, so a backlog of jobs never composes more than 2 × 64 copies at a time.
+ * Copies are stored in groups gathered across the jobs in flight: at most two groups at
+ * once, each composed together and written by one statement, so a backlog of jobs never
+ * composes more than 2 × 64 copies at a time.
  */
 const COPY_GROUPS: BatchLimits = { maxSize: 64, maxWaitMs: 5, maxInFlight: 2 };
 /** How long a copy is left to its job (and its retries) before the sweep stores it. */

@@ -8,7 +8,7 @@ import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, startIngestWorkerProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 function addresses(field: AddressObject | AddressObject[] | undefined): string[] {
@@ -22,6 +22,7 @@ describe('reply, reply all and forward', () => {
   let mock: MockSmtp;
   let api: RunningSendApi;
   let worker: AppProcess;
+  let copyWorker: AppProcess;
   let user: TestUser;
   let stranger: TestUser;
   let client: SendClient;
@@ -33,6 +34,7 @@ describe('reply, reply all and forward', () => {
     mock = await startMockSmtp({ port: 0, latencyMs: 5, ratePerSecond: 100_000, burst: 100_000 });
     api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix });
     worker = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port));
+    copyWorker = await startIngestWorkerProcess({ QUEUE_PREFIX: queuePrefix, INGEST_BATCH_WAIT_MS: '1' });
     user = await createTestUser(db, 'answerer');
     stranger = await createTestUser(db, 'answer-stranger');
     client = new SendClient(api.url, accessTokenFor(user));
@@ -40,6 +42,7 @@ describe('reply, reply all and forward', () => {
 
   after(async () => {
     await worker?.stop();
+    await copyWorker?.stop();
     await api?.close();
     await mock?.close();
     await db?.close();

@@ -83,7 +83,7 @@ describe('a multipart send that does not parse is the client’s to fix', () => 
   test('a filename* with ../ is kept under its last segment, without control characters', async () => {
     const answer = await post(form([to(), field('text', 'see attached'), file(`filename*=utf-8''..%2F..%2Fetc%2Fpass%07wd.txt`, 'text/plain')]));
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
-    // As the delivery worker stores it: the Sent copy lists the attachment under the name kept.
+    // As the ingest worker stores it: the Sent copy lists the attachment under the name kept.
     await new SentCopies(db, testBlobStore(), queuePrefix).store([answer.body.id ?? 0]);
     const attachments = await db.prisma.attachment.findMany({ where: { mailId: BigInt(answer.body.sentMailId ?? 0) } });
     assert.deepEqual(attachments.map((one) => [one.filename, one.contentType]), [['passwd.txt', 'text/plain']]);

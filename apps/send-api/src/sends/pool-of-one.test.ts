@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { simpleParser } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, startIngestWorkerProcess, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 const SENDS = 20;
@@ -15,6 +15,7 @@ describe('send API and delivery worker with one database connection each', () =>
   let mock: MockSmtp;
   let api: RunningSendApi;
   let worker: AppProcess;
+  let copyWorker: AppProcess;
   let sender: TestUser;
   let client: SendClient;
 
@@ -23,12 +24,14 @@ describe('send API and delivery worker with one database connection each', () =>
     mock = await startMockSmtp({ port: 0, latencyMs: 50, ratePerSecond: 100_000, burst: 100_000 });
     api = await startSendApiServer({ QUEUE_PREFIX: queuePrefix, DATABASE_POOL_SIZE: '1' });
     worker = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port, { DATABASE_POOL_SIZE: '1' }));
+    copyWorker = await startIngestWorkerProcess({ QUEUE_PREFIX: queuePrefix, INGEST_BATCH_WAIT_MS: '1', DATABASE_POOL_SIZE: '1' });
     sender = await createTestUser(db, 'sender');
     client = new SendClient(api.url, accessTokenFor(sender));
   });
 
   after(async () => {
     await worker?.stop();
+    await copyWorker?.stop();
     await api?.close();
     await mock?.close();
     await db?.close();

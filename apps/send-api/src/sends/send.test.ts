@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { simpleParser, type AddressObject } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, sleep, startDeliveryWorkerProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, sleep, startDeliveryWorkerProcess, startIngestWorkerProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
 import { SentCopies } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import type { ProblemDetails as Problem } from '@letterbox/http';
@@ -21,11 +21,12 @@ describe('send API, end to end', () => {
   const queuePrefix = testQueuePrefix();
   let db: Database;
   let blobs: BlobStore;
-  /** What the delivery worker does with a send's copy, done here where no worker runs. */
+  /** What the ingest worker does with a send's copy, done here where no worker runs. */
   let copies: SentCopies;
   let mock: MockSmtp;
   let api: RunningSendApi;
   let worker: AppProcess | undefined;
+  let copyWorker: AppProcess | undefined;
   let sender: TestUser;
   let stranger: TestUser;
   let client: SendClient;
@@ -52,6 +53,7 @@ describe('send API, end to end', () => {
 
   after(async () => {
     await worker?.stop();
+    await copyWorker?.stop();
     await api?.close();
     await mock?.close();
     await db?.close();
@@ -242,6 +244,7 @@ describe('send API, end to end', () => {
   describe('with a worker running', () => {
     before(async () => {
       worker = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port));
+      copyWorker = await startIngestWorkerProcess({ QUEUE_PREFIX: queuePrefix, INGEST_BATCH_WAIT_MS: '1' });
     });
 
     test('a JSON send is delivered once, with its From, To and Subject, and the status says sent', async () => {
