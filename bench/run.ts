@@ -66,7 +66,8 @@ async function main(): Promise<number> {
 function header(scenario: Scenario, durationSeconds: number | undefined): string {
   if (scenario.kind === 'procedure') return scenario.summary;
   const server = scenario.server === 'send' ? 'send API, ' : '';
-  return `${server}${scenario.connections} connections, ${durationSeconds ?? scenario.defaultDurationSeconds} s, ${scenario.tool}`;
+  const offered = scenario.offeredRatePerSecond ? ` at ${scenario.offeredRatePerSecond} requests/s` : '';
+  return `${server}${scenario.connections} connections, ${durationSeconds ?? scenario.defaultDurationSeconds} s, ${scenario.tool}${offered}`;
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

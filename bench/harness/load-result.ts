@@ -31,7 +31,7 @@ export interface HttpLoad extends LoadTarget {
 
 /** One load run's figures, the same whichever tool produced them. */
 export interface LoadResult {
-  tool: 'autocannon' | 'wrk';
+  tool: 'autocannon' | 'wrk' | 'open-loop';
   connections: number;
   durationSeconds: number;
   /** Responses received, whatever their status. */

@@ -1,7 +1,8 @@
 import { cpus } from 'node:os';
 import type { LoadScenario } from '../scenarios/scenario';
 import { runAutocannon } from './autocannon-load';
-import type { LoadResult, LoadTarget } from './load-result';
+import type { HttpLoad, LoadResult, LoadTarget } from './load-result';
+import { runOpenLoop } from './open-loop-load';
 import { expectSuccess } from './preflight';
 import { machineCpuTicks, mainThreadCpuSeconds, mainThreadSchedSeconds, treeCpuSeconds } from './process-tree';
 import { sampleTreeRss } from './rss-sampler';
@@ -39,7 +40,7 @@ export async function measure(
 ): Promise<Measurement> {
   await expectSuccess(server.base, target);
   const load = { base: server.base, connections: scenario.connections, durationSeconds, ...target };
-  const run = scenario.tool === 'wrk' ? runWrk : runAutocannon;
+  const run = runnerOf(scenario);
   await run({ ...load, durationSeconds: WARM_UP.durationSeconds, connections: Math.min(load.connections, WARM_UP.maxConnections) });
   // Answered only once the warm-up's leftover requests are, on a server that shares its CPU among them.
   await expectSuccess(server.base, target);
@@ -63,4 +64,21 @@ export async function measure(
   } finally {
     sampler.stop();
   }
+}
+
+function runnerOf(scenario: LoadScenario): (load: HttpLoad) => Promise<LoadResult> {
+  switch (scenario.tool) {
+    case 'wrk':
+      return runWrk;
+    case 'autocannon':
+      return runAutocannon;
+    case 'open-loop': {
+      const ratePerSecond = scenario.offeredRatePerSecond ?? assertNever(`${scenario.name} is open-loop without an offered rate`);
+      return (load) => runOpenLoop({ ...load, ratePerSecond });
+    }
+  }
+}
+
+function assertNever(message: string): never {
+  throw new Error(message);
 }

@@ -16,7 +16,7 @@ import { readS3Scenario } from './read-s3';
 import { receiptConfirmScenario } from './receipt-confirm';
 import type { Scenario } from './scenario';
 import { SEARCH_SCENARIOS } from './search';
-import { sendScenario, sendSynchronousScenario } from './send';
+import { sendAtTargetRateScenario, sendScenario, sendSynchronousScenario } from './send';
 import { threadsScenario } from './threads';
 
 /** The read API's scenarios, in the order `read` (and `all`) runs them. */
@@ -35,7 +35,7 @@ export const READ_SCENARIOS: readonly Scenario[] = [
 export const WEBMAIL_SCENARIOS: readonly Scenario[] = [threadsScenario, ...SEARCH_SCENARIOS, contactsScenario, bulkReadScenario];
 
 /** The send pipeline's scenarios, in the order `sending` (and `all`) runs them: the load first, as it empties the queue after itself. */
-export const SENDING_SCENARIOS: readonly Scenario[] = [sendScenario, sendSynchronousScenario, deliveryE2eScenario, deliveryCrashScenario];
+export const SENDING_SCENARIOS: readonly Scenario[] = [sendScenario, sendAtTargetRateScenario, sendSynchronousScenario, deliveryE2eScenario, deliveryCrashScenario];
 
 /** The ingest pipeline's scenarios, in the order `ingest` (and `all`) runs them; each starts the apps it measures. */
 export const INGEST_SCENARIOS: readonly Scenario[] = [ingestBurstScenario, ingestSustainedScenario];

@@ -28,8 +28,13 @@ export interface LoadScenario {
   name: string;
   /** What is measured, as printed above the figures. */
   title: string;
-  /** autocannon, or wrk for multi-megabyte bodies, which autocannon reads too slowly to measure. */
-  tool: 'autocannon' | 'wrk';
+  /**
+   * autocannon, or wrk for multi-megabyte bodies, which autocannon reads too slowly to
+   * measure; both as fast as the connections allow. open-loop: requests offered at
+   * `offeredRatePerSecond` whatever the answers, for the latency at a given rate.
+   */
+  tool: 'autocannon' | 'wrk' | 'open-loop';
+  offeredRatePerSecond?: number;
   /** The connection count of the original load test of this route. */
   connections: number;
   defaultDurationSeconds: number;

@@ -60,12 +60,20 @@ export class SendOutbox {
       logger.warn({ sendIds: ids, err: error }, `sends ${ids.join(', ')} recorded but not queued; the next sweep queues them`);
       return sends.map(() => false);
     }
-    await this.db.sql.query({
-      name: 'mark-sends-enqueued',
-      text: 'UPDATE outbound_sends SET enqueued_at = now() WHERE id = ANY($1::int8[])',
-      values: [sends.map((send) => send.id)],
-    });
+    // Off the requests' path: the jobs are in Redis. Unmarked, a send is only queued again by the sweep, a no-op by its job id.
+    this.markEnqueued(sends.map((send) => send.id));
     return sends.map(() => true);
+  }
+
+  /** Sends not marked before: a mark lands after their requests were answered, and must not undo a later one. */
+  private markEnqueued(sendIds: number[]): void {
+    this.db.sql
+      .query({
+        name: 'mark-sends-enqueued',
+        text: 'UPDATE outbound_sends SET enqueued_at = now() WHERE id = ANY($1::int8[]) AND enqueued_at IS NULL',
+        values: [sendIds],
+      })
+      .catch((error: unknown) => logger.warn({ sendIds, err: error }, `sends ${sendIds.join(', ')} queued but not marked; the sweep finds their jobs there`));
   }
 
   /** Takes a cancelled send's job out of the queue; the worker skips it anyway if it runs. */
