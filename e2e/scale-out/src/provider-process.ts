@@ -13,6 +13,12 @@ export interface AcceptedPush {
   data?: Record<string, string>;
 }
 
+/** What the provider answered one account: accepted, and refused over its rate limit (451). */
+export interface AccountCounts {
+  accepted: number;
+  rateLimited: number;
+}
+
 export interface ProviderProcess {
   process: AppProcess;
   smtpPort: number;
@@ -20,6 +26,14 @@ export interface ProviderProcess {
   url: string;
   mails(): Promise<AcceptedMail[]>;
   pushes(): Promise<AcceptedPush[]>;
+  counts(account: string): Promise<AccountCounts>;
+}
+
+/** The provider's limits: its latency, and the bucket it holds each account to. */
+export interface ProviderBehaviour {
+  latencyMs: number;
+  ratePerSecond: number;
+  burst: number;
 }
 
 /**
@@ -27,16 +41,15 @@ export interface ProviderProcess {
  * The times the provider stamps must be its own: in the test's process, which hands over a
  * thousand incoming mails meanwhile, a stalled event loop stamps many acceptances at once.
  */
-export async function startProviderProcess(smtpLatencyMs: number): Promise<ProviderProcess> {
+export async function startProviderProcess(behaviour: ProviderBehaviour): Promise<ProviderProcess> {
   const [smtpPort, httpPort] = await Promise.all([freePort(), freePort()]);
   const process = startAppProcess('mock providers', 'apps/mock-providers/src/main.ts', {
     env: {
       MOCK_SMTP_PORT: String(smtpPort),
       MOCK_PROVIDERS_HTTP_PORT: String(httpPort),
-      MOCK_SMTP_LATENCY_MS: String(smtpLatencyMs),
-      // The platform's own limit is what is tested: the provider refuses nothing.
-      MOCK_SMTP_RATE_PER_SECOND: '1000000',
-      MOCK_SMTP_BURST: '1000000',
+      MOCK_SMTP_LATENCY_MS: String(behaviour.latencyMs),
+      MOCK_SMTP_RATE_PER_SECOND: String(behaviour.ratePerSecond),
+      MOCK_SMTP_BURST: String(behaviour.burst),
       MOCK_FCM_LATENCY_MS: '20',
     },
   });
@@ -57,6 +70,10 @@ export async function startProviderProcess(smtpLatencyMs: number): Promise<Provi
     },
     async pushes() {
       return (await get<{ items: AcceptedPush[] }>('/fcm/messages?limit=100000')).items;
+    },
+    async counts(account) {
+      const { accounts } = await get<{ accounts: Record<string, AccountCounts> }>('/smtp/accounts');
+      return accounts[account.toLowerCase()] ?? { accepted: 0, rateLimited: 0 };
     },
   };
 }
