@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { percentile, requestsOf, type HttpLoad, type LoadRequest, type LoadResult } from './load-result';
+import { requestsOf, spreadOf, type HttpLoad, type LoadRequest, type LoadResult } from './load-result';
 
 /** Long enough that slow naive responses are measured rather than cut off as errors. */
 const RESPONSE_TIMEOUT_SECONDS = 30;
@@ -55,7 +55,6 @@ async function runLoad(
   const endedAt = performance.now();
   const waiting = [...lastAnswerAt.values()].map((answeredAt) => endedAt - answeredAt);
   const neverAnswered = Array.from({ length: Math.max(0, load.connections - lastAnswerAt.size) }, () => endedAt - startedAt);
-  const sorted = Float64Array.from([...latencies, ...waiting, ...neverAnswered]).sort();
   return {
     tool: 'autocannon',
     connections: load.connections,
@@ -63,12 +62,7 @@ async function runLoad(
     responses: result.requests.total,
     requestsPerSecond: result['2xx'] / result.duration,
     accepted: result['2xx'],
-    latencyMs: {
-      p50: percentile(sorted, 0.5),
-      p95: percentile(sorted, 0.95),
-      p99: percentile(sorted, 0.99),
-      max: sorted.length > 0 ? sorted[sorted.length - 1] : 0,
-    },
+    latencyMs: spreadOf([...latencies, ...waiting, ...neverAnswered]),
     bytesPerSecond: result.throughput.total / result.duration,
     non2xx: result.non2xx,
     socketErrors: result.errors,

@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { sendBody, SEND_PATH } from '../data/send-requests';
 import type { ApiClient } from './api-client';
 import { countsOf, startCopyWorker, startDeliveryWorker, type AccountCounts, type MockProviders } from './bench-apps';
-import { percentile } from './load-result';
+import { spreadOf } from './load-result';
 import { machineCpuTicks, mainThreadCpuSeconds, treeCpuSeconds } from './process-tree';
 import { discardSends, pendingSentCopies, sendStatusCounts, undelivered, type SendQueue } from './send-queue';
 
@@ -159,9 +159,9 @@ export async function runDeliveryCase(environment: DeliveryEnvironment, delivery
       queueingSeconds,
       queueingErrors: queued.errors,
       statuses,
-      requestToDeliveryMs: spread(times.filter((time) => time.sentAt !== null).map((time) => (time.sentAt as number) - time.requestedAt)),
+      requestToDeliveryMs: spreadOf(times.filter((time) => time.sentAt !== null).map((time) => (time.sentAt as number) - time.requestedAt)),
       requestToStartMs: (({ p50, p99 }) => ({ p50, p99 }))(
-        spread(times.filter((time) => time.startedAt !== null).map((time) => (time.startedAt as number) - time.requestedAt)),
+        spreadOf(times.filter((time) => time.startedAt !== null).map((time) => (time.startedAt as number) - time.requestedAt)),
       ),
       claimToProviderMs: overheads.claimToProvider,
       providerReplyToRecordedMs: overheads.replyToRecorded,
@@ -255,17 +255,7 @@ function providerOverheads(times: SendTimes[], accepted: Array<{ messageId: stri
     replyToRecorded.push(time.sentAt - replied);
   }
   const short = ({ p50, p99 }: { p50: number; p99: number }) => ({ p50, p99 });
-  return { claimToProvider: short(spread(claimToProvider)), replyToRecorded: short(spread(replyToRecorded)) };
-}
-
-function spread(values: number[]): { p50: number; p95: number; p99: number; max: number } {
-  const sorted = Float64Array.from(values).sort();
-  return {
-    p50: percentile(sorted, 0.5),
-    p95: percentile(sorted, 0.95),
-    p99: percentile(sorted, 0.99),
-    max: sorted.length > 0 ? sorted[sorted.length - 1] : 0,
-  };
+  return { claimToProvider: short(spreadOf(claimToProvider)), replyToRecorded: short(spreadOf(replyToRecorded)) };
 }
 
 /** Deliveries per second between the delivery at the first tenth and the one at the last tenth. */

@@ -52,3 +52,14 @@ export function percentile(sorted: ArrayLike<number>, fraction: number): number 
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
 }
+
+/** The median, 95th and 99th percentiles and the maximum of some values, in any order. */
+export function spreadOf(values: number[]): { p50: number; p95: number; p99: number; max: number } {
+  const sorted = Float64Array.from(values).sort();
+  return {
+    p50: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    p99: percentile(sorted, 0.99),
+    max: sorted.length > 0 ? sorted[sorted.length - 1] : 0,
+  };
+}

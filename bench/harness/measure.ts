@@ -73,12 +73,9 @@ function runnerOf(scenario: LoadScenario): (load: HttpLoad) => Promise<LoadResul
     case 'autocannon':
       return runAutocannon;
     case 'open-loop': {
-      const ratePerSecond = scenario.offeredRatePerSecond ?? assertNever(`${scenario.name} is open-loop without an offered rate`);
+      const ratePerSecond = scenario.offeredRatePerSecond;
+      if (!ratePerSecond) throw new Error(`${scenario.name} is open-loop without an offered rate`);
       return (load) => runOpenLoop({ ...load, ratePerSecond });
     }
   }
-}
-
-function assertNever(message: string): never {
-  throw new Error(message);
 }

@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { percentile, requestsOf, type HttpLoad, type LoadResult } from './load-result';
+import { requestsOf, spreadOf, type HttpLoad, type LoadResult } from './load-result';
 
 /** How long the answers still owed when the offering ends are waited for; those later count with their wait so far. */
 const LAST_ANSWERS_WAIT_MS = 5000;
@@ -27,14 +27,11 @@ export async function runOpenLoop(load: HttpLoad & { ratePerSecond: number }): P
   const offer = (index: number, dueAt: number) => {
     const { method, path, headers, body } = requests[index % requests.length];
     owed.set(index, dueAt);
-    const settle = () => {
-      owed.delete(index);
-      latencies.push(performance.now() - dueAt);
-    };
     const outgoing = request(new URL(path, load.base), { method, agent, headers: { ...load.headers, ...headers } }, (response) => {
       response.on('data', (chunk: Buffer) => (bytes += chunk.length));
       response.on('end', () => {
-        settle();
+        owed.delete(index);
+        latencies.push(performance.now() - dueAt);
         if (response.statusCode !== undefined && response.statusCode >= 200 && response.statusCode < 300) accepted++;
         else non2xx++;
       });
@@ -59,7 +56,6 @@ export async function runOpenLoop(load: HttpLoad & { ratePerSecond: number }): P
   agent.destroy();
   // Over the offering: a server that keeps up accepts the offered rate, whatever its answers' latency.
   const seconds = load.durationSeconds;
-  const sorted = Float64Array.from([...latencies, ...stillOwed]).sort();
   return {
     tool: 'open-loop',
     connections: load.connections,
@@ -67,12 +63,7 @@ export async function runOpenLoop(load: HttpLoad & { ratePerSecond: number }): P
     responses: latencies.length,
     requestsPerSecond: accepted / seconds,
     accepted,
-    latencyMs: {
-      p50: percentile(sorted, 0.5),
-      p95: percentile(sorted, 0.95),
-      p99: percentile(sorted, 0.99),
-      max: sorted.length > 0 ? sorted[sorted.length - 1] : 0,
-    },
+    latencyMs: spreadOf([...latencies, ...stillOwed]),
     bytesPerSecond: bytes / seconds,
     non2xx,
     socketErrors,

@@ -6,7 +6,7 @@ import type { RedisConnection, RedisTarget } from '@letterbox/redis';
 import { processEnvironment } from './process-tree';
 import { StalledJobs } from './stalled-jobs';
 
-/** The settings a delivery worker must share with the send API to deliver what it queued. */
+/** The settings the delivery and ingest workers must share with the send API to deliver and copy what it queued. */
 const SHARED_SETTINGS = ['DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'QUEUE_PREFIX', 'STORAGE_DIR', 'STORAGE_COMPRESS'] as const;
 
 const REMOVE_CHUNK = 1000;
