@@ -2,9 +2,8 @@ import type { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { databaseConfig, ingestTokenConfig, loadConfig, portFrom, redisConfig, storageConfig } from '@letterbox/config';
-import { DatabaseBlobReferences, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
-import { JobQueues } from '@letterbox/queue';
-import { failFastConnection } from '@letterbox/redis';
+import { createInboundIntake } from '@letterbox/ingest';
+import { createJobQueues } from '@letterbox/queue';
 import { DiskBlobStore } from '@letterbox/storage';
 
 /**
@@ -28,15 +27,7 @@ async function start(): Promise<void> {
   const config = loadConfig(settings);
   const sql = new Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, application_name: 'letterbox-bench-naive-ingest' });
   sql.on('error', (error) => console.error(`[db] idle connection error: ${error.message}`));
-  const queues = new JobQueues(failFastConnection(config, 'redis producer'), config.QUEUE_PREFIX);
-  const directory = new RecipientDirectory(sql);
-  const intake = new InboundIntake(
-    new DiskBlobStore(config.STORAGE_DIR),
-    directory,
-    new InboundAcceptances(sql, queues),
-    new DatabaseBlobReferences(sql),
-    MAX_MESSAGE_BYTES,
-  );
+  const intake = createInboundIntake({ sql, blobs: new DiskBlobStore(config.STORAGE_DIR), queues: createJobQueues(config), maxMessageBytes: MAX_MESSAGE_BYTES });
 
   const app = Fastify({ bodyLimit: MAX_MESSAGE_BYTES });
   app.addContentTypeParser('message/rfc822', (_request, payload, done) => done(null, payload));

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
 import { jobIdOf, JobQueues } from '@letterbox/queue';
-import { failFastConnection } from '@letterbox/redis';
-import { type AppProcess, deliveryWorkerEnv, type SendApiProcess, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
+import { type AppProcess, deliveryWorkerEnv, type SendApiProcess, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, testQueues, waitFor } from '@letterbox/testing';
 import { sendBatch, sendRows } from './testing/send-batches';
 
 const LOCK_MS = 1500;
@@ -25,7 +23,7 @@ describe('an SMTP conversation longer than the delivery lock', () => {
     db = testDatabase();
     mock = await startMockSmtp({ port: 0, latencyMs: PROVIDER_LATENCY_MS, ratePerSecond: 100_000, burst: 100_000 });
     api = await startSendApiProcess({ QUEUE_PREFIX: queuePrefix });
-    queues = new JobQueues(failFastConnection(loadConfig(redisConfig), 'redis producer'), queuePrefix);
+    queues = testQueues(queuePrefix);
   });
 
   after(async () => {

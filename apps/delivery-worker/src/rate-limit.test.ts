@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
 import { JobQueues } from '@letterbox/queue';
-import { failFastConnection } from '@letterbox/redis';
-import { accessTokenFor, type AppProcess, busiestWindow, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, type SendStatus, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import { accessTokenFor, type AppProcess, busiestWindow, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, type SendStatus, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, testQueues, type TestUser, waitFor } from '@letterbox/testing';
 
 const RATE_PER_SECOND = 5;
 const BURST = 5;
@@ -34,7 +32,7 @@ describe('per-sender rate limit shared by two worker processes', () => {
     workers = await Promise.all([startDeliveryWorkerProcess(env), startDeliveryWorkerProcess(env)]);
     senderA = await createTestUser(db, 'busy');
     senderB = await createTestUser(db, 'quiet');
-    queues = new JobQueues(failFastConnection(loadConfig(redisConfig), 'redis producer'), queuePrefix);
+    queues = testQueues(queuePrefix);
   });
 
   after(async () => {

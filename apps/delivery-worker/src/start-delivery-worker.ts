@@ -1,9 +1,8 @@
 import nodemailer from 'nodemailer';
-import { createDatabase } from '@letterbox/db';
-import { ColleagueDelivery, DatabaseBlobReferences, InboundAcceptances, InboundIntake, RecipientDirectory } from '@letterbox/ingest';
+import { databaseFromSettings } from '@letterbox/db';
+import { ColleagueDelivery, createInboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
-import { JobQueues, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
-import { failFastConnection } from '@letterbox/redis';
+import { createJobQueues, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
 import { ListingProviderReceipts, SendDelivery, SenderRateLimit, SendOutbox } from '@letterbox/sending';
 import { createBlobStore } from '@letterbox/storage';
 import { deliveryLockOptions } from './delivery-lock';
@@ -16,15 +15,10 @@ const logger = loggerFor('delivery');
 
 /** Consumes the delivery queue and sweeps the outbox, until closed. */
 export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise<RunningWorker> {
-  const db = createDatabase({
-    url: config.DATABASE_URL,
-    ...(config.DATABASE_READ_URL ? { readUrl: config.DATABASE_READ_URL } : {}),
-    poolSize: config.DATABASE_POOL_SIZE,
-    applicationName: 'letterbox-delivery-worker',
-  });
+  const db = databaseFromSettings(config, 'letterbox-delivery-worker');
   const blobs = createBlobStore(config);
   const commands = workerCommandConnection(config);
-  const queues = new JobQueues(failFastConnection(config, 'redis producer'), config.QUEUE_PREFIX);
+  const queues = createJobQueues(config);
   const directory = new RecipientDirectory(db.sql);
   const smtp = nodemailer.createTransport({
     host: config.SMTP_HOST,
@@ -42,10 +36,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
   const delivery = new SendDelivery(db, blobs, smtp, new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, config.SENDER_BURST, config.QUEUE_PREFIX), {
     readApiPublicUrl: config.READ_API_PUBLIC_URL,
     receipts: config.SMTP_RECEIPTS_URL ? new ListingProviderReceipts(config.SMTP_RECEIPTS_URL) : undefined,
-    colleagues: new ColleagueDelivery(
-      directory,
-      new InboundIntake(blobs, directory, new InboundAcceptances(db.sql, queues), new DatabaseBlobReferences(db.sql), COLLEAGUE_MESSAGE_MAX_BYTES),
-    ),
+    colleagues: new ColleagueDelivery(directory, createInboundIntake({ sql: db.sql, blobs, queues, maxMessageBytes: COLLEAGUE_MESSAGE_MAX_BYTES, directory })),
   });
   const outbox = new SendOutbox(db, queues);
   return startQueueWorker(config, {

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { jobIdOf, JobQueues } from '@letterbox/queue';
-import { failFastConnection } from '@letterbox/redis';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
+import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, testQueues, waitFor } from '@letterbox/testing';
 
 const SENDS = 10;
 /** Long enough to kill a worker while every delivery is waiting for the provider's answer. */
@@ -33,7 +31,7 @@ describe('delivery worker processes that die or stop with deliveries in flight',
   let queues: JobQueues;
 
   before(async () => {
-    queues = new JobQueues(failFastConnection(loadConfig(redisConfig), 'redis producer'), queuePrefix);
+    queues = testQueues(queuePrefix);
     db = testDatabase();
     mock = await startMockSmtp({ port: 0, latencyMs: PROVIDER_LATENCY_MS, ratePerSecond: 100_000, burst: 100_000 });
     api = await startSendApiProcess({ QUEUE_PREFIX: queuePrefix });

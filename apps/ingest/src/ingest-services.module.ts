@@ -1,10 +1,9 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { SMTPServer } from 'smtp-server';
 import type { Database } from '@letterbox/db';
-import { createSmtpIntake, DatabaseBlobReferences, InboundAcceptances, InboundIntake, IntakeSpool, RecipientDirectory, spoolFolderOf } from '@letterbox/ingest';
+import { createInboundIntake, createSmtpIntake, InboundIntake, intakeSpoolFor } from '@letterbox/ingest';
 import { DATABASE } from '@letterbox/nest-infrastructure';
-import { JobQueues } from '@letterbox/queue';
-import { failFastConnection } from '@letterbox/redis';
+import { createJobQueues, JobQueues } from '@letterbox/queue';
 import { BlobStore } from '@letterbox/storage';
 import { RequestsInProgress } from './inbound/requests-in-progress';
 import type { IngestConfig } from './ingest.config';
@@ -24,20 +23,12 @@ export class IngestServicesModule implements OnApplicationShutdown {
 
   static forConfig(config: IngestConfig): DynamicModule {
     const providers = [
-      { provide: JobQueues, useFactory: () => new JobQueues(failFastConnection(config, 'redis producer'), config.QUEUE_PREFIX) },
+      { provide: JobQueues, useFactory: () => createJobQueues(config) },
       { provide: RequestsInProgress, useFactory: () => new RequestsInProgress(config.INGEST_HTTP_MAX_CONCURRENT_PER_CLIENT) },
       {
         provide: InboundIntake,
         useFactory: (db: Database, blobs: BlobStore, queues: JobQueues) =>
-          new InboundIntake(
-            blobs,
-            new RecipientDirectory(db.sql),
-            new InboundAcceptances(db.sql, queues),
-            new DatabaseBlobReferences(db.sql),
-            config.INGEST_MAX_MESSAGE_BYTES,
-            // On S3 a PUT is durable by itself, and the workers may not share this machine's disk.
-            config.STORAGE_BACKEND === 'disk' ? new IntakeSpool(spoolFolderOf(config.STORAGE_DIR)) : undefined,
-          ),
+          createInboundIntake({ sql: db.sql, blobs, queues, maxMessageBytes: config.INGEST_MAX_MESSAGE_BYTES, spool: intakeSpoolFor(config) }),
         inject: [DATABASE, BlobStore, JobQueues],
       },
       {

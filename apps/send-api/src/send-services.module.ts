@@ -2,7 +2,7 @@ import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/
 import { identitiesOf } from '@letterbox/accounts';
 import { primaryOnly, type Database, type UserWrites } from '@letterbox/db';
 import { DATABASE, READ_ROUTING } from '@letterbox/nest-infrastructure';
-import { JobQueues } from '@letterbox/queue';
+import { createJobQueues, JobQueues } from '@letterbox/queue';
 import { failFastConnection } from '@letterbox/redis';
 import { MailQueries } from '@letterbox/mail';
 import { Drafts, sendGroupCommit, SenderDirectory, SendMail, SendOutbox, SendSubmission, UserSends } from '@letterbox/sending';
@@ -21,7 +21,7 @@ export class SendServicesModule implements OnApplicationShutdown {
   static forConfig(config: SendApiConfig): DynamicModule {
     const providers = [
       { provide: SEND_API_CONFIG, useValue: config },
-      { provide: JobQueues, useFactory: () => new JobQueues(failFastConnection(config, 'redis producer'), config.QUEUE_PREFIX) },
+      { provide: JobQueues, useFactory: () => createJobQueues(config) },
       { provide: SendOutbox, useFactory: (db: Database, queues: JobQueues) => new SendOutbox(db, queues, sendGroupCommit(config.SEND_GROUP_COMMIT_MAX)), inject: [DATABASE, JobQueues] },
       { provide: UserSends, useFactory: (db: Database, outbox: SendOutbox) => new UserSends(db, outbox), inject: [DATABASE, SendOutbox] },
       {
@@ -32,15 +32,15 @@ export class SendServicesModule implements OnApplicationShutdown {
       {
         provide: SendSubmission,
         useFactory: (db: Database, blobs: BlobStore, outbox: SendOutbox, answered: AnsweredAnnouncer) =>
-          new SendSubmission(
+          new SendSubmission({
             db,
             blobs,
-            new MailQueries(primaryOnly(db.sql)),
+            mails: new MailQueries(primaryOnly(db.sql)),
             outbox,
-            config.QUEUE_PREFIX,
-            (userId, answering) => answered.announce(userId, answering),
-            sendGroupCommit(config.SEND_GROUP_COMMIT_MAX),
-          ),
+            queuePrefix: config.QUEUE_PREFIX,
+            onAnswered: (userId, answering) => answered.announce(userId, answering),
+            groupLimits: sendGroupCommit(config.SEND_GROUP_COMMIT_MAX),
+          }),
         inject: [DATABASE, BlobStore, SendOutbox, AnsweredAnnouncer],
       },
       {

@@ -1,4 +1,5 @@
 export { createDatabase, createSqlPool, type Database, type DatabaseOptions, type SqlPoolOptions } from './database';
+export { databaseFromSettings, type DatabaseSettings } from './database-from-settings';
 export { applyMigrations, type MigrationReport } from './migrations';
 export { inTransaction } from './in-transaction';
 export { queryBuilder, type QueryBuilder, type Tables } from './query-builder';

@@ -1,5 +1,7 @@
 export { InboundIntake, SPOOLED_MESSAGE_BYTES, type InboundMessage, type AcceptedInbound } from './inbound-intake';
+export { createInboundIntake } from './create-inbound-intake';
 export { IntakeSpool, spoolFolderOf, type SpoolPlace } from './intake-spool';
+export { intakeSpoolFor } from './intake-spool-for';
 export { RecipientDirectory, type ResolvedRecipients } from './recipient-directory';
 export { InboundBatchStore, type IngestOutcome, type AnnounceStoredMail } from './inbound-batch-store';
 export { IngestedMessages } from './ingested-messages';

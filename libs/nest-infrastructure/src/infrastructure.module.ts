@@ -2,7 +2,7 @@ import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown 
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CachedUserSessions } from '@letterbox/accounts';
 import { AccessTokens, FailedAttemptLimiter, TokenAuthenticator, UserSessions } from '@letterbox/auth';
-import { createDatabase, readRouting, type Database } from '@letterbox/db';
+import { databaseFromSettings, readRouting, type Database, type DatabaseSettings } from '@letterbox/db';
 import { BlobStore, createBlobStore, type StorageSettings } from '@letterbox/storage';
 import { postgresCheck, redisCheck, storageCheck } from '@letterbox/observability';
 import { redisConnection, type RedisConnection, type RedisTarget } from '@letterbox/redis';
@@ -14,10 +14,7 @@ import { READINESS_CHECKS } from './readiness-checks';
 import { RecordUserWritesInterceptor } from './record-user-writes.interceptor';
 import { RequestLoggingModule } from './request-logging';
 
-export interface InfrastructureSettings extends StorageSettings {
-  DATABASE_URL: string;
-  DATABASE_READ_URL?: string;
-  DATABASE_POOL_SIZE: number;
+export interface InfrastructureSettings extends StorageSettings, DatabaseSettings {
   DATABASE_STATEMENT_TIMEOUT_MS: number;
   AUTH_TOKEN_SECRET: string;
   AUTH_TOKEN_TTL_SECONDS: number;
@@ -77,17 +74,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
 
   static forApp(appName: string, settings: InfrastructureSettings): DynamicModule {
     const providers = [
-      {
-        provide: DATABASE,
-        useFactory: () =>
-          createDatabase({
-            url: settings.DATABASE_URL,
-            ...(settings.DATABASE_READ_URL ? { readUrl: settings.DATABASE_READ_URL } : {}),
-            poolSize: settings.DATABASE_POOL_SIZE,
-            applicationName: `letterbox-${appName}`,
-            statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
-          }),
-      },
+      { provide: DATABASE, useFactory: () => databaseFromSettings(settings, `letterbox-${appName}`) },
       { provide: AUTH_REDIS, useFactory: () => authRedis(settings, appName) },
       {
         provide: READ_ROUTING,

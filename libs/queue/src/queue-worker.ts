@@ -1,7 +1,8 @@
 import type { WorkerOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import { redisCheck, type DependencyCheck } from '@letterbox/observability';
-import { failFastConnection, type RedisTarget } from '@letterbox/redis';
+import { failFastConnection } from '@letterbox/redis';
+import type { QueueSettings } from './create-job-queues';
 import { startJobWorker, type JobsOf, type QueueHandlers } from './job-worker';
 import type { JobPayloads, QueueName } from './jobs';
 import type { RunningWorker } from './worker-process';
@@ -49,7 +50,7 @@ export interface QueueWorkerDefinition<Queue extends QueueName> {
  * (or go back to the queue), then closes what the definition holds.
  */
 export async function startQueueWorker<Queue extends QueueName>(
-  config: RedisTarget & { QUEUE_PREFIX: string },
+  config: QueueSettings,
   definition: QueueWorkerDefinition<Queue>,
 ): Promise<RunningWorker> {
   const { logger } = definition;

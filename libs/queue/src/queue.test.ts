@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import { JobQueues } from './job-queues';
+import { createJobQueues } from './create-job-queues';
 import { assertOneHandlerPerJob, startJobWorker } from './job-worker';
 import { JOB_OPTIONS } from './jobs';
 import { workerConnection } from './redis-connections';
 import { redisTargets, unlinkKeys } from '@letterbox/testing';
-import { failFastConnection } from '@letterbox/redis';
 
 for (const { name, target } of redisTargets()) {
   describe(`queues against ${name}`, () => {
     const prefix = `test-${randomUUID().slice(0, 8)}`;
-    const queues = new JobQueues(failFastConnection(target, 'redis producer'), prefix);
+    const queues = createJobQueues({ ...target, QUEUE_PREFIX: prefix });
     const redis = workerConnection(target);
 
     after(async () => {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import { startTcpProxy } from '@letterbox/testing';
+import { createJobQueues } from './create-job-queues';
 import { JobQueues, QueueUnavailableError } from './job-queues';
 import { failFastConnection } from '@letterbox/redis';
 
@@ -33,8 +34,7 @@ test('while Redis is unreachable, many calls fail fast, all waiting on one ready
 
 test('a command in flight when Redis goes away is QueueUnavailableError, not whatever ioredis threw', async () => {
   const proxy = await startTcpProxy(Number(new URL(redisTarget.REDIS_URL).port || 6379));
-  const redis = failFastConnection({ REDIS_URL: proxy.url('redis') }, 'redis producer');
-  const queues = new JobQueues(redis, `test-${randomUUID().slice(0, 8)}`);
+  const queues = createJobQueues({ REDIS_URL: proxy.url('redis'), QUEUE_PREFIX: `test-${randomUUID().slice(0, 8)}` });
   try {
     await queues.enqueue('deliver-send', { sendId: 1 });
     proxy.hold();

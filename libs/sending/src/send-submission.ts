@@ -15,6 +15,19 @@ export interface SendDraft extends Omit<SendRequest, 'answering'> {
   original?: { mailId: number; mode: AnswerMode };
 }
 
+export interface SendSubmissionOptions {
+  db: Database;
+  blobs: BlobStore;
+  /** Where a reply or forward reads its original. */
+  mails: MailQueries;
+  outbox: SendOutbox;
+  queuePrefix: string;
+  /** Told once a send answering or forwarding a mail is recorded (and its flag set). */
+  onAnswered?: (userId: number, answering: AnsweredMail) => Promise<void>;
+  /** How many requests' sends are recorded together (group commit); SEND_GROUP_COMMIT by default. */
+  groupLimits?: BatchLimits;
+}
+
 /**
  * A send from the request to the queue: a reply or forward is completed from its
  * original (recipients and subject where the user gave none, a forward's attachments by
@@ -23,18 +36,19 @@ export interface SendDraft extends Omit<SendRequest, 'answering'> {
  */
 export class SendSubmission {
   private readonly records: SendRecords;
+  private readonly blobs: BlobStore;
+  private readonly mails: MailQueries;
+  private readonly outbox: SendOutbox;
+  private readonly queuePrefix: string;
+  private readonly onAnswered: (userId: number, answering: AnsweredMail) => Promise<void>;
 
-  constructor(
-    db: Database,
-    private readonly blobs: BlobStore,
-    private readonly mails: MailQueries,
-    private readonly outbox: SendOutbox,
-    private readonly queuePrefix: string,
-    /** Told once a send answering or forwarding a mail is recorded (and its flag set). */
-    private readonly onAnswered: (userId: number, answering: AnsweredMail) => Promise<void> = async () => undefined,
-    groupLimits: BatchLimits = SEND_GROUP_COMMIT,
-  ) {
+  constructor({ db, blobs, mails, outbox, queuePrefix, onAnswered = async () => undefined, groupLimits = SEND_GROUP_COMMIT }: SendSubmissionOptions) {
     this.records = new SendRecords(db, groupLimits);
+    this.blobs = blobs;
+    this.mails = mails;
+    this.outbox = outbox;
+    this.queuePrefix = queuePrefix;
+    this.onAnswered = onAnswered;
   }
 
   async submit(sender: Sender, draft: SendDraft, idempotencyKey?: string): Promise<{ send: SendView; created: boolean }> {

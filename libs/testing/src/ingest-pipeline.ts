@@ -1,11 +1,10 @@
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
-import { JobQueues } from '@letterbox/queue';
-import { failFastConnection } from '@letterbox/redis';
+import { createJobQueues, type JobQueues } from '@letterbox/queue';
 
-/** Producer-side queues of the namespace, to look at the jobs the pipeline added. */
+/** Producer-side queues of the namespace, to add jobs or look at those the pipeline added. */
 export function testQueues(queuePrefix: string): JobQueues {
-  return new JobQueues(failFastConnection(loadConfig(redisConfig), 'redis producer'), queuePrefix);
+  return createJobQueues({ ...loadConfig(redisConfig), QUEUE_PREFIX: queuePrefix });
 }
 
 /** The user's inbox: how many mails, and how many of each Message-ID. */

@@ -1,0 +1,27 @@
+import type { Pool } from 'pg';
+import type { JobQueues } from '@letterbox/queue';
+import type { BlobStore } from '@letterbox/storage';
+import { DatabaseBlobReferences } from './database-blob-references';
+import { InboundAcceptances } from './inbound-acceptances';
+import { InboundIntake } from './inbound-intake';
+import type { IntakeSpool } from './intake-spool';
+import { RecipientDirectory } from './recipient-directory';
+
+export interface InboundIntakeOptions {
+  /** The primary's pool: recipients are looked up, acceptances recorded and blob references checked there. */
+  sql: Pool;
+  blobs: BlobStore;
+  /** Where the accepted messages' jobs go. */
+  queues: JobQueues;
+  maxMessageBytes: number;
+  /** Given when another part of the process resolves recipients too, so that both share its cache; otherwise one of its own. */
+  directory?: RecipientDirectory;
+  /** Where small messages are spooled (see intakeSpoolFor); without one, every message streams into blob storage. */
+  spool?: IntakeSpool;
+}
+
+/** The intake of incoming mail, wired to PostgreSQL and the queues: the one way the ingest app, colleague delivery and the benches build it. */
+export function createInboundIntake(options: InboundIntakeOptions): InboundIntake {
+  const { sql, blobs, queues, maxMessageBytes, directory = new RecipientDirectory(sql), spool } = options;
+  return new InboundIntake(blobs, directory, new InboundAcceptances(sql, queues), new DatabaseBlobReferences(sql), maxMessageBytes, spool);
+}
