@@ -2,6 +2,10 @@ import { Logger } from '@nestjs/common';
 import type { RedisConnection } from '@letterbox/redis';
 import type { Pool } from 'pg';
 import { UserSessions, type SessionState } from '@letterbox/auth';
+import { namedStatement } from '@letterbox/db';
+
+const REVOKE = namedStatement('users-revoke-tokens', 'UPDATE users SET token_version = token_version + 1 WHERE id = $1');
+const SESSION_STATE = namedStatement('users-session-state', 'SELECT office_id, token_version FROM users WHERE id = $1');
 
 interface CacheEntry {
   state: Promise<SessionState | undefined>;
@@ -73,7 +77,7 @@ export class CachedUserSessions extends UserSessions {
 
   /** Ends every token of the user issued so far (a sign-out of every session). */
   async revoke(userId: number): Promise<void> {
-    await this.sql.query({ name: 'users-revoke-tokens', text: 'UPDATE users SET token_version = token_version + 1 WHERE id = $1', values: [userId] });
+    await this.sql.query({ ...REVOKE, values: [userId] });
     await this.announce(userId);
   }
 
@@ -89,11 +93,7 @@ export class CachedUserSessions extends UserSessions {
   }
 
   private async load(userId: number): Promise<SessionState | undefined> {
-    const { rows } = await this.sql.query<{ office_id: number; token_version: number }>({
-      name: 'users-session-state',
-      text: 'SELECT office_id, token_version FROM users WHERE id = $1',
-      values: [userId],
-    });
+    const { rows } = await this.sql.query<{ office_id: number; token_version: number }>({ ...SESSION_STATE, values: [userId] });
     return rows[0] ? { officeId: rows[0].office_id, tokenVersion: rows[0].token_version } : undefined;
   }
 }

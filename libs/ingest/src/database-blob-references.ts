@@ -1,8 +1,14 @@
 import type { Pool } from 'pg';
+import { namedStatement } from '@letterbox/db';
 import { mailBlobReferencesSql } from '@letterbox/mail';
 import { draftBlobReferencesSql, sendBlobReferencesSql } from '@letterbox/sending';
 import type { BlobReferences } from '@letterbox/storage';
 import { acceptanceBlobReferencesSql } from './inbound-acceptances';
+
+const REFERENCED = namedStatement(
+  'blob-references',
+  [mailBlobReferencesSql, sendBlobReferencesSql, draftBlobReferencesSql, acceptanceBlobReferencesSql].map((references) => references('$1::text[]')).join('\nUNION ALL\n'),
+);
 
 /**
  * Everything in the database that refers to a blob, each table asked in the SQL of the
@@ -17,13 +23,7 @@ export class DatabaseBlobReferences implements BlobReferences {
 
   async referenced(keys: string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
-    const { rows } = await this.sql.query<{ key: string }>({
-      name: 'blob-references',
-      text: [mailBlobReferencesSql, sendBlobReferencesSql, draftBlobReferencesSql, acceptanceBlobReferencesSql]
-        .map((references) => references('$1::text[]'))
-        .join('\nUNION ALL\n'),
-      values: [keys],
-    });
+    const { rows } = await this.sql.query<{ key: string }>({ ...REFERENCED, values: [keys] });
     return new Set(rows.map((row) => row.key));
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
+import { namedStatement } from '@letterbox/db';
 import { storableJson } from '@letterbox/mail';
 import { BatchCollector, QueueUnavailableError, type InboundMessageJob, type JobQueues, type JobTrace } from '@letterbox/queue';
 
@@ -8,6 +9,27 @@ const LOST_JOB_AGE = '1 minute';
 /** An acceptance is withdrawn only while younger than this, half LOST_JOB_AGE: see withdraw. */
 const WITHDRAWABLE_AGE = '30 seconds';
 const SWEEP_BATCH = 500;
+
+const RECORD = namedStatement(
+  'inbound-acceptances-record',
+  `INSERT INTO inbound_acceptances (inbound_id, queue_prefix, payload, group_id)
+   SELECT (p->>'inboundId')::uuid, $2, p - 'requestId', $3 FROM jsonb_array_elements($1::jsonb) AS p`,
+);
+const FORGET = namedStatement('inbound-acceptances-forget', 'DELETE FROM inbound_acceptances WHERE inbound_id = ANY($1::uuid[])');
+const WITHDRAW = namedStatement(
+  'inbound-acceptances-withdraw',
+  `DELETE FROM inbound_acceptances WHERE inbound_id = ANY($1::uuid[]) AND accepted_at > now() - interval '${WITHDRAWABLE_AGE}'`,
+);
+const SPLIT_OUT = namedStatement('inbound-acceptances-split-out', 'UPDATE inbound_acceptances SET group_id = NULL WHERE inbound_id = ANY($1::uuid[])');
+const SPOOL_FILES = namedStatement(
+  'inbound-acceptances-spool-files',
+  `SELECT DISTINCT payload->'spooled'->>'file' AS file FROM inbound_acceptances WHERE payload->'spooled'->>'file' = ANY($1::text[])`,
+);
+const OLD = namedStatement(
+  'inbound-acceptances-old',
+  `SELECT payload, group_id FROM inbound_acceptances WHERE queue_prefix = $1 AND accepted_at < now() - interval '${LOST_JOB_AGE}'
+    ORDER BY accepted_at LIMIT ${SWEEP_BATCH}`,
+);
 
 /**
  * Acceptances of incoming mail recorded in PostgreSQL before the sender is told "accepted",
@@ -45,12 +67,7 @@ export class InboundAcceptances {
 
   private async recordAndQueue(messages: Array<InboundMessageJob & JobTrace>): Promise<void> {
     const groupId = randomUUID();
-    await this.sql.query({
-      name: 'inbound-acceptances-record',
-      text: `INSERT INTO inbound_acceptances (inbound_id, queue_prefix, payload, group_id)
-             SELECT (p->>'inboundId')::uuid, $2, p - 'requestId', $3 FROM jsonb_array_elements($1::jsonb) AS p`,
-      values: [JSON.stringify(messages, storableJson), this.queues.prefix, groupId],
-    });
+    await this.sql.query({ ...RECORD, values: [JSON.stringify(messages, storableJson), this.queues.prefix, groupId] });
     try {
       await this.queues.enqueue('ingest-mails', { groupId, messages, requestId: `inbound-group-${groupId}` });
     } catch (error) {
@@ -63,7 +80,7 @@ export class InboundAcceptances {
   /** The mail of these acceptances is stored: nothing is left to sweep. */
   async forget(inboundIds: string[]): Promise<void> {
     if (inboundIds.length === 0) return;
-    await this.sql.query({ name: 'inbound-acceptances-forget', text: 'DELETE FROM inbound_acceptances WHERE inbound_id = ANY($1::uuid[])', values: [inboundIds] });
+    await this.sql.query({ ...FORGET, values: [inboundIds] });
   }
 
   /**
@@ -75,11 +92,7 @@ export class InboundAcceptances {
    * then being a duplicate, stored once).
    */
   private async withdraw(inboundIds: string[]): Promise<void> {
-    await this.sql.query({
-      name: 'inbound-acceptances-withdraw',
-      text: `DELETE FROM inbound_acceptances WHERE inbound_id = ANY($1::uuid[]) AND accepted_at > now() - interval '${WITHDRAWABLE_AGE}'`,
-      values: [inboundIds],
-    });
+    await this.sql.query({ ...WITHDRAW, values: [inboundIds] });
   }
 
   /**
@@ -88,21 +101,13 @@ export class InboundAcceptances {
    */
   async splitOut(messages: Array<InboundMessageJob & JobTrace>): Promise<void> {
     if (messages.length === 0) return;
-    await this.sql.query({
-      name: 'inbound-acceptances-split-out',
-      text: 'UPDATE inbound_acceptances SET group_id = NULL WHERE inbound_id = ANY($1::uuid[])',
-      values: [messages.map((message) => message.inboundId)],
-    });
+    await this.sql.query({ ...SPLIT_OUT, values: [messages.map((message) => message.inboundId)] });
     await this.queues.enqueueAll('ingest-mail', messages);
   }
 
   /** The spool files among these that a pending acceptance's message is in. */
   async spoolFilesReferenced(files: string[]): Promise<Set<string>> {
-    const { rows } = await this.sql.query<{ file: string }>({
-      name: 'inbound-acceptances-spool-files',
-      text: `SELECT DISTINCT payload->'spooled'->>'file' AS file FROM inbound_acceptances WHERE payload->'spooled'->>'file' = ANY($1::text[])`,
-      values: [files],
-    });
+    const { rows } = await this.sql.query<{ file: string }>({ ...SPOOL_FILES, values: [files] });
     return new Set(rows.map((row) => row.file));
   }
 
@@ -111,12 +116,7 @@ export class InboundAcceptances {
    * (a group's job is not made again: the sweep may hold only part of the group); returns how many.
    */
   async sweep(): Promise<number> {
-    const { rows } = await this.sql.query<{ payload: InboundMessageJob; group_id: string | null }>({
-      name: 'inbound-acceptances-old',
-      text: `SELECT payload, group_id FROM inbound_acceptances WHERE queue_prefix = $1 AND accepted_at < now() - interval '${LOST_JOB_AGE}'
-              ORDER BY accepted_at LIMIT ${SWEEP_BATCH}`,
-      values: [this.queues.prefix],
-    });
+    const { rows } = await this.sql.query<{ payload: InboundMessageJob; group_id: string | null }>({ ...OLD, values: [this.queues.prefix] });
     const groupsKept = new Map<string, boolean>();
     const lost: InboundMessageJob[] = [];
     for (const { payload, group_id: groupId } of rows) {

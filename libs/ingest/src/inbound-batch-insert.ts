@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
-import { MAIL_ROW_INPUT_COLUMNS, mailRowInput, mailRowsInsertCtes, storableJson, type PreparedMail } from '@letterbox/mail';
+import { namedStatement } from '@letterbox/db';
+import { mailRowsInput, mailRowsInsertCtes, type PreparedMail } from '@letterbox/mail';
 
 export interface InboundMailRow {
   inboundId: string;
@@ -37,15 +38,10 @@ export interface StoredInboundMail {
  */
 export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Promise<StoredInboundMail[]> {
   if (rows.length === 0) return [];
-  const input = rows.map(({ inboundId, userId, dedupKey, messageId, receivedAt, prepared }) => ({
-    ...mailRowInput(prepared),
-    inbound_id: inboundId,
-    user_id: userId,
-    dedup_key: dedupKey,
-    // The acceptance's id: the one its dedup key was made from.
-    message_id: messageId,
-    received_at: receivedAt.toISOString(),
-  }));
+  const input = rows.map(({ inboundId, userId, dedupKey, messageId, receivedAt, prepared }) =>
+    // Under the acceptance's Message-ID: the one its dedup key was made from.
+    INPUT.row({ inbound_id: inboundId, user_id: userId, dedup_key: dedupKey, received_at: receivedAt.toISOString() }, { ...prepared, messageId }),
+  );
   const { rows: stored } = await sql.query<{
     inbound_id: string;
     user_id: number;
@@ -54,11 +50,7 @@ export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Pro
     sender: string;
     subject: string;
     stored_now: boolean;
-  }>({
-    name: 'insert-inbound-batch',
-    text: INSERT_INBOUND_BATCH,
-    values: [JSON.stringify(input, storableJson)],
-  });
+  }>({ ...INSERT_INBOUND_BATCH, values: [INPUT.parameter(input)] });
   return stored.map((row) => ({
     inboundId: row.inbound_id,
     userId: row.user_id,
@@ -70,11 +62,14 @@ export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Pro
   }));
 }
 
+const INPUT = mailRowsInput({ inbound_id: 'uuid', user_id: 'int', dedup_key: 'text', received_at: 'timestamptz' });
+
 // Mail ids are drawn while claiming, so the claim records the mail it stands for; a mail
 // claimed now is stored unread in its recipient's inbox.
-const INSERT_INBOUND_BATCH = `
-WITH input AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(inbound_id uuid, user_id int, dedup_key text, received_at timestamptz, ${MAIL_ROW_INPUT_COLUMNS})
+const INSERT_INBOUND_BATCH = namedStatement(
+  'insert-inbound-batch',
+  `WITH input AS (
+  SELECT * FROM ${INPUT.recordset('$1', 'i')}
 ), inboxes AS (
   SELECT user_id, id AS mailbox_id FROM mailboxes WHERE role = 'inbox' AND user_id IN (SELECT user_id FROM input)
 ), claimed AS (
@@ -83,13 +78,15 @@ WITH input AS (
     FROM input i JOIN inboxes USING (user_id)
   ON CONFLICT (user_id, dedup_key) DO NOTHING
   RETURNING user_id, dedup_key, inbound_id, mail_id
-), stored AS (
-  SELECT c.mail_id, i.*, b.mailbox_id, false AS seen, false AS flagged, false AS important
-    FROM claimed c JOIN input i USING (user_id, dedup_key) JOIN inboxes b USING (user_id)
-), ${mailRowsInsertCtes('stored')}
+), ${mailRowsInsertCtes({
+    from: 'claimed c JOIN input i USING (user_id, dedup_key) JOIN inboxes b USING (user_id)',
+    input: 'i',
+    placement: { id: 'c.mail_id', user_id: 'i.user_id', mailbox_id: 'b.mailbox_id', received_at: 'i.received_at', seen: 'false', flagged: 'false', important: 'false' },
+  })}
 SELECT c.inbound_id, c.user_id, n.id AS mail_id, n.mailbox_id, COALESCE(NULLIF(n.from_name, ''), n.from_address) AS sender, n.subject, true AS stored_now
   FROM claimed c JOIN new_mails n ON n.id = c.mail_id
 UNION ALL
 SELECT im.inbound_id, im.user_id, im.mail_id, m.mailbox_id, COALESCE(NULLIF(m.from_name, ''), m.from_address), m.subject, false
   FROM inbound_messages im JOIN mails m ON m.id = im.mail_id
- WHERE im.inbound_id IN (SELECT inbound_id FROM input)`;
+ WHERE im.inbound_id IN (SELECT inbound_id FROM input)`,
+);

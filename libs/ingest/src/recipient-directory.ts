@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { namedStatement } from '@letterbox/db';
 
 export interface ResolvedRecipients {
   /** Lower-cased address → user id, for the addresses that are Letterbox users. */
@@ -8,6 +9,8 @@ export interface ResolvedRecipients {
 
 /** Entries kept before the cache starts again from empty. */
 const MAX_CACHED = 100_000;
+
+const BY_EMAIL = namedStatement('recipients-by-email', 'SELECT id, email FROM users WHERE email = ANY($1::text[])');
 
 /**
  * Which addresses are Letterbox users: what intake checks before it accepts a recipient.
@@ -39,11 +42,7 @@ export class RecipientDirectory {
   }
 
   private async lookUp(addresses: string[], now: number): Promise<void> {
-    const { rows } = await this.sql.query<{ id: number; email: string }>({
-      name: 'recipients-by-email',
-      text: 'SELECT id, email FROM users WHERE email = ANY($1::text[])',
-      values: [addresses],
-    });
+    const { rows } = await this.sql.query<{ id: number; email: string }>({ ...BY_EMAIL, values: [addresses] });
     if (this.cache.size + addresses.length > MAX_CACHED) this.cache.clear();
     const found = new Map(rows.map((row) => [row.email, row.id]));
     for (const address of addresses) this.cache.set(address, { userId: found.get(address), until: now + this.cacheMs });

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { ATTACHMENT_COLUMNS, columnsOf, insertIntoMails, MESSAGE_COLUMNS } from './mail-row-columns';
 
 /** Copies of stored mails for load tests: which templates, whose, and how they spread. */
 export interface MailClones {
@@ -23,27 +24,45 @@ export interface MailClones {
  */
 export async function insertMailClones(sql: Pool, clones: MailClones): Promise<void> {
   const { templateIds, userId, mailboxes } = clones;
-  await sql.query(
-    `WITH templates AS (
-       SELECT (row_number() OVER (ORDER BY id)) - 1 AS n, * FROM mails WHERE id = ANY($1::int8[])
-     ), numbered AS (
-       SELECT g, nextval(pg_get_serial_sequence('mails', 'id')) AS id FROM generate_series($7::int, $8::int) AS g
-     ), threaded AS (
-       SELECT g, id, min(id) OVER (PARTITION BY g / $10::int) AS thread_id FROM numbered
-     ), inserted AS (
-       INSERT INTO mails (id, thread_id, user_id, mailbox_id, message_id, from_address, from_name, to_addresses, cc_addresses,
-                          subject, snippet, received_at, size, seen, flagged, important, has_attachments, storage_key, layout)
-       SELECT n.id, n.thread_id, $2::int, CASE WHEN g % 100 = 0 THEN $3::int WHEN g % 10 = 0 THEN $4::int ELSE $5::int END,
-              '<bulk-' || $6::text || '-' || g || '@letterbox.test>', t.from_address, t.from_name, t.to_addresses, t.cc_addresses,
-              t.subject, t.snippet, now() - g * interval '31 seconds', t.size, g % 3 <> 0, g % 17 = 0, g % 29 = 0,
-              t.has_attachments, t.storage_key, t.layout
-         FROM threaded n JOIN templates t ON t.n = (g / $10::int) % $9::int
-       RETURNING id, storage_key
-     )
-     INSERT INTO attachments (mail_id, part_id, filename, content_type, disposition, content_id, size, encoding, body_start, body_end)
-     SELECT i.id, a.part_id, a.filename, a.content_type, a.disposition, a.content_id, a.size, a.encoding, a.body_start, a.body_end
-       FROM inserted i JOIN mails t ON t.storage_key = i.storage_key AND t.id = ANY($1::int8[])
-       JOIN attachments a ON a.mail_id = t.id`,
-    [templateIds, userId, mailboxes.locked, mailboxes.custom, mailboxes.inbox, clones.batch, clones.from, clones.to, templateIds.length, clones.threadSize],
-  );
+  await sql.query(INSERT_CLONES, [
+    templateIds,
+    userId,
+    mailboxes.locked,
+    mailboxes.custom,
+    mailboxes.inbox,
+    clones.batch,
+    clones.from,
+    clones.to,
+    templateIds.length,
+    clones.threadSize,
+  ]);
 }
+
+const attachmentColumns = Object.keys(ATTACHMENT_COLUMNS);
+
+const INSERT_CLONES = `WITH templates AS (
+  SELECT (row_number() OVER (ORDER BY id)) - 1 AS n, * FROM mails WHERE id = ANY($1::int8[])
+), numbered AS (
+  SELECT g, nextval(pg_get_serial_sequence('mails', 'id')) AS id FROM generate_series($7::int, $8::int) AS g
+), threaded AS (
+  SELECT g, id, min(id) OVER (PARTITION BY g / $10::int) AS thread_id FROM numbered
+), inserted AS (
+  ${insertIntoMails({
+    ...columnsOf(MESSAGE_COLUMNS, 't'),
+    message_id: `'<bulk-' || $6::text || '-' || g || '@letterbox.test>'`,
+    id: 'n.id',
+    thread_id: 'n.thread_id',
+    user_id: '$2::int',
+    mailbox_id: 'CASE WHEN g % 100 = 0 THEN $3::int WHEN g % 10 = 0 THEN $4::int ELSE $5::int END',
+    received_at: "now() - g * interval '31 seconds'",
+    seen: 'g % 3 <> 0',
+    flagged: 'g % 17 = 0',
+    important: 'g % 29 = 0',
+  })}
+    FROM threaded n JOIN templates t ON t.n = (g / $10::int) % $9::int
+  RETURNING id, storage_key
+)
+INSERT INTO attachments (mail_id, ${attachmentColumns.join(', ')})
+SELECT i.id, ${attachmentColumns.map((column) => `a.${column}`).join(', ')}
+  FROM inserted i JOIN mails t ON t.storage_key = i.storage_key AND t.id = ANY($1::int8[])
+  JOIN attachments a ON a.mail_id = t.id`;

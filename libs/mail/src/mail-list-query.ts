@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Pool } from 'pg';
-import type { UserReads } from '@letterbox/db';
+import { namedStatement, type UserReads } from '@letterbox/db';
 import { encodeCursor, type ListCursor } from './list-cursor';
 import { afterCursor, filteredRows, mailConditions, mailExpressions, type MailConditions, type MailListFilter } from './mail-filter-sql';
 import { mapSummaryRow, SUMMARY_COLUMNS, type MailListPage, type SummaryRow } from './mail-views';
@@ -72,8 +72,7 @@ export class MailListQuery {
       request.filter,
       'search-hits',
     );
-    const text = `SELECT ${SUMMARY_COLUMNS} FROM mails m WHERE m.id = ANY($1::int8[]) ORDER BY m.received_at ${direction}, m.id ${direction}`;
-    const { rows } = await pool.query<SummaryRow>({ name: `search-page-${direction}`, text, values: [hits.slice(0, request.limit + 1).map((hit) => hit.id)] });
+    const { rows } = await pool.query<SummaryRow>({ ...SEARCH_PAGE[request.order], values: [hits.slice(0, request.limit + 1).map((hit) => hit.id)] });
     return [rows, { count: Math.min(hits.length, MAX_SEARCH_COUNTED), capped: hits.length > MAX_SEARCH_COUNTED }];
   }
 
@@ -87,6 +86,14 @@ export class MailListQuery {
     return { count: Math.min(counted, cap), capped: counted > cap };
   }
 }
+
+const searchPageText = (direction: string) =>
+  `SELECT ${SUMMARY_COLUMNS} FROM mails m WHERE m.id = ANY($1::int8[]) ORDER BY m.received_at ${direction}, m.id ${direction}`;
+/** A search's first page by the ids of its hits, in either order. */
+const SEARCH_PAGE = {
+  desc: namedStatement('search-page-DESC', searchPageText('DESC')),
+  asc: namedStatement('search-page-ASC', searchPageText('ASC')),
+};
 
 /** The total straight from mailbox counters, when the filter is one they keep. */
 function totalFromCounters(mailboxes: MailboxCounters[], filter: MailListFilter): number | undefined {

@@ -1,4 +1,4 @@
-import type { UserReads } from '@letterbox/db';
+import { namedStatement, type UserReads } from '@letterbox/db';
 import type { MailLayout } from '@letterbox/mime';
 import { MailboxLockedError, MailNotFoundError } from './mail-errors';
 import { mapSummaryRow, SUMMARY_COLUMNS, type AttachmentView, type MailRecord, type ReceiptView, type SummaryRow } from './mail-views';
@@ -12,6 +12,29 @@ type RecordRow = SummaryRow & {
 
 export type MailExpansion = 'attachments' | 'receipt_confirm';
 
+const RECORD = namedStatement(
+  'mail-record',
+  `SELECT ${SUMMARY_COLUMNS}, m.storage_key, m.layout, mb.locked AS mailbox_locked,
+     COALESCE((SELECT json_agg(json_build_object(
+         'partId', a.part_id, 'filename', a.filename, 'contentType', a.content_type,
+         'disposition', a.disposition, 'contentId', a.content_id, 'size', a.size,
+         'encoding', a.encoding, 'bodyStart', a.body_start, 'bodyEnd', a.body_end) ORDER BY a.id)
+       FROM attachments a WHERE a.mail_id = m.id), '[]') AS attachments
+   FROM mails m JOIN mailboxes mb ON mb.id = m.mailbox_id
+   WHERE m.id = $1 AND m.user_id = $2 AND m.deleted_at IS NULL`,
+);
+
+const ATTACHMENTS_OF = namedStatement(
+  'mail-attachments-of',
+  `SELECT mail_id AS "mailId", part_id AS "partId", filename, content_type AS "contentType", disposition, content_id AS "contentId", size
+     FROM attachments WHERE mail_id = ANY($1::int8[]) ORDER BY id`,
+);
+
+const RECEIPTS_OF = namedStatement(
+  'mail-receipts-of',
+  'SELECT mail_id, recipient_email, first_read_at, read_count FROM read_receipts WHERE mail_id = ANY($1::int8[]) ORDER BY id',
+);
+
 /** Point reads of one user's mail, in raw SQL: these run on every mail a user opens. */
 export class MailQueries {
   constructor(private readonly reads: UserReads) {}
@@ -19,18 +42,7 @@ export class MailQueries {
   /** The user's live mail with its attachments; a mail of a locked mailbox is refused. */
   async record(userId: number, mailId: number): Promise<MailRecord> {
     const sql = await this.reads.poolFor(userId);
-    const { rows } = await sql.query<RecordRow>({
-      name: 'mail-record',
-      text: `SELECT ${SUMMARY_COLUMNS}, m.storage_key, m.layout, mb.locked AS mailbox_locked,
-               COALESCE((SELECT json_agg(json_build_object(
-                   'partId', a.part_id, 'filename', a.filename, 'contentType', a.content_type,
-                   'disposition', a.disposition, 'contentId', a.content_id, 'size', a.size,
-                   'encoding', a.encoding, 'bodyStart', a.body_start, 'bodyEnd', a.body_end) ORDER BY a.id)
-                 FROM attachments a WHERE a.mail_id = m.id), '[]') AS attachments
-             FROM mails m JOIN mailboxes mb ON mb.id = m.mailbox_id
-             WHERE m.id = $1 AND m.user_id = $2 AND m.deleted_at IS NULL`,
-      values: [mailId, userId],
-    });
+    const { rows } = await sql.query<RecordRow>({ ...RECORD, values: [mailId, userId] });
     const row = rows[0];
     if (!row) throw new MailNotFoundError(mailId);
     if (row.mailbox_locked) throw new MailboxLockedError(row.mailbox_id);
@@ -46,13 +58,7 @@ export class MailQueries {
   /** The attachments of mails of the user's. */
   async attachmentsOf(userId: number, mailIds: number[]): Promise<Map<number, AttachmentView[]>> {
     const sql = await this.reads.poolFor(userId);
-    const { rows } = await sql.query<AttachmentView & { mailId: string }>({
-      name: 'mail-attachments-of',
-      text: `SELECT mail_id AS "mailId", part_id AS "partId", filename, content_type AS "contentType",
-                    disposition, content_id AS "contentId", size
-               FROM attachments WHERE mail_id = ANY($1::int8[]) ORDER BY id`,
-      values: [mailIds],
-    });
+    const { rows } = await sql.query<AttachmentView & { mailId: string }>({ ...ATTACHMENTS_OF, values: [mailIds] });
     return groupBy(rows, ({ mailId, ...attachment }) => [Number(mailId), attachment]);
   }
 
@@ -60,9 +66,7 @@ export class MailQueries {
   async receiptsOf(userId: number, mailIds: number[]): Promise<Map<number, ReceiptView[]>> {
     const sql = await this.reads.poolFor(userId);
     const { rows } = await sql.query<{ mail_id: string; recipient_email: string; first_read_at: Date | null; read_count: number }>({
-      name: 'mail-receipts-of',
-      text: `SELECT mail_id, recipient_email, first_read_at, read_count
-               FROM read_receipts WHERE mail_id = ANY($1::int8[]) ORDER BY id`,
+      ...RECEIPTS_OF,
       values: [mailIds],
     });
     return groupBy(rows, (row) => [

@@ -1,12 +1,37 @@
 import type { HeaderSummary } from '@letterbox/mime';
+import { columnDefinitions, MESSAGE_FIELDS, type AttachmentFields, type InputColumns, type InputValues, type MessageFields } from './mail-row-columns';
 import { searchDocumentTexts } from './search/search-document';
+import { storableJson } from './storable-text';
 import type { PreparedMail } from './store-mail';
 
+/** A writer's own fields of an input row: any but the message's. */
+export type WriterColumns = InputColumns & { readonly [Field in keyof MessageFields]?: never };
+export type MailInputRow<Columns extends WriterColumns> = InputValues<Columns> & MessageFields;
+
 /**
- * A prepared mail as one object of a jsonb array that a set-based INSERT reads with
- * `jsonb_to_recordset(...) AS x(${MAIL_ROW_INPUT_COLUMNS}, ...)`: many mails, one statement.
+ * A writer's input rows of mails, its own fields beside each message's: sent as one jsonb
+ * array, a statement's parameter, and read as a relation by `recordset`. Many mails, one
+ * statement; what mailRowsInsertCtes stores.
  */
-export function mailRowInput(prepared: PreparedMail) {
+export interface MailRowsInput<Columns extends WriterColumns> {
+  /** The rows as a FROM item: `jsonb_to_recordset(<parameter>::jsonb) AS <alias>(...)`, the writer's columns then the message's. */
+  recordset(parameter: string, alias: string): string;
+  /** A mail's row: the writer's values, and the fields of its message. */
+  row(values: InputValues<Columns>, prepared: PreparedMail): MailInputRow<Columns>;
+  /** The rows as the parameter's value, every string made storable (no NUL, no lone surrogate). */
+  parameter(rows: Array<MailInputRow<Columns>>): string;
+}
+
+export function mailRowsInput<const Columns extends WriterColumns>(columns: Columns): MailRowsInput<Columns> {
+  const definitions = columnDefinitions({ ...columns, ...MESSAGE_FIELDS });
+  return {
+    recordset: (parameter, alias) => `jsonb_to_recordset(${parameter}::jsonb) AS ${alias}(${definitions})`,
+    row: (values, prepared) => ({ ...values, ...messageFields(prepared) }),
+    parameter: (rows) => JSON.stringify(rows, storableJson),
+  };
+}
+
+function messageFields(prepared: PreparedMail): MessageFields {
   const search = searchDocumentTexts(prepared);
   return {
     message_id: prepared.messageId,
@@ -15,36 +40,26 @@ export function mailRowInput(prepared: PreparedMail) {
     to_addresses: prepared.summary.to.map(({ name, address }) => ({ name, address })),
     cc_addresses: prepared.summary.cc.map(({ name, address }) => ({ name, address })),
     subject: prepared.summary.subject,
-    thread_references: threadReferences(prepared.summary),
     snippet: prepared.snippet,
     size: prepared.blob.size,
     has_attachments: prepared.attachments.some((part) => part.disposition === 'attachment'),
     storage_key: prepared.blob.key,
     layout: prepared.layout,
-    attachments: attachmentRows(prepared),
+    thread_references: threadReferences(prepared.summary),
     body_text: search.body,
     subject_tokens: search.subjectTokens,
     people_tokens: search.peopleTokens,
     body_tokens: search.bodyTokens,
+    attachments: attachmentRows(prepared),
   };
 }
 
-/** The column definitions of mailRowInput's fields, for jsonb_to_recordset. */
-export const MAIL_ROW_INPUT_COLUMNS = `message_id text, from_address text, from_name text, to_addresses jsonb, cc_addresses jsonb, subject text,
-  thread_references text[], snippet text, size int, has_attachments boolean, storage_key text, layout jsonb, attachments jsonb,
-  body_text text, subject_tokens text, people_tokens text, body_tokens text`;
-
-/** The column definitions of an attachments array of mailRowInput, for jsonb_to_recordset. */
-export const ATTACHMENT_ROW_INPUT_COLUMNS = `part_id text, filename text, content_type text, disposition text, content_id text,
-  size int, encoding text, body_start int, body_end int`;
-
 /** The Message-IDs that place a mail in its conversation (mail_thread_of in SQL). */
-export function threadReferences(summary: HeaderSummary): string[] {
+function threadReferences(summary: HeaderSummary): string[] {
   return [...new Set(summary.inReplyTo ? [...summary.references, summary.inReplyTo] : summary.references)];
 }
 
-/** A prepared mail's attachments as `attachments` rows (less mail_id), for jsonb_to_recordset. */
-export function attachmentRows(prepared: PreparedMail) {
+function attachmentRows(prepared: PreparedMail): AttachmentFields[] {
   return prepared.attachments.map((part) => ({
     part_id: part.partId,
     filename: part.filename,

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import type { UserReads } from '@letterbox/db';
+import { namedStatement, type UserReads } from '@letterbox/db';
 import { MAILBOX_COLUMNS, mapMailboxRow, type MailboxRow, type MailboxView } from './mail-views';
 
 export interface MailboxCounters {
@@ -12,6 +12,8 @@ export interface MailboxCounters {
 }
 
 const ROLE_ORDER = `CASE role WHEN 'inbox' THEN 0 WHEN 'sent' THEN 1 WHEN 'drafts' THEN 2 WHEN 'spam' THEN 3 WHEN 'trash' THEN 4 ELSE 5 END`;
+const LIST = namedStatement('mailboxes-list', `SELECT ${MAILBOX_COLUMNS} FROM mailboxes WHERE user_id = $1 ORDER BY ${ROLE_ORDER}, name`);
+const COUNTERS = namedStatement('mailboxes-counters', 'SELECT id, name, role, locked, total_count, unread_count FROM mailboxes WHERE user_id = $1');
 
 /** The mailbox list and counters, from the pool the user's reads may use (UserReads). */
 export class MailboxQueries {
@@ -19,11 +21,7 @@ export class MailboxQueries {
 
   async list(userId: number): Promise<MailboxView[]> {
     const sql = await this.reads.poolFor(userId);
-    const { rows } = await sql.query<MailboxRow>({
-      name: 'mailboxes-list',
-      text: `SELECT ${MAILBOX_COLUMNS} FROM mailboxes WHERE user_id = $1 ORDER BY ${ROLE_ORDER}, name`,
-      values: [userId],
-    });
+    const { rows } = await sql.query<MailboxRow>({ ...LIST, values: [userId] });
     return rows.map(mapMailboxRow);
   }
 
@@ -34,10 +32,6 @@ export class MailboxQueries {
 
 /** Every mailbox of the user with its lock state and counters: one small indexed read. */
 export async function mailboxCounters(sql: Pool | PoolClient, userId: number): Promise<MailboxCounters[]> {
-  const { rows } = await sql.query<{ id: number; name: string; role: string; locked: boolean; total_count: number; unread_count: number }>({
-    name: 'mailboxes-counters',
-    text: 'SELECT id, name, role, locked, total_count, unread_count FROM mailboxes WHERE user_id = $1',
-    values: [userId],
-  });
+  const { rows } = await sql.query<{ id: number; name: string; role: string; locked: boolean; total_count: number; unread_count: number }>({ ...COUNTERS, values: [userId] });
   return rows.map((row) => ({ id: row.id, name: row.name, role: row.role, locked: row.locked, totalCount: row.total_count, unreadCount: row.unread_count }));
 }

@@ -1,19 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
+import { namedStatement } from '@letterbox/db';
 
 /** 128 random bits: a key cannot be guessed, so confirming needs no sign-in. */
 export function newCertKey(): string {
   return randomBytes(16).toString('base64url');
 }
 
-/**
- * The statement that inserts the read receipts of `source`, a relation (a CTE's name) of
- * sent mails with `office_id`, `mail_id` and `receipts`, a jsonb array of `{ email, cert_key }`.
- */
-export function readReceiptsInsertSql(source: string): string {
-  return `INSERT INTO read_receipts (office_id, mail_id, recipient_email, cert_key)
-  SELECT c.office_id, c.mail_id, r.email, r.cert_key
-    FROM ${source} c, jsonb_to_recordset(c.receipts) AS r(email text, cert_key text)`;
+const CONFIRM = namedStatement(
+  'receipt-confirm',
+  `UPDATE read_receipts
+      SET first_read_at = COALESCE(first_read_at, now()), read_count = read_count + 1
+    WHERE cert_key = $1 AND office_id = $2 AND recipient_email = $3`,
+);
+
+const KEYS_OF = namedStatement('receipt-keys-of', 'SELECT recipient_email, cert_key FROM read_receipts WHERE mail_id = $1');
+
+/** The keys of a sent mail's read receipts, by recipient: what the images its messages carry name. */
+export async function readReceiptKeys(sql: Pool, mailId: number): Promise<Map<string, string>> {
+  const { rows } = await sql.query<{ recipient_email: string; cert_key: string }>({ ...KEYS_OF, values: [mailId] });
+  return new Map(rows.map((row) => [row.recipient_email, row.cert_key]));
 }
 
 /** Owns its pool, which is meant for receipt events alone (see SqlPoolOptions.synchronousCommit). */
@@ -26,13 +32,7 @@ export class ReadReceipts {
    * unknown key changes nothing, and the caller answers the same either way.
    */
   async confirm(officeId: number, certKey: string, email: string): Promise<boolean> {
-    const { rowCount } = await this.sql.query({
-      name: 'receipt-confirm',
-      text: `UPDATE read_receipts
-                SET first_read_at = COALESCE(first_read_at, now()), read_count = read_count + 1
-              WHERE cert_key = $1 AND office_id = $2 AND recipient_email = $3`,
-      values: [certKey, officeId, email.toLowerCase()],
-    });
+    const { rowCount } = await this.sql.query({ ...CONFIRM, values: [certKey, officeId, email.toLowerCase()] });
     return rowCount === 1;
   }
 

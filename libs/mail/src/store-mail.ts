@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { sql } from 'kysely';
-import { queryBuilder, type Database } from '@letterbox/db';
+import type { Database } from '@letterbox/db';
 import {
   createTransferDecoder,
   makeSnippet,
@@ -14,7 +13,7 @@ import {
   type MailLayout,
 } from '@letterbox/mime';
 import type { BlobStore, ByteRange, StoredBlob } from '@letterbox/storage';
-import { mailInsertCtes } from './mail-insert';
+import { insertMail } from './mail-insert';
 import { mapConcurrently } from './map-concurrently';
 import { SEARCH_BODY_CHARS } from './search/search-text';
 import { storableText } from './storable-text';
@@ -103,10 +102,8 @@ async function describeMail(stored: StoredBytes): Promise<Omit<PreparedMail, 'bl
 /** Stores a message: storage first, then its rows in one short transaction. */
 export async function storeMail(db: Database, blobs: BlobStore, mail: MailToStore): Promise<StoredMail> {
   const prepared = await prepareMail(blobs, mail.eml);
-  const { rows } = await sql<{ id: string; thread_id: string }>`WITH ${mailInsertCtes(prepared, mail)} SELECT id, thread_id FROM new_mails`.execute(
-    queryBuilder(db.sql),
-  );
-  return { id: Number(rows[0].id), threadId: Number(rows[0].thread_id), storageKey: prepared.blob.key, messageId: prepared.messageId };
+  const { id, threadId } = await insertMail(db.sql, prepared, mail);
+  return { id, threadId, storageKey: prepared.blob.key, messageId: prepared.messageId };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Pool } from 'pg';
-import type { UserReads } from '@letterbox/db';
+import { namedStatement, type UserReads } from '@letterbox/db';
 import type { MailAddress } from '@letterbox/mime';
 import { encodeCursor, type ListCursor } from './list-cursor';
 import { ThreadNotFoundError } from './mail-errors';
@@ -46,17 +46,18 @@ export class ThreadQueries {
     const sql = await this.reads.poolFor(userId);
     const mailboxes = await mailboxCounters(sql, userId);
     const lockedIds = mailboxes.filter((mailbox) => mailbox.locked).map((mailbox) => mailbox.id);
-    const { rows } = await sql.query<SummaryRow>({
-      name: 'thread-messages',
-      text: `SELECT ${SUMMARY_COLUMNS} FROM mails m
-              WHERE m.user_id = $1 AND m.thread_id = $2 AND m.deleted_at IS NULL AND m.mailbox_id <> ALL($3::int[])
-              ORDER BY m.received_at, m.id LIMIT ${MAX_THREAD_MESSAGES}`,
-      values: [userId, threadId, lockedIds],
-    });
+    const { rows } = await sql.query<SummaryRow>({ ...THREAD_MESSAGES, values: [userId, threadId, lockedIds] });
     if (rows.length === 0) throw new ThreadNotFoundError(threadId);
     return rows.map(mapSummaryRow);
   }
 }
+
+const THREAD_MESSAGES = namedStatement(
+  'thread-messages',
+  `SELECT ${SUMMARY_COLUMNS} FROM mails m
+    WHERE m.user_id = $1 AND m.thread_id = $2 AND m.deleted_at IS NULL AND m.mailbox_id <> ALL($3::int[])
+    ORDER BY m.received_at, m.id LIMIT ${MAX_THREAD_MESSAGES}`,
+);
 
 const THREAD_COLUMNS = `COALESCE(t.message_count, 1) AS message_count, COALESCE(t.unread_count, CASE WHEN m.seen THEN 0 ELSE 1 END) AS unread_count,
   COALESCE(t.has_attachments, m.has_attachments) AS any_attachments, COALESCE(t.sender_addresses, ARRAY[m.from_address]) AS sender_addresses,
@@ -72,19 +73,20 @@ function isUnfiltered(filter: MailListFilter): boolean {
  * The summaries leave out locked mail already: every thread needs only the user, not the mailboxes.
  */
 async function everyThread(pool: Pool, userId: number, { cursor, limit }: ThreadListRequest): Promise<ThreadRow[]> {
-  const values: unknown[] = [userId, limit + 1];
-  let after = '';
-  if (cursor) {
-    values.push(cursor.receivedAt, cursor.id);
-    after = 'AND (t.latest_received_at, t.latest_mail_id) < ($3, $4)';
-  }
-  const text = `SELECT ${SUMMARY_COLUMNS}, ${THREAD_COLUMNS}
-            FROM threads t JOIN mails m ON m.id = t.latest_mail_id
-           WHERE t.user_id = $1 ${after}
-           ORDER BY t.latest_received_at DESC, t.latest_mail_id DESC LIMIT $2`;
-  const { rows } = await pool.query<ThreadRow>({ name: cursor ? 'thread-list-all-after' : 'thread-list-all', text, values });
+  const { rows } = await pool.query<ThreadRow>(
+    cursor
+      ? { ...EVERY_THREAD_AFTER, values: [userId, limit + 1, cursor.receivedAt, cursor.id] }
+      : { ...EVERY_THREAD, values: [userId, limit + 1] },
+  );
   return rows;
 }
+
+const everyThreadText = (after: string) => `SELECT ${SUMMARY_COLUMNS}, ${THREAD_COLUMNS}
+  FROM threads t JOIN mails m ON m.id = t.latest_mail_id
+ WHERE t.user_id = $1 ${after}
+ ORDER BY t.latest_received_at DESC, t.latest_mail_id DESC LIMIT $2`;
+const EVERY_THREAD = namedStatement('thread-list-all', everyThreadText(''));
+const EVERY_THREAD_AFTER = namedStatement('thread-list-all-after', everyThreadText('AND (t.latest_received_at, t.latest_mail_id) < ($3, $4)'));
 
 /**
  * The conversations with mail matching a filter, each where its newest matching mail

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
+import { namedStatement } from '@letterbox/db';
 
 export const DEVICE_PLATFORMS = ['web', 'android', 'ios'] as const;
 
@@ -48,6 +49,30 @@ export class DeviceTokenTakenError extends Error {
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
+// `previous` reads the row as it was before this statement: whose the token was, if anyone's.
+const REGISTER = namedStatement(
+  'devices-register',
+  `WITH previous AS (SELECT user_id FROM devices WHERE token = $2)
+   INSERT INTO devices AS device (user_id, token, platform, installation_hash) VALUES ($1, $2, COALESCE($3, 'web'), $4)
+   ON CONFLICT (token) DO UPDATE SET
+     user_id = EXCLUDED.user_id,
+     platform = COALESCE($3, device.platform),
+     installation_hash = COALESCE(EXCLUDED.installation_hash, device.installation_hash),
+     last_seen_at = now(),
+     created_at = CASE WHEN device.user_id = EXCLUDED.user_id THEN device.created_at ELSE now() END
+   WHERE device.user_id = EXCLUDED.user_id OR device.installation_hash = EXCLUDED.installation_hash
+   RETURNING device.token, device.platform, device.created_at, device.last_seen_at, (SELECT user_id FROM previous) AS previous_user_id`,
+);
+const FORGET_BEYOND_LIMIT = namedStatement(
+  'devices-forget-beyond-limit',
+  'DELETE FROM devices WHERE id IN (SELECT id FROM devices WHERE user_id = $1 ORDER BY last_seen_at DESC, id DESC OFFSET $2)',
+);
+const REMOVE = namedStatement('devices-remove', 'DELETE FROM devices WHERE user_id = $1 AND token = $2');
+const LIST = namedStatement('devices-list', 'SELECT token, platform, created_at, last_seen_at FROM devices WHERE user_id = $1 ORDER BY created_at DESC, id DESC');
+const TOKENS = namedStatement('devices-tokens', 'SELECT token FROM devices WHERE user_id = $1 ORDER BY id');
+const TOKENS_AMONG = namedStatement('devices-tokens-among', 'SELECT token FROM devices WHERE user_id = $1 AND token = ANY($2::text[]) ORDER BY id');
+const PRUNE = namedStatement('devices-prune', 'DELETE FROM devices WHERE token = ANY($1::text[])');
+
 /**
  * The push tokens of users' devices. A token names one app install, so it belongs to whoever
  * signed in on it last, but only when the installation proves it is the same one: it registers
@@ -65,19 +90,8 @@ export class DeviceRegistry {
    * new token). Another user's token moves only with the installation secret it was registered with.
    */
   async register(userId: number, token: string, platform?: DevicePlatform, installationSecret?: string): Promise<Registration> {
-    // `previous` reads the row as it was before this statement: whose the token was, if anyone's.
     const { rows } = await this.sql.query<DeviceRow & { previous_user_id: number | null }>({
-      name: 'devices-register',
-      text: `WITH previous AS (SELECT user_id FROM devices WHERE token = $2)
-             INSERT INTO devices AS device (user_id, token, platform, installation_hash) VALUES ($1, $2, COALESCE($3, 'web'), $4)
-             ON CONFLICT (token) DO UPDATE SET
-               user_id = EXCLUDED.user_id,
-               platform = COALESCE($3, device.platform),
-               installation_hash = COALESCE(EXCLUDED.installation_hash, device.installation_hash),
-               last_seen_at = now(),
-               created_at = CASE WHEN device.user_id = EXCLUDED.user_id THEN device.created_at ELSE now() END
-             WHERE device.user_id = EXCLUDED.user_id OR device.installation_hash = EXCLUDED.installation_hash
-             RETURNING device.token, device.platform, device.created_at, device.last_seen_at, (SELECT user_id FROM previous) AS previous_user_id`,
+      ...REGISTER,
       values: [userId, token, platform ?? null, installationSecret === undefined ? null : hashOf(installationSecret)],
     });
     const [row] = rows;
@@ -88,36 +102,25 @@ export class DeviceRegistry {
   }
 
   private async forgetBeyondLimit(userId: number): Promise<void> {
-    await this.sql.query({
-      name: 'devices-forget-beyond-limit',
-      text: `DELETE FROM devices WHERE id IN (
-               SELECT id FROM devices WHERE user_id = $1 ORDER BY last_seen_at DESC, id DESC OFFSET $2)`,
-      values: [userId, this.maxPerUser],
-    });
+    await this.sql.query({ ...FORGET_BEYOND_LIMIT, values: [userId, this.maxPerUser] });
   }
 
   /** Removes one of the user's devices; false when the token is not theirs (or not known at all). */
   async remove(userId: number, token: string): Promise<boolean> {
-    const { rowCount } = await this.sql.query({ name: 'devices-remove', text: 'DELETE FROM devices WHERE user_id = $1 AND token = $2', values: [userId, token] });
+    const { rowCount } = await this.sql.query({ ...REMOVE, values: [userId, token] });
     return rowCount === 1;
   }
 
   /** The user's devices, the latest registered first. */
   async list(userId: number): Promise<DeviceView[]> {
-    const { rows } = await this.sql.query<DeviceRow>({
-      name: 'devices-list',
-      text: 'SELECT token, platform, created_at, last_seen_at FROM devices WHERE user_id = $1 ORDER BY created_at DESC, id DESC',
-      values: [userId],
-    });
+    const { rows } = await this.sql.query<DeviceRow>({ ...LIST, values: [userId] });
     return rows.map(viewOf);
   }
 
   /** The user's tokens; with `among`, only those of them still the user's, so a retry skips devices removed since. */
   async tokensOf(userId: number, among?: string[]): Promise<string[]> {
     const { rows } = await this.sql.query<{ token: string }>(
-      among === undefined
-        ? { name: 'devices-tokens', text: 'SELECT token FROM devices WHERE user_id = $1 ORDER BY id', values: [userId] }
-        : { name: 'devices-tokens-among', text: 'SELECT token FROM devices WHERE user_id = $1 AND token = ANY($2::text[]) ORDER BY id', values: [userId, among] },
+      among === undefined ? { ...TOKENS, values: [userId] } : { ...TOKENS_AMONG, values: [userId, among] },
     );
     return rows.map((row) => row.token);
   }
@@ -125,7 +128,7 @@ export class DeviceRegistry {
   /** Forgets tokens FCM no longer delivers to, whoever's they are now; answers how many were removed. */
   async prune(tokens: string[]): Promise<number> {
     if (tokens.length === 0) return 0;
-    const { rowCount } = await this.sql.query({ name: 'devices-prune', text: 'DELETE FROM devices WHERE token = ANY($1::text[])', values: [tokens] });
+    const { rowCount } = await this.sql.query({ ...PRUNE, values: [tokens] });
     return rowCount ?? 0;
   }
 }

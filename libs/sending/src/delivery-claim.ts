@@ -1,12 +1,15 @@
 import type { Pool } from 'pg';
+import { namedStatement } from '@letterbox/db';
 
-const CLAIM = `
-UPDATE outbound_sends SET
+const CLAIM = namedStatement(
+  'claim-delivery',
+  `UPDATE outbound_sends SET
   status = 'sending',
   attempts = attempts + CASE WHEN $3 THEN 1 ELSE 0 END,
   started_at = coalesce(started_at, now()),
   attempted_to = CASE WHEN $2::text IS NULL OR $2::text = ANY(attempted_to) THEN attempted_to ELSE array_append(attempted_to, $2::text) END
-WHERE id = $1 AND status IN ('queued', 'sending')`;
+WHERE id = $1 AND status IN ('queued', 'sending')`,
+);
 
 /**
  * Moves a send to `sending` and records that the message under `attemptKey` is about to be
@@ -16,6 +19,6 @@ WHERE id = $1 AND status IN ('queued', 'sending')`;
  * queued or sending (it was cancelled).
  */
 export async function claimDelivery(sql: Pool, sendId: number, attemptKey: string | null, firstInRun: boolean): Promise<boolean> {
-  const { rowCount } = await sql.query({ name: 'claim-delivery', text: CLAIM, values: [sendId, attemptKey, firstInRun] });
+  const { rowCount } = await sql.query({ ...CLAIM, values: [sendId, attemptKey, firstInRun] });
   return rowCount === 1;
 }

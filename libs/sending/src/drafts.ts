@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
-import { sql } from 'kysely';
-import { inTransaction, queryBuilder, type Database } from '@letterbox/db';
-import { discardMailsSql, mailInsertCtes, replaceMailMessage, storableJson, type MailQueries, type PreparedMail } from '@letterbox/mail';
+import { inTransaction, namedStatement, type Database } from '@letterbox/db';
+import { discardMailsSql, mailRowsInput, mailRowsInsertCtes, replaceMailMessage, storableJson, type MailQueries, type PreparedMail } from '@letterbox/mail';
 import type { BlobStore } from '@letterbox/storage';
 import { answerOf } from './answer-original';
 import type { DraftChanges, DraftContent, DraftView } from './draft-content';
@@ -14,6 +13,55 @@ import type { Sender, SendRequest } from './send-request';
 import type { SendView } from './send-view';
 
 type SignedInUser = Pick<Sender, 'userId' | 'officeId'>;
+
+const DRAFT_COLUMNS = 'd.mail_id, d.version, d.content, d.updated_at';
+
+const NEW_DRAFT = mailRowsInput({ user_id: 'int', mailbox_id: 'int', content: 'jsonb' });
+
+/** A draft's mail, seen and in Drafts, and its row. */
+const CREATE = namedStatement(
+  'draft-create',
+  `WITH ${mailRowsInsertCtes({
+    from: NEW_DRAFT.recordset('$1', 'i'),
+    input: 'i',
+    placement: {
+      id: "nextval(pg_get_serial_sequence('mails', 'id'))",
+      user_id: 'i.user_id',
+      mailbox_id: 'i.mailbox_id',
+      received_at: 'now()',
+      seen: 'true',
+      flagged: 'false',
+      important: 'false',
+    },
+    carry: ['i.content'],
+  })}, new_draft AS (
+  INSERT INTO drafts (mail_id, user_id, content) SELECT id, user_id, content FROM placed_mails RETURNING *
+)
+SELECT ${DRAFT_COLUMNS}, n.thread_id FROM new_draft d JOIN new_mails n ON n.id = d.mail_id`,
+);
+
+const UPDATE = namedStatement(
+  'draft-update',
+  `UPDATE drafts d SET version = version + 1, content = $4::jsonb, updated_at = now()
+     FROM mails m WHERE d.mail_id = $1 AND d.user_id = $2 AND d.version = $3 AND m.id = d.mail_id
+   RETURNING ${DRAFT_COLUMNS}, m.thread_id`,
+);
+
+const VERSION = namedStatement('draft-version', 'SELECT version FROM drafts WHERE mail_id = $1 AND user_id = $2');
+
+const REMOVE = namedStatement(
+  'draft-remove',
+  `WITH gone AS (DELETE FROM drafts WHERE mail_id = $1 AND user_id = $2 RETURNING mail_id)
+   ${discardMailsSql({ from: 'gone', mailId: 'mail_id' })}`,
+);
+
+const DRAFT_OF = namedStatement(
+  'draft-of',
+  `SELECT ${DRAFT_COLUMNS}, m.thread_id FROM drafts d JOIN mails m ON m.id = d.mail_id
+    WHERE d.mail_id = $1 AND d.user_id = $2 AND m.deleted_at IS NULL`,
+);
+
+const DRAFTS_MAILBOX = namedStatement('drafts-mailbox-of', `SELECT id FROM mailboxes WHERE user_id = $1 AND role = 'drafts'`);
 
 interface DraftRow {
   mail_id: string;
@@ -55,10 +103,8 @@ export class Drafts {
       };
     }
     const prepared = await this.compose(sender, content);
-    const placement = { userId: sender.userId, mailboxId: await this.draftsMailbox(sender.userId), receivedAt: new Date(), seen: true };
-    const { rows } = await sql<DraftRow>`WITH ${mailInsertCtes(prepared, placement)},
-       new_draft AS (INSERT INTO drafts (mail_id, user_id, content) SELECT id, ${sender.userId}, ${JSON.stringify(content, storableJson)}::jsonb FROM new_mails RETURNING *)
-       SELECT d.mail_id, d.version, d.content, d.updated_at, new_mails.thread_id FROM new_draft d, new_mails`.execute(queryBuilder(this.db.sql));
+    const row = NEW_DRAFT.row({ user_id: sender.userId, mailbox_id: await this.draftsMailbox(sender.userId), content }, prepared);
+    const { rows } = await this.db.sql.query<DraftRow>({ ...CREATE, values: [NEW_DRAFT.parameter([row])] });
     return draftView(rows[0]);
   }
 
@@ -74,12 +120,7 @@ export class Drafts {
     const sender = await this.senders.of(user);
     const prepared = await this.compose(sender, content);
     return inTransaction(this.db.sql, async (client) => {
-      const { rows } = await client.query<DraftRow>({
-        text: `UPDATE drafts d SET version = version + 1, content = $4::jsonb, updated_at = now()
-                 FROM mails m WHERE d.mail_id = $1 AND d.user_id = $2 AND d.version = $3 AND m.id = d.mail_id
-               RETURNING d.mail_id, d.version, d.content, d.updated_at, m.thread_id`,
-        values: [draftId, sender.userId, expectedVersion, JSON.stringify(content, storableJson)],
-      });
+      const { rows } = await client.query<DraftRow>({ ...UPDATE, values: [draftId, sender.userId, expectedVersion, JSON.stringify(content, storableJson)] });
       if (!rows[0]) throw await this.whyNotSaved(client, sender.userId, draftId, expectedVersion);
       await replaceMailMessage(client, draftId, prepared);
       return draftView(rows[0]);
@@ -88,11 +129,7 @@ export class Drafts {
 
   /** Discards a draft: its mail is deleted for good, not moved to the trash. */
   async remove(userId: number, draftId: number): Promise<void> {
-    const { rowCount } = await this.db.sql.query({
-      text: `WITH gone AS (DELETE FROM drafts WHERE mail_id = $1 AND user_id = $2 RETURNING mail_id)
-             ${discardMailsSql('SELECT mail_id FROM gone')}`,
-      values: [draftId, userId],
-    });
+    const { rowCount } = await this.db.sql.query({ ...REMOVE, values: [draftId, userId] });
     if (rowCount === 0) throw new DraftNotFoundError(draftId);
   }
 
@@ -116,27 +153,18 @@ export class Drafts {
   }
 
   private async whyNotSaved(client: PoolClient, userId: number, draftId: number, expectedVersion: number): Promise<Error> {
-    const { rows } = await client.query<{ version: number }>({ text: 'SELECT version FROM drafts WHERE mail_id = $1 AND user_id = $2', values: [draftId, userId] });
+    const { rows } = await client.query<{ version: number }>({ ...VERSION, values: [draftId, userId] });
     return rows[0] ? new DraftVersionConflictError(draftId, expectedVersion, rows[0].version) : new DraftNotFoundError(draftId);
   }
 
   private async row(userId: number, draftId: number): Promise<DraftRow> {
-    const { rows } = await this.db.sql.query<DraftRow>({
-      name: 'draft-of',
-      text: `SELECT d.mail_id, d.version, d.content, d.updated_at, m.thread_id FROM drafts d JOIN mails m ON m.id = d.mail_id
-              WHERE d.mail_id = $1 AND d.user_id = $2 AND m.deleted_at IS NULL`,
-      values: [draftId, userId],
-    });
+    const { rows } = await this.db.sql.query<DraftRow>({ ...DRAFT_OF, values: [draftId, userId] });
     if (!rows[0]) throw new DraftNotFoundError(draftId);
     return rows[0];
   }
 
   private async draftsMailbox(userId: number): Promise<number> {
-    const { rows } = await this.db.sql.query<{ id: number }>({
-      name: 'drafts-mailbox-of',
-      text: `SELECT id FROM mailboxes WHERE user_id = $1 AND role = 'drafts'`,
-      values: [userId],
-    });
+    const { rows } = await this.db.sql.query<{ id: number }>({ ...DRAFTS_MAILBOX, values: [userId] });
     if (!rows[0]) throw new Error(`user ${userId} has no Drafts mailbox`);
     return rows[0].id;
   }

@@ -1,20 +1,30 @@
 import { createHash, randomUUID } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import type { Database } from '@letterbox/db';
+import type { Pool } from 'pg';
+import { z } from 'zod';
+import { namedStatement } from '@letterbox/db';
 import { prepareMail, type PreparedMail } from '@letterbox/mail';
 import type { BlobStore } from '@letterbox/storage';
 import { sentCopyOptions, type MessageIdentity } from './compose-message';
 import { IdempotencyKeyReusedError } from './send-errors';
-import type { Sender, SendRequest } from './send-request';
+import { sendRequestSchema, type Sender, type SendRequest } from './send-request';
 import type { SendRecordInput } from './send-batch-insert';
-import { sendView, type SendView } from './send-view';
+import { SEND_RECORD_COLUMNS, sendViewOfRecord, type SendRecordRow, type SendView } from './send-view';
 
 /** What the worker reads back: the request and the identity every copy of it shares. */
-export interface RecordedRequest extends SendRequest {
-  messageId: string;
-  date: string;
+const recordedRequestSchema = sendRequestSchema.extend({
+  messageId: z.string(),
+  date: z.string(),
   /** Tells a retried request (same key, same content) from a reused key. */
-  fingerprint: string;
+  fingerprint: z.string(),
+});
+export type RecordedRequest = z.infer<typeof recordedRequestSchema>;
+
+/** A send's request as `outbound_sends.request` holds it, checked: a malformed one fails with what is wrong in it. */
+export function parseRecordedRequest(sendId: number | string, stored: unknown): RecordedRequest {
+  const parsed = recordedRequestSchema.safeParse(stored);
+  if (!parsed.success) throw new Error(`send ${sendId}: its recorded request is malformed: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }
 
 /** How a send is recorded: under an idempotency key, for a queue namespace's outbox sweep. */
@@ -52,10 +62,16 @@ export async function composeSentCopy(blobs: BlobStore, sender: Sender, request:
   return prepareMail(blobs, request.attachments.length === 0 ? await message.build() : message.createReadStream());
 }
 
+const BY_IDEMPOTENCY_KEY = namedStatement(
+  'send-by-idempotency-key',
+  `SELECT ${SEND_RECORD_COLUMNS}, request FROM outbound_sends WHERE user_id = $1 AND idempotency_key = $2`,
+);
+
 /** The send recorded under the key, if any; the key's reuse for another request is refused. */
-export async function findByIdempotencyKey(db: Database, userId: number, idempotencyKey: string, fingerprint: string): Promise<SendView | undefined> {
-  const send = await db.prisma.outboundSend.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } } });
+export async function findByIdempotencyKey(sql: Pool, userId: number, idempotencyKey: string, fingerprint: string): Promise<SendView | undefined> {
+  const { rows } = await sql.query<SendRecordRow & { request: unknown }>({ ...BY_IDEMPOTENCY_KEY, values: [userId, idempotencyKey] });
+  const send = rows[0];
   if (!send) return undefined;
-  if ((send.request as unknown as RecordedRequest).fingerprint !== fingerprint) throw new IdempotencyKeyReusedError(idempotencyKey);
-  return sendView(send);
+  if (parseRecordedRequest(send.id, send.request).fingerprint !== fingerprint) throw new IdempotencyKeyReusedError(idempotencyKey);
+  return sendViewOfRecord(send);
 }

@@ -1,4 +1,4 @@
-import type { Database } from '@letterbox/db';
+import { namedStatement, type Database } from '@letterbox/db';
 import { markAnsweredSql, storableJson } from '@letterbox/mail';
 import type { RecordedRequest } from './record-send';
 import type { Sender } from './send-request';
@@ -33,17 +33,14 @@ export async function insertSendBatch(db: Database, items: SendRecordInput[]): P
     answered_mail_id: request.answering?.mailId ?? null,
     answered_mode: request.answering?.mode ?? null,
   }));
-  const { rows } = await db.sql.query<SendRecordRow & { position: number }>({
-    name: 'insert-send-batch',
-    text: INSERT_SEND_BATCH,
-    values: [JSON.stringify(input, storableJson)],
-  });
+  const { rows } = await db.sql.query<SendRecordRow & { position: number }>({ ...INSERT_SEND_BATCH, values: [JSON.stringify(input, storableJson)] });
   const recorded = new Map(rows.map((row) => [row.position, sendViewOfRecord(row)]));
   return items.map((_, position) => recorded.get(position));
 }
 
-const INSERT_SEND_BATCH = `
-WITH input AS (
+const INSERT_SEND_BATCH = namedStatement(
+  'insert-send-batch',
+  `WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
     position int, user_id int, idempotency_key text, queue_prefix text, request jsonb, scheduled_at_ms float8,
     has_copy boolean, answered_mail_id int8, answered_mode text)
@@ -59,7 +56,7 @@ WITH input AS (
 ), kept AS (
   SELECT n.* FROM numbered n JOIN new_sends s ON s.id = n.send_id
 ), answered AS (
-  ${markAnsweredSql(`(SELECT answered_mail_id AS mail_id, user_id, bool_or(answered_mode <> 'forward') AS replied, bool_or(answered_mode = 'forward') AS forwarded
-                        FROM kept WHERE answered_mail_id IS NOT NULL GROUP BY answered_mail_id, user_id)`)}
+  ${markAnsweredSql({ from: 'kept', mailId: 'answered_mail_id', userId: 'user_id', replied: "answered_mode <> 'forward'", forwarded: "answered_mode = 'forward'" })}
 )
-SELECT k.position, s.* FROM new_sends s JOIN kept k ON k.send_id = s.id`;
+SELECT k.position, s.* FROM new_sends s JOIN kept k ON k.send_id = s.id`,
+);

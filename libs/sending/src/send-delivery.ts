@@ -3,11 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Database } from '@letterbox/db';
+import { readReceiptKeys } from '@letterbox/mail';
 import { loggerFor, sendsTotal } from '@letterbox/observability';
 import { JOB_DONE, type JobAttempt, type JobOutcome, type JobPayloads } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import { messageOptions, type Delivery } from './compose-message';
 import { claimDelivery } from './delivery-claim';
+import { DeliveryRecords } from './delivery-records';
 import type { ProviderReceipts } from './provider-receipts';
 import type { RecordedRequest } from './record-send';
 import type { SenderRateLimit } from './sender-rate-limit';
@@ -70,28 +72,28 @@ const LATE_FOR_SLOT_MS = 400;
  * whether the copy is stored yet or not.
  */
 export class SendDelivery {
+  private readonly records: DeliveryRecords;
+
   constructor(
     private readonly db: Database,
     private readonly blobs: BlobStore,
     private readonly smtp: Transporter,
     private readonly rateLimit: SenderRateLimit,
     private readonly options: SendDeliveryOptions,
-  ) {}
+  ) {
+    this.records = new DeliveryRecords(db.sql);
+  }
 
   /** The `deliver-send` job: what became of this run, for the queue to act on. */
   async deliver(payload: DeliverSend, attempt: JobAttempt<DeliverSend>): Promise<JobOutcome<DeliverSend>> {
     const { sendId } = payload;
-    const send = await this.db.prisma.outboundSend.findUnique({
-      where: { id: BigInt(sendId) },
-      include: { user: { select: { id: true, officeId: true, email: true, displayName: true } } },
-    });
+    const send = await this.records.send(sendId);
     if (!send || send.status === 'cancelled' || send.status === 'sent' || send.status === 'failed') return JOB_DONE;
-    const request = send.request as unknown as RecordedRequest;
+    const { request, sender } = send;
     // The copy holds the read-receipt keys: no image goes out before they exist. Put off, not failed: it takes no attempt.
     if (send.sentCopyPending && request.requestReadReceipt) {
       return { outcome: 'later', at: Date.now() + SENT_COPY_WAIT_MS, reason: `send ${sendId}'s Sent copy, which holds its read-receipt keys, is not stored yet` };
     }
-    const sender: Sender = { userId: send.user.id, officeId: send.user.officeId, email: send.user.email, displayName: send.user.displayName };
     const colleagues = this.options.colleagues ? await this.options.colleagues.colleaguesAmong(recipientsOf(request)) : new Set<string>();
     const deliveries = await this.plan(send.sentMailId, sender, request, colleagues);
     let claimed = false;
@@ -107,11 +109,11 @@ export class SendDelivery {
         const identity = { messageId: request.messageId, date: new Date(request.date) };
         const message = new MailComposer(messageOptions(this.blobs, sender, request, identity, delivery)).compile().createReadStream();
         await this.options.colleagues.deliver(message, delivery.recipients);
-        await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { deliveredTo: { push: key } } });
+        await this.records.delivered(sendId, key);
         continue;
       }
       if (send.attemptedTo.includes(key) && (await this.reachedProvider(sendId, request, delivery))) {
-        await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { deliveredTo: { push: key } } });
+        await this.records.delivered(sendId, key);
         continue;
       }
       let slot: number;
@@ -136,27 +138,17 @@ export class SendDelivery {
       if (refusal !== undefined && wholeSend) return { outcome: 'failed', reason: refusal };
       if (refusal !== undefined) {
         refused.push(key);
-        await this.db.prisma.outboundSend.update({
-          where: { id: BigInt(sendId) },
-          data: { refusedTo: { push: key }, lastError: `${delivery.recipients.join(', ')}: ${refusal}` },
-        });
+        await this.records.refused(sendId, key, `${delivery.recipients.join(', ')}: ${refusal}`);
         continue;
       }
-      await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { deliveredTo: { push: key } } });
+      await this.records.delivered(sendId, key);
     }
     if (refused.length > 0 && refused.length === deliveries.length) {
-      await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: { status: 'failed' } });
+      await this.records.failed(sendId);
       sendsTotal.inc({ status: 'failed' });
       return { outcome: 'failed', reason: `every recipient was refused: ${refused.join(', ')}` };
     }
-    await this.db.prisma.outboundSend.update({
-      where: { id: BigInt(sendId) },
-      data: {
-        status: 'sent',
-        sentAt: new Date(),
-        lastError: refused.length > 0 ? `refused for good by the provider: ${refused.join(', ')}` : null,
-      },
-    });
+    await this.records.sent(sendId, refused.length > 0 ? `refused for good by the provider: ${refused.join(', ')}` : null);
     sendsTotal.inc({ status: 'sent' });
     logger.info({ sendId, refused: refused.length }, `send ${sendId} sent`);
     return JOB_DONE;
@@ -184,11 +176,7 @@ export class SendDelivery {
 
   /** Records a send's delivery as given up, unless it went out or was cancelled meanwhile. */
   async giveUp(sendId: number, reason: string): Promise<void> {
-    const { count } = await this.db.prisma.outboundSend.updateMany({
-      where: { id: BigInt(sendId), status: { in: ['queued', 'sending'] } },
-      data: { status: 'failed', lastError: reason.slice(0, 1000) },
-    });
-    if (count === 0) return;
+    if (!(await this.records.givenUp(sendId, reason.slice(0, 1000)))) return;
     sendsTotal.inc({ status: 'failed' });
     logger.warn({ sendId, reason }, `send ${sendId} given up`);
   }
@@ -215,7 +203,7 @@ export class SendDelivery {
       const permanent = isPermanentSmtpFailure(error);
       const lastError = describeSmtpFailure(error);
       const failsSend = (permanent && wholeSend) || (finalAttempt && !permanent);
-      await this.db.prisma.outboundSend.update({ where: { id: BigInt(sendId) }, data: failsSend ? { status: 'failed', lastError } : { lastError } });
+      await (failsSend ? this.records.failed(sendId, lastError) : this.records.lastError(sendId, lastError));
       if (failsSend) sendsTotal.inc({ status: 'failed' });
       logger.warn({ sendId, recipients: delivery.recipients, permanent }, `send ${sendId}: the provider refused it: ${lastError}`);
       if (permanent) return lastError;
@@ -224,7 +212,7 @@ export class SendDelivery {
   }
 
   /** The messages a send is made of, each under the key its delivery is recorded by. */
-  private async plan(sentMailId: bigint | null, sender: Sender, request: RecordedRequest, colleagues: Set<string>): Promise<Array<[string, Delivery]>> {
+  private async plan(sentMailId: number | null, sender: Sender, request: RecordedRequest, colleagues: Set<string>): Promise<Array<[string, Delivery]>> {
     const recipients = recipientsOf(request);
     if (!request.sendSeparately && !request.requestReadReceipt) {
       const outside = recipients.filter((recipient) => !colleagues.has(recipient));
@@ -233,7 +221,7 @@ export class SendDelivery {
       if (colleagues.size > 0) plan.push([ALL_COLLEAGUES, { recipients: [...colleagues], headerTo: request.to, headerCc: request.cc, internal: true }]);
       return plan;
     }
-    const certKeys = request.requestReadReceipt && sentMailId !== null ? await this.certKeys(sentMailId) : new Map<string, string>();
+    const certKeys = request.requestReadReceipt && sentMailId !== null ? await readReceiptKeys(this.db.sql, sentMailId) : new Map<string, string>();
     return recipients.map((recipient) => {
       const certKey = certKeys.get(recipient);
       const delivery: Delivery = {
@@ -245,11 +233,6 @@ export class SendDelivery {
       };
       return [recipient, delivery];
     });
-  }
-
-  private async certKeys(sentMailId: bigint): Promise<Map<string, string>> {
-    const receipts = await this.db.prisma.readReceipt.findMany({ where: { mailId: sentMailId }, select: { recipientEmail: true, certKey: true } });
-    return new Map(receipts.map((receipt) => [receipt.recipientEmail, receipt.certKey]));
   }
 
   private pixelUrl(officeId: number, certKey: string, email: string): string {

@@ -1,4 +1,4 @@
-import type { Database } from '@letterbox/db';
+import { namedStatement, type Database } from '@letterbox/db';
 import { BatchCollector, type BatchLimits, type JobQueues } from '@letterbox/queue';
 import { SEND_GROUP_COMMIT } from './send-group-commit';
 import { loggerFor } from '@letterbox/observability';
@@ -10,6 +10,8 @@ const RECORDED_GRACE = '2 seconds';
 /** How long a queued job must have been in Redis before its absence means Redis lost it. */
 const LOST_JOB_AGE = '1 minute';
 const SWEEP_BATCH = 500;
+
+const MARK_ENQUEUED = namedStatement('mark-sends-enqueued', 'UPDATE outbound_sends SET enqueued_at = now() WHERE id = ANY($1::int8[]) AND enqueued_at IS NULL');
 
 interface QueuedSend {
   id: number;
@@ -68,11 +70,7 @@ export class SendOutbox {
   /** Sends not marked before: a mark lands after their requests were answered, and must not undo a later one. */
   private markEnqueued(sendIds: number[]): void {
     this.db.sql
-      .query({
-        name: 'mark-sends-enqueued',
-        text: 'UPDATE outbound_sends SET enqueued_at = now() WHERE id = ANY($1::int8[]) AND enqueued_at IS NULL',
-        values: [sendIds],
-      })
+      .query({ ...MARK_ENQUEUED, values: [sendIds] })
       .catch((error: unknown) => logger.warn({ sendIds, err: error }, `sends ${sendIds.join(', ')} queued but not marked; the sweep finds their jobs there`));
   }
 

@@ -27,13 +27,13 @@ export class SendRecords {
   async record(sender: Sender, request: SendRequest, options: RecordOptions): Promise<{ send: SendView; created: boolean }> {
     const { idempotencyKey } = options;
     if (idempotencyKey) {
-      const existing = await findByIdempotencyKey(this.db, sender.userId, idempotencyKey, fingerprintOf(request));
+      const existing = await findByIdempotencyKey(this.db.sql, sender.userId, idempotencyKey, fingerprintOf(request));
       if (existing) return { send: existing, created: false };
     }
     const send = await this.inserts.add(prepareSendRecord(sender, request, options));
     if (send) return { send, created: true };
     // The same key raced in from a concurrent request; its send is the answer.
-    return { send: (await findByIdempotencyKey(this.db, sender.userId, idempotencyKey as string, fingerprintOf(request))) as SendView, created: false };
+    return { send: (await findByIdempotencyKey(this.db.sql, sender.userId, idempotencyKey as string, fingerprintOf(request))) as SendView, created: false };
   }
 
   private insertGroup(items: SendRecordInput[]): Promise<Array<SendView | undefined | Error>> {

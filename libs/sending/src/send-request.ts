@@ -1,48 +1,57 @@
+import { z } from 'zod';
+
 /** An attachment of a send, in blob storage: uploaded with it, or a part of a mail it forwards. */
-export interface SendAttachment {
-  filename: string;
-  contentType: string;
-  storageKey: string;
-  size: number;
+const sendAttachmentSchema = z.object({
+  filename: z.string(),
+  contentType: z.string(),
+  storageKey: z.string(),
+  size: z.number(),
   /** A forwarded part: where its encoded bytes lie in the stored message, and how to decode them. Nothing is copied. */
-  part?: { start: number; end: number; encoding: string };
+  part: z.object({ start: z.number(), end: z.number(), encoding: z.string() }).optional(),
   /** An inline image's Content-ID, which the HTML body refers to as cid:. */
-  contentId?: string;
-  inline?: boolean;
-}
+  contentId: z.string().optional(),
+  inline: z.boolean().optional(),
+});
+export type SendAttachment = z.infer<typeof sendAttachmentSchema>;
 
 export const ANSWER_MODES = ['reply', 'replyAll', 'forward'] as const;
 export type AnswerMode = (typeof ANSWER_MODES)[number];
 
 /** The mail a send answers or forwards, and what its headers say of it. */
-export interface AnsweredMail {
-  mailId: number;
-  mode: AnswerMode;
+const answeredMailSchema = z.object({
+  mailId: z.number(),
+  mode: z.enum(ANSWER_MODES),
   /** The original's Message-ID: In-Reply-To of a reply. */
-  messageId: string;
+  messageId: z.string(),
   /** The conversation's Message-IDs, the original's last. */
-  references: string[];
-}
+  references: z.array(z.string()),
+});
+export type AnsweredMail = z.infer<typeof answeredMailSchema>;
 
-/** A validated send, as recorded in `outbound_sends.request` and read back by the worker. */
-export interface SendRequest {
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  subject: string;
-  text?: string;
-  html?: string;
-  important: boolean;
+/**
+ * A validated send, as recorded in `outbound_sends.request` and read back by the workers.
+ * Its schema checks the shape of what is read back (parseRecordedRequest); what a user may
+ * ask is the send API's request schema's to check.
+ */
+export const sendRequestSchema = z.object({
+  to: z.array(z.string()),
+  cc: z.array(z.string()),
+  bcc: z.array(z.string()),
+  subject: z.string(),
+  text: z.string().optional(),
+  html: z.string().optional(),
+  important: z.boolean(),
   /** Keep a copy in the sender's Sent mailbox. */
-  saveCopy: boolean;
+  saveCopy: z.boolean(),
   /** One message per recipient, each seeing only themselves. */
-  sendSeparately: boolean;
-  requestReadReceipt: boolean;
+  sendSeparately: z.boolean(),
+  requestReadReceipt: z.boolean(),
   /** ISO time to send at; absent: now. */
-  sendAt?: string;
-  attachments: SendAttachment[];
-  answering?: AnsweredMail;
-}
+  sendAt: z.string().optional(),
+  attachments: z.array(sendAttachmentSchema),
+  answering: answeredMailSchema.optional(),
+});
+export type SendRequest = z.infer<typeof sendRequestSchema>;
 
 export interface Sender {
   userId: number;

@@ -25,32 +25,6 @@ export type SendView = z.infer<typeof sendViewSchema>;
 /** A send just made (or found again by its idempotency key): where to ask for its status. */
 export const submittedSendSchema = sendViewSchema.extend({ statusUrl: z.string() }).meta({ id: 'SubmittedSend' });
 
-interface SendRow {
-  id: bigint;
-  status: SendStatus;
-  attempts: number;
-  lastError: string | null;
-  requestedAt: Date;
-  scheduledAt: Date | null;
-  startedAt: Date | null;
-  sentAt: Date | null;
-  sentMailId: bigint | null;
-}
-
-export function sendView(row: SendRow): SendView {
-  return {
-    id: Number(row.id),
-    status: row.status,
-    attempts: row.attempts,
-    lastError: row.lastError,
-    requestedAt: row.requestedAt.toISOString(),
-    scheduledAt: row.scheduledAt?.toISOString() ?? null,
-    startedAt: row.startedAt?.toISOString() ?? null,
-    sentAt: row.sentAt?.toISOString() ?? null,
-    sentMailId: row.sentMailId === null ? null : Number(row.sentMailId),
-  };
-}
-
 /** The columns a raw statement returns for sendViewOfRecord. */
 export const SEND_RECORD_COLUMNS = 'id, status, attempts, last_error, requested_at, scheduled_at, started_at, sent_at, sent_mail_id';
 
@@ -67,15 +41,15 @@ export interface SendRecordRow {
 }
 
 export function sendViewOfRecord(row: SendRecordRow): SendView {
-  return sendView({
-    id: BigInt(row.id),
+  return {
+    id: Number(row.id),
     status: row.status,
     attempts: row.attempts,
     lastError: row.last_error,
-    requestedAt: row.requested_at,
-    scheduledAt: row.scheduled_at,
-    startedAt: row.started_at,
-    sentAt: row.sent_at,
-    sentMailId: row.sent_mail_id === null ? null : BigInt(row.sent_mail_id),
-  });
+    requestedAt: row.requested_at.toISOString(),
+    scheduledAt: row.scheduled_at?.toISOString() ?? null,
+    startedAt: row.started_at?.toISOString() ?? null,
+    sentAt: row.sent_at?.toISOString() ?? null,
+    sentMailId: row.sent_mail_id === null ? null : Number(row.sent_mail_id),
+  };
 }

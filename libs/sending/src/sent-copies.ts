@@ -1,11 +1,10 @@
-import type { Database } from '@letterbox/db';
-import { mailRowInput, newCertKey, storableJson, type PreparedMail } from '@letterbox/mail';
+import { namedStatement, type Database } from '@letterbox/db';
 import { BatchCollector, type BatchLimits } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
-import { composeSentCopy, type RecordedRequest } from './record-send';
+import { composeSentCopy, parseRecordedRequest } from './record-send';
 import { asError, writeGroup } from './row-errors';
-import { INSERT_SENT_COPIES } from './sent-copy-insert';
-import { recipientsOf, type Sender } from './send-request';
+import { insertSentCopies, type ComposedCopy } from './sent-copy-insert';
+import type { Sender } from './send-request';
 
 /**
  * Copies are stored in groups gathered across the jobs in flight: at most two groups at
@@ -17,6 +16,20 @@ const COPY_GROUPS: BatchLimits = { maxSize: 64, maxWaitMs: 5, maxInFlight: 2 };
 const PENDING_GRACE = '1 minute';
 const SWEEP_PAGE = 100;
 
+const SWEEP = namedStatement(
+  'sweep-sent-copies',
+  `SELECT id FROM outbound_sends
+    WHERE queue_prefix = $1 AND sent_copy_pending AND id > $2 AND requested_at < now() - interval '${PENDING_GRACE}'
+    ORDER BY id LIMIT ${SWEEP_PAGE}`,
+);
+
+const PENDING = namedStatement(
+  'pending-sent-copies',
+  `SELECT s.id, s.request, u.id AS user_id, u.office_id, u.email, u.display_name
+     FROM outbound_sends s JOIN users u ON u.id = s.user_id
+    WHERE s.id = ANY($1::int8[]) AND s.sent_copy_pending`,
+);
+
 /** A Sent copy as stored: its owner sees it at `mailId` in `mailboxId` (Sent, or Drafts for a cancelled send). */
 export interface StoredSentCopy {
   userId: number;
@@ -27,7 +40,8 @@ export interface StoredSentCopy {
 interface PendingCopy {
   sendId: number;
   sender: Sender;
-  request: RecordedRequest;
+  /** As `outbound_sends.request` holds it: parsed with the copy's composing, so a malformed one fails that copy alone. */
+  request: unknown;
 }
 
 /**
@@ -67,13 +81,7 @@ export class SentCopies {
     const failures: string[] = [];
     let found = 0;
     for (let after = 0; ; ) {
-      const { rows } = await this.db.sql.query<{ id: string }>({
-        name: 'sweep-sent-copies',
-        text: `SELECT id FROM outbound_sends
-                WHERE queue_prefix = $1 AND sent_copy_pending AND id > $2 AND requested_at < now() - interval '${PENDING_GRACE}'
-                ORDER BY id LIMIT ${SWEEP_PAGE}`,
-        values: [this.queuePrefix, after],
-      });
+      const { rows } = await this.db.sql.query<{ id: string }>({ ...SWEEP, values: [this.queuePrefix, after] });
       if (rows.length === 0) break;
       found += rows.length;
       after = Number(rows[rows.length - 1].id);
@@ -87,16 +95,16 @@ export class SentCopies {
   private async storeGroup(sendIds: number[]): Promise<Array<void | Error>> {
     const pending = await this.pendingOf(sendIds);
     const failed = new Map<number, Error>();
-    const ready: Array<PendingCopy & { prepared: PreparedMail }> = [];
+    const ready: ComposedCopy[] = [];
     await Promise.all(
       pending.map((copy) =>
         this.compose(copy).then(
-          (prepared) => void ready.push({ ...copy, prepared }),
+          (composed) => void ready.push(composed),
           (error: unknown) => void failed.set(copy.sendId, asError(error)),
         ),
       ),
     );
-    const written = ready.length === 0 ? [] : await writeGroup(ready, (group) => this.insert(group));
+    const written = ready.length === 0 ? [] : await writeGroup(ready, (group) => insertSentCopies(this.db.sql, group));
     for (const [index, result] of written.entries()) if (result instanceof Error) failed.set(ready[index].sendId, result);
     const stored = written.filter((copy): copy is StoredSentCopy => copy !== undefined && !(copy instanceof Error));
     if (stored.length > 0) await this.announce(stored);
@@ -104,11 +112,8 @@ export class SentCopies {
   }
 
   private async pendingOf(sendIds: number[]): Promise<PendingCopy[]> {
-    const { rows } = await this.db.sql.query<{ id: string; request: RecordedRequest; user_id: number; office_id: number; email: string; display_name: string }>({
-      name: 'pending-sent-copies',
-      text: `SELECT s.id, s.request, u.id AS user_id, u.office_id, u.email, u.display_name
-               FROM outbound_sends s JOIN users u ON u.id = s.user_id
-              WHERE s.id = ANY($1::int8[]) AND s.sent_copy_pending`,
+    const { rows } = await this.db.sql.query<{ id: string; request: unknown; user_id: number; office_id: number; email: string; display_name: string }>({
+      ...PENDING,
       values: [sendIds],
     });
     return rows.map((row) => ({
@@ -118,26 +123,10 @@ export class SentCopies {
     }));
   }
 
-  private compose({ sender, request }: PendingCopy): Promise<PreparedMail> {
-    return composeSentCopy(this.blobs, sender, request, { messageId: request.messageId, date: new Date(request.date) });
-  }
-
-  /** One statement for the group; a copy another store got to first is left out (`undefined`). */
-  private async insert(copies: Array<PendingCopy & { prepared: PreparedMail }>): Promise<Array<StoredSentCopy | undefined>> {
-    const input = copies.map(({ sendId, request, prepared }) => ({
-      send_id: sendId,
-      received_at: request.date,
-      important: request.important,
-      receipts: request.requestReadReceipt ? recipientsOf(request).map((email) => ({ email, cert_key: newCertKey() })) : [],
-      ...mailRowInput(prepared),
-    }));
-    const { rows } = await this.db.sql.query<{ send_id: string; user_id: number; mail_id: string; mailbox_id: number }>({
-      name: 'insert-sent-copies',
-      text: INSERT_SENT_COPIES,
-      values: [JSON.stringify(input, storableJson)],
-    });
-    const stored = new Map(rows.map((row) => [Number(row.send_id), { userId: row.user_id, mailId: Number(row.mail_id), mailboxId: row.mailbox_id }]));
-    return copies.map((copy) => stored.get(copy.sendId));
+  private async compose({ sendId, sender, request: stored }: PendingCopy): Promise<ComposedCopy> {
+    const request = parseRecordedRequest(sendId, stored);
+    const prepared = await composeSentCopy(this.blobs, sender, request, { messageId: request.messageId, date: new Date(request.date) });
+    return { sendId, request, prepared };
   }
 }
 

@@ -1,11 +1,13 @@
 import type { Pool } from 'pg';
 import { loggerFor, oncePerInterval, within } from '@letterbox/observability';
+import { namedStatement } from '../named-statements';
 import { sortableWalPosition } from './wal-position';
 
 /** Long enough that one query serves every read of a busy process in between, short enough to add no noticeable delay to seeing a write. */
 const MAX_AGE_MS = 10;
 const ANSWER_WITHIN_MS = 500;
 const logger = loggerFor('db');
+const REPLAYED_POSITION = namedStatement('replica-replayed-position', 'SELECT pg_last_wal_replay_lsn()::text AS lsn');
 
 /**
  * How far the replica has replayed the primary's WAL, asked at most every MAX_AGE_MS. A
@@ -28,7 +30,7 @@ export class ReplayedPosition {
   private async ask(): Promise<string | undefined> {
     try {
       const { rows } = await within(
-        this.replica.query<{ lsn: string | null }>({ name: 'replica-replayed-position', text: 'SELECT pg_last_wal_replay_lsn()::text AS lsn' }),
+        this.replica.query<{ lsn: string | null }>(REPLAYED_POSITION),
         ANSWER_WITHIN_MS,
       );
       return rows[0].lsn === null ? undefined : sortableWalPosition(rows[0].lsn);

@@ -1,6 +1,7 @@
 import type { RedisConnection } from '@letterbox/redis';
 import type { Pool } from 'pg';
 import { loggerFor, oncePerInterval, within } from '@letterbox/observability';
+import { namedStatement } from '../named-statements';
 import { ReplayedPosition } from './replayed-position';
 import type { UserReads, UserWrites } from './user-routing';
 import { sortableWalPosition } from './wal-position';
@@ -12,6 +13,7 @@ import { sortableWalPosition } from './wal-position';
 const REMEMBERED_MS = 60_000;
 const REDIS_WITHIN_MS = 250;
 const logger = loggerFor('db');
+const INSERT_POSITION = namedStatement('primary-insert-position', 'SELECT pg_current_wal_insert_lsn()::text AS lsn');
 
 /**
  * Keeps the later of the stored and the given position: two processes recording a user's
@@ -59,7 +61,7 @@ export class ReplicaRouting implements UserReads, UserWrites {
   async record(userIds: number[]): Promise<void> {
     if (userIds.length === 0) return;
     try {
-      const { rows } = await this.primary.query<{ lsn: string }>({ name: 'primary-insert-position', text: 'SELECT pg_current_wal_insert_lsn()::text AS lsn' });
+      const { rows } = await this.primary.query<{ lsn: string }>(INSERT_POSITION);
       const position = sortableWalPosition(rows[0].lsn);
       await Promise.all(userIds.map((userId) => within(this.redis.eval(RECORD_LATER, 1, this.key(userId), position, REMEMBERED_MS), REDIS_WITHIN_MS)));
     } catch (error) {

@@ -1,10 +1,12 @@
 import type { Pool } from 'pg';
+import { namedStatement } from '@letterbox/db';
 import type { MailListFilter } from '../mail-filter-sql';
 import type { MailSummary, SearchHighlight } from '../mail-views';
 import type { SearchTerm } from './search-query';
 
 const CONTEXT_BEFORE = 60;
 const LENGTH = 200;
+const BODIES = namedStatement('search-highlight-bodies', 'SELECT mail_id, body FROM mail_search WHERE mail_id = ANY($1::int8[])');
 
 /**
  * Snippets of the hits' bodies around the first searched word, with every searched word
@@ -15,11 +17,7 @@ export async function searchHighlights(sql: Pool, mailIds: number[], terms: Sear
   const wanted = terms.filter((term) => !term.excluded);
   const highlights = new Map<number, SearchHighlight>();
   if (mailIds.length === 0 || wanted.length === 0) return highlights;
-  const { rows } = await sql.query<{ mail_id: string; body: string }>({
-    name: 'search-highlight-bodies',
-    text: 'SELECT mail_id, body FROM mail_search WHERE mail_id = ANY($1::int8[])',
-    values: [mailIds],
-  });
+  const { rows } = await sql.query<{ mail_id: string; body: string }>({ ...BODIES, values: [mailIds] });
   const pattern = new RegExp(wanted.map((term) => term.text.trim().split(/\s+/).map(escapeRegExp).join('\\s+')).join('|'), 'giu');
   for (const row of rows) {
     const highlight = highlightIn(row.body, pattern);
