@@ -1,9 +1,8 @@
 export { InboundIntake, SPOOLED_MESSAGE_BYTES, type InboundMessage, type AcceptedInbound } from './inbound-intake';
 export { IntakeSpool, spoolFolderOf, type SpoolPlace } from './intake-spool';
 export { RecipientDirectory, type ResolvedRecipients } from './recipient-directory';
-export { InboundBatchStore, type IngestOutcome, type AnnounceStoredMail } from './inbound-batch-store';
-export { IngestedMessages } from './ingested-messages';
-export type { StoredInboundMail } from './inbound-batch-insert';
+export { createIngestPipeline, type IngestPipelineOptions } from './pipeline/ingest-pipeline-stages';
+export { ingestJobHandlers, type IngestJobOptions } from './ingest-job-handlers';
 export {
   InboundRejectedError,
   EmptyMessageError,
@@ -14,7 +13,6 @@ export {
 } from './inbound-errors';
 export { createSmtpIntake, type SmtpIntakeOptions } from './smtp-intake';
 export { InboundAcceptances } from './inbound-acceptances';
-export { ingestGroup } from './ingest-group';
 export { DatabaseBlobReferences } from './database-blob-references';
 export { ColleagueDelivery } from './colleague-delivery';
 export { refusalReason } from './refusal-reason';
