@@ -1,7 +1,24 @@
 import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { confirmPassword } from '@letterbox/accounts';
 import { createSqlPool, type Database, type UserReads } from '@letterbox/db';
-import { BulkMailChanges, ContactQueries, MailboxChanges, MailboxQueries, MailContentReader, MailDetailQuery, MailListQuery, MailQueries, MailUpdates, ReadReceipts, RenderedContentCache, ThreadQueries } from '@letterbox/mail';
+import { MailAnnouncer } from '@letterbox/events';
+import {
+  BulkMailChanges,
+  ChangeMail,
+  ChangeMailboxes,
+  ChangeMailsInBulk,
+  ContactQueries,
+  MailboxChanges,
+  MailboxQueries,
+  MailContentReader,
+  MailDetailQuery,
+  MailListQuery,
+  MailQueries,
+  MailUpdates,
+  ReadReceipts,
+  RenderedContentCache,
+  ThreadQueries,
+} from '@letterbox/mail';
 import { DATABASE, READ_ROUTING } from '@letterbox/nest-infrastructure';
 import { BlobStore } from '@letterbox/storage';
 import { attachmentPath } from './mails/attachment-path';
@@ -10,19 +27,20 @@ import type { ReadApiConfig } from './read-api.config';
 /**
  * The mail domain's services the read API's controllers use. Reads that tolerate a
  * replica's lag take their pool from the read routing; changes, and what they check
- * first, use the primary.
+ * first, use the primary, and are announced with the events module's announcer.
  */
 @Module({})
 export class MailServicesModule implements OnApplicationShutdown {
   constructor(private readonly receipts: ReadReceipts) {}
 
-  static forConfig(config: ReadApiConfig): DynamicModule {
+  static forConfig(config: ReadApiConfig, events: DynamicModule): DynamicModule {
     const providers = [
       { provide: MailboxQueries, useFactory: (reads: UserReads) => new MailboxQueries(reads), inject: [READ_ROUTING] },
       {
-        provide: MailboxChanges,
-        useFactory: (db: Database) => new MailboxChanges(db.sql, (userId, password) => confirmPassword(db, userId, password)),
-        inject: [DATABASE],
+        provide: ChangeMailboxes,
+        useFactory: (db: Database, announcer: MailAnnouncer) =>
+          new ChangeMailboxes(new MailboxChanges(db.sql, (userId, password) => confirmPassword(db, userId, password)), announcer),
+        inject: [DATABASE, MailAnnouncer],
       },
       { provide: MailQueries, useFactory: (reads: UserReads) => new MailQueries(reads), inject: [READ_ROUTING] },
       { provide: ContactQueries, useFactory: (reads: UserReads) => new ContactQueries(reads), inject: [READ_ROUTING] },
@@ -39,8 +57,12 @@ export class MailServicesModule implements OnApplicationShutdown {
         useFactory: (mails: MailQueries, content: MailContentReader) => new MailDetailQuery(mails, content, attachmentPath),
         inject: [MailQueries, MailContentReader],
       },
-      { provide: MailUpdates, useFactory: (db: Database) => new MailUpdates(db), inject: [DATABASE] },
-      { provide: BulkMailChanges, useFactory: (db: Database) => new BulkMailChanges(db.sql), inject: [DATABASE] },
+      { provide: ChangeMail, useFactory: (db: Database, announcer: MailAnnouncer) => new ChangeMail(new MailUpdates(db), announcer), inject: [DATABASE, MailAnnouncer] },
+      {
+        provide: ChangeMailsInBulk,
+        useFactory: (db: Database, announcer: MailAnnouncer) => new ChangeMailsInBulk(new BulkMailChanges(db.sql), announcer),
+        inject: [DATABASE, MailAnnouncer],
+      },
       {
         provide: ReadReceipts,
         // An open is a tracking event: waiting for each one's WAL flush would bound the pixel by fsyncs.
@@ -50,7 +72,7 @@ export class MailServicesModule implements OnApplicationShutdown {
           ),
       },
     ];
-    return { module: MailServicesModule, providers, exports: providers.map((provider) => provider.provide) };
+    return { module: MailServicesModule, imports: [events], providers, exports: providers.map((provider) => provider.provide) };
   }
 
   async onApplicationShutdown(): Promise<void> {

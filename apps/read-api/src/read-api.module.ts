@@ -19,9 +19,10 @@ import type { ReadApiConfig } from './read-api.config';
 @Module({})
 export class ReadApiModule {
   static forConfig(config: ReadApiConfig): DynamicModule {
+    const events = EventsModule.forConfig(config);
     return {
       module: ReadApiModule,
-      imports: [InfrastructureModule.forApp('read-api', config), MailServicesModule.forConfig(config), DevicesModule, EventsModule.forConfig(config)],
+      imports: [InfrastructureModule.forApp('read-api', config), MailServicesModule.forConfig(config, events), DevicesModule, events],
       controllers: [
         AuthController,
         MailboxesController,

@@ -1,21 +1,24 @@
-import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { identitiesOf } from '@letterbox/accounts';
 import { primaryOnly, type Database, type UserWrites } from '@letterbox/db';
+import { createMailAnnouncer, MailAnnouncer } from '@letterbox/events';
 import { DATABASE, READ_ROUTING } from '@letterbox/nest-infrastructure';
 import { createJobQueues, JobQueues } from '@letterbox/queue';
-import { failFastConnection } from '@letterbox/redis';
+import { failFastConnection, type RedisConnection } from '@letterbox/redis';
 import { MailQueries } from '@letterbox/mail';
-import { Drafts, sendGroupCommit, SenderDirectory, SendMail, SendOutbox, SendSubmission, UserSends } from '@letterbox/sending';
+import { answeredMailEvent, Drafts, sendGroupCommit, SenderDirectory, SendMail, SendOutbox, SendSubmission, UserSends } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
-import { AnsweredAnnouncer } from './answered-announcer';
 import { SEND_API_CONFIG, type SendApiConfig } from './send-api.config';
+
+/** The connection the announcer publishes live events on. */
+const EVENTS_REDIS = Symbol('EVENTS_REDIS');
 
 /** The sending domain's services and the queues the send API adds jobs to. What a send or a draft reads of the user's mail, it reads on the primary. */
 @Module({})
 export class SendServicesModule implements OnApplicationShutdown {
   constructor(
     private readonly queues: JobQueues,
-    private readonly answered: AnsweredAnnouncer,
+    @Inject(EVENTS_REDIS) private readonly eventsRedis: RedisConnection,
   ) {}
 
   static forConfig(config: SendApiConfig): DynamicModule {
@@ -24,24 +27,25 @@ export class SendServicesModule implements OnApplicationShutdown {
       { provide: JobQueues, useFactory: () => createJobQueues(config) },
       { provide: SendOutbox, useFactory: (db: Database, queues: JobQueues) => new SendOutbox(db, queues, sendGroupCommit(config.SEND_GROUP_COMMIT_MAX)), inject: [DATABASE, JobQueues] },
       { provide: UserSends, useFactory: (db: Database, outbox: SendOutbox) => new UserSends(db, outbox), inject: [DATABASE, SendOutbox] },
+      { provide: EVENTS_REDIS, useFactory: () => failFastConnection(config, 'redis events') },
       {
-        provide: AnsweredAnnouncer,
-        useFactory: (writes: UserWrites) => new AnsweredAnnouncer(failFastConnection(config, 'redis events'), config.QUEUE_PREFIX, writes),
-        inject: [READ_ROUTING],
+        provide: MailAnnouncer,
+        useFactory: (redis: RedisConnection, writes: UserWrites) => createMailAnnouncer({ redis, queuePrefix: config.QUEUE_PREFIX, writes }),
+        inject: [EVENTS_REDIS, READ_ROUTING],
       },
       {
         provide: SendSubmission,
-        useFactory: (db: Database, blobs: BlobStore, outbox: SendOutbox, answered: AnsweredAnnouncer) =>
+        useFactory: (db: Database, blobs: BlobStore, outbox: SendOutbox, announcer: MailAnnouncer) =>
           new SendSubmission({
             db,
             blobs,
             mails: new MailQueries(primaryOnly(db.sql)),
             outbox,
             queuePrefix: config.QUEUE_PREFIX,
-            onAnswered: (userId, answering) => answered.announce(userId, answering),
+            onAnswered: (userId, answering) => announcer.announce([answeredMailEvent(userId, answering)]),
             groupLimits: sendGroupCommit(config.SEND_GROUP_COMMIT_MAX),
           }),
-        inject: [DATABASE, BlobStore, SendOutbox, AnsweredAnnouncer],
+        inject: [DATABASE, BlobStore, SendOutbox, MailAnnouncer],
       },
       {
         provide: Drafts,
@@ -61,6 +65,6 @@ export class SendServicesModule implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.queues.close();
-    this.answered.close();
+    this.eventsRedis.disconnect();
   }
 }

@@ -6,3 +6,5 @@ export type { UserEventSink } from './event-follower';
 export { eventSubscriberConnection } from './event-connections';
 export { EventsUnavailableError } from './events-unavailable-error';
 export { isEventId } from './event-ids';
+export { MailAnnouncer, createMailAnnouncer, type MailAnnouncerOptions, type UserMailEvent } from './mail-announcer';
+export { mailCreatedEvents } from './mail-created-events';

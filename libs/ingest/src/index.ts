@@ -3,9 +3,8 @@ export { createInboundIntake } from './create-inbound-intake';
 export { IntakeSpool, spoolFolderOf, type SpoolPlace } from './intake-spool';
 export { intakeSpoolFor } from './intake-spool-for';
 export { RecipientDirectory, type ResolvedRecipients } from './recipient-directory';
-export { InboundBatchStore, type IngestOutcome, type AnnounceStoredMail } from './inbound-batch-store';
-export { IngestedMessages } from './ingested-messages';
-export type { StoredInboundMail } from './inbound-batch-insert';
+export { createIngestPipeline, type IngestPipelineOptions } from './pipeline/ingest-pipeline-stages';
+export { ingestJobHandlers, type IngestJobOptions } from './ingest-job-handlers';
 export {
   InboundRejectedError,
   EmptyMessageError,
@@ -16,7 +15,6 @@ export {
 } from './inbound-errors';
 export { createSmtpIntake, type SmtpIntakeOptions } from './smtp-intake';
 export { InboundAcceptances } from './inbound-acceptances';
-export { ingestGroup } from './ingest-group';
 export { DatabaseBlobReferences } from './database-blob-references';
 export { ColleagueDelivery } from './colleague-delivery';
 export { refusalReason } from './refusal-reason';

@@ -1,7 +1,6 @@
-import { JOB_DONE, type InboundMessageJob, type JobOutcome, type JobTrace } from '@letterbox/queue';
+import { JOB_DONE, type JobOutcome } from '@letterbox/queue';
 import type { InboundAcceptances } from './inbound-acceptances';
-
-type GroupMessage = InboundMessageJob & JobTrace;
+import type { IngestMessage } from './pipeline/ingest-batch';
 
 /**
  * Runs an acceptance group's job: stores its messages together, and splits out those that
@@ -10,10 +9,10 @@ type GroupMessage = InboundMessageJob & JobTrace;
  * database down, most likely) is the group's job retried as a whole.
  */
 export async function ingestGroup(
-  messages: GroupMessage[],
-  storeOne: (message: GroupMessage) => Promise<unknown>,
+  messages: IngestMessage[],
+  storeOne: (message: IngestMessage) => Promise<unknown>,
   acceptances: InboundAcceptances,
-  reportFailure: (message: GroupMessage, error: unknown) => void,
+  reportFailure: (message: IngestMessage, error: unknown) => void,
 ): Promise<JobOutcome<never>> {
   const results = await Promise.allSettled(messages.map(storeOne));
   const failures = results.flatMap((result, index) => (result.status === 'rejected' ? [{ message: messages[index], error: result.reason as unknown }] : []));

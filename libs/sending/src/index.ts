@@ -1,5 +1,6 @@
 export type { SendRequest, SendAttachment, Sender, AnswerMode, AnsweredMail } from './send-request';
 export { recipientsOf, ANSWER_MODES } from './send-request';
+export { answeredMailEvent } from './answered-event';
 export type { RecordedRequest } from './record-send';
 export { SendRecords } from './send-records';
 export { SEND_GROUP_COMMIT, sendGroupCommit } from './send-group-commit';

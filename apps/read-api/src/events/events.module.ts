@@ -1,9 +1,10 @@
 import { Inject, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { failFastConnection, type RedisConnection } from '@letterbox/redis';
-import { eventSubscriberConnection, UserEventFeed, UserEvents } from '@letterbox/events';
+import type { UserWrites } from '@letterbox/db';
+import { eventSubscriberConnection, MailAnnouncer, UserEventFeed, UserEvents } from '@letterbox/events';
+import { READ_ROUTING } from '@letterbox/nest-infrastructure';
 import type { ReadApiConfig } from '../read-api.config';
 import { EventsController } from './events.controller';
-import { MailEventAnnouncer } from './mail-event-announcer';
 import { OpenStreams } from './open-streams';
 
 const EVENT_CONNECTIONS = Symbol('EVENT_CONNECTIONS');
@@ -14,7 +15,7 @@ interface EventConnections {
   subscriber: RedisConnection;
 }
 
-/** Live mail events: the /v2/events stream, and the announcer that the routes changing mail publish with. */
+/** Live mail events: the /v2/events stream, and the announcer that the changes of mail publish with. */
 @Module({})
 export class EventsModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
@@ -45,9 +46,9 @@ export class EventsModule implements BeforeApplicationShutdown, OnApplicationShu
           inject: [EVENT_CONNECTIONS],
         },
         { provide: OpenStreams, useFactory: () => new OpenStreams(config.EVENT_STREAMS_PER_USER) },
-        MailEventAnnouncer,
+        { provide: MailAnnouncer, useFactory: (events: UserEvents, writes: UserWrites) => new MailAnnouncer(events, writes), inject: [UserEvents, READ_ROUTING] },
       ],
-      exports: [MailEventAnnouncer],
+      exports: [MailAnnouncer],
     };
   }
 

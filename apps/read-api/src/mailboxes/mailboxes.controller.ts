@@ -3,8 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
 import { ApiZodBody, ApiZodPath, ApiZodResponse, ZodValidationPipe } from '@letterbox/http';
-import { MailboxChanges, mailboxListSchema, MailboxQueries, mailboxViewSchema } from '@letterbox/mail';
-import { MailEventAnnouncer } from '../events/mail-event-announcer';
+import { ChangeMailboxes, mailboxListSchema, MailboxQueries, mailboxViewSchema } from '@letterbox/mail';
 import { mailboxBody, mailboxIdParams, unlockBody } from './mailbox-request.schemas';
 
 type MailboxIdParams = z.infer<typeof mailboxIdParams>;
@@ -15,16 +14,8 @@ type MailboxIdParams = z.infer<typeof mailboxIdParams>;
 export class MailboxesController {
   constructor(
     private readonly mailboxes: MailboxQueries,
-    private readonly changes: MailboxChanges,
-    private readonly announcer: MailEventAnnouncer,
+    private readonly changes: ChangeMailboxes,
   ) {}
-
-  /** Other open clients of the user redraw their mailbox list on it. */
-  private async announced<T extends { id: number }>(userId: number, change: Promise<T>, deleted = false): Promise<T> {
-    const mailbox = await change;
-    await this.announcer.announce(userId, { type: 'mailbox.changed', mailboxId: mailbox.id, deleted });
-    return mailbox;
-  }
 
   /** The user's mailboxes with total and unread counts (none shown for a locked one). */
   @Get()
@@ -38,7 +29,7 @@ export class MailboxesController {
   @ApiZodResponse(201, mailboxViewSchema)
   @ApiZodBody(mailboxBody)
   create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodValidationPipe(mailboxBody, 'body')) body: z.infer<typeof mailboxBody>) {
-    return this.announced(user.userId, this.changes.create(user.userId, body.name));
+    return this.changes.create(user.userId, body.name);
   }
 
   /** Renames a folder; system mailboxes keep their names (409). */
@@ -51,14 +42,14 @@ export class MailboxesController {
     @Param(new ZodValidationPipe(mailboxIdParams, 'path')) params: MailboxIdParams,
     @Body(new ZodValidationPipe(mailboxBody, 'body')) body: z.infer<typeof mailboxBody>,
   ) {
-    return this.announced(user.userId, this.changes.rename(user.userId, params.id, body.name));
+    return this.changes.rename(user.userId, params.id, body.name);
   }
 
   /** Deletes a folder, its mail moved to the trash in the same transaction; system mailboxes stay (409). */
   @Delete(':id')
   @ApiZodPath(mailboxIdParams)
   remove(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailboxIdParams, 'path')) params: MailboxIdParams) {
-    return this.announced(user.userId, this.changes.remove(user.userId, params.id), true);
+    return this.changes.remove(user.userId, params.id);
   }
 
   /** Its mail leaves lists and counts, and reading it answers 423, until it is unlocked. */
@@ -67,7 +58,7 @@ export class MailboxesController {
   @ApiZodResponse(200, mailboxViewSchema)
   @ApiZodPath(mailboxIdParams)
   lock(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailboxIdParams, 'path')) params: MailboxIdParams) {
-    return this.announced(user.userId, this.changes.lock(user.userId, params.id));
+    return this.changes.lock(user.userId, params.id);
   }
 
   /** Unlocks with the user's password typed again; a wrong one is a 403. */
@@ -81,6 +72,6 @@ export class MailboxesController {
     @Param(new ZodValidationPipe(mailboxIdParams, 'path')) params: MailboxIdParams,
     @Body(new ZodValidationPipe(unlockBody, 'body')) body: z.infer<typeof unlockBody>,
   ) {
-    return this.announced(user.userId, this.changes.unlock(user.userId, params.id, body.password));
+    return this.changes.unlock(user.userId, params.id, body.password);
   }
 }

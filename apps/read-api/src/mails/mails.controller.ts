@@ -2,22 +2,20 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { bulkChangeEvents, mailChangeEvent, type UserMailChanges } from '@letterbox/events';
 import { ApiZodBody, ApiZodPath, ApiZodQuery, ApiZodResponse, ZodValidationPipe } from '@letterbox/http';
 import {
-  BulkMailChanges,
+  ChangeMail,
+  ChangeMailsInBulk,
   mailDetailSchema,
   MailDetailQuery,
   MailListQuery,
   mailPageSchema,
   MailQueries,
-  MailUpdates,
   type MailDetail,
   type MailListPage,
   type MailSelection,
   type MailSummary,
 } from '@letterbox/mail';
-import { MailEventAnnouncer } from '../events/mail-event-announcer';
 import { bulkChangeBody, listFilterOf, mailIdParams, mailListQuery, mailPatchBody, type MailListQueryParams } from './mail-request.schemas';
 
 @ApiTags('mails')
@@ -28,9 +26,8 @@ export class MailsController {
     private readonly list: MailListQuery,
     private readonly mails: MailQueries,
     private readonly detail: MailDetailQuery,
-    private readonly updates: MailUpdates,
-    private readonly bulkChanges: BulkMailChanges,
-    private readonly announcer: MailEventAnnouncer,
+    private readonly changeMail: ChangeMail,
+    private readonly changeInBulk: ChangeMailsInBulk,
   ) {}
 
   @Get()
@@ -58,14 +55,12 @@ export class MailsController {
   @Patch(':id')
   @ApiZodBody(mailPatchBody)
   @ApiZodPath(mailIdParams)
-  async change(
+  change(
     @CurrentUser() user: AuthenticatedUser,
     @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>,
     @Body(new ZodValidationPipe(mailPatchBody, 'body')) body: z.infer<typeof mailPatchBody>,
   ) {
-    const state = await this.updates.change(user.userId, params.id, body);
-    await this.announcer.announce(user.userId, mailChangeEvent(state, Object.keys(body) as Array<keyof UserMailChanges>));
-    return state;
+    return this.changeMail.change(user.userId, params.id, body);
   }
 
   /**
@@ -78,18 +73,15 @@ export class MailsController {
   async bulk(@CurrentUser() user: AuthenticatedUser, @Body(new ZodValidationPipe(bulkChangeBody, 'body')) body: z.infer<typeof bulkChangeBody>) {
     const { ids, threadIds, filter, delete: remove, ...changes } = body;
     const selection: MailSelection = ids ? { ids } : threadIds ? { threadIds } : { filter: filter ?? {} };
-    const outcome = await this.bulkChanges.apply(user.userId, selection, remove ? { delete: true } : { changes });
-    await this.announcer.announceAll(user.userId, bulkChangeEvents(outcome.updated, outcome.deleted, outcome.changes));
+    const outcome = await this.changeInBulk.apply(user.userId, selection, remove ? { delete: true } : { changes });
     return { updated: outcome.updated.length, deleted: outcome.deleted.length };
   }
 
   /** Moves the mail to the trash; a mail already in the trash is deleted. */
   @Delete(':id')
   @ApiZodPath(mailIdParams)
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
-    const state = await this.updates.delete(user.userId, params.id);
-    await this.announcer.announce(user.userId, mailChangeEvent(state, ['mailboxId']));
-    return state;
+  remove(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
+    return this.changeMail.delete(user.userId, params.id);
   }
 
   private async expand(userId: number, items: MailSummary[], expansions: string[]): Promise<void> {

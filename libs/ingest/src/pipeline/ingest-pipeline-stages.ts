@@ -1,0 +1,54 @@
+import type { Logger } from 'pino';
+import type { Database } from '@letterbox/db';
+import type { MailAnnouncer } from '@letterbox/events';
+import { loggerFor } from '@letterbox/observability';
+import type { JobQueues } from '@letterbox/queue';
+import type { RedisConnection } from '@letterbox/redis';
+import type { BlobStore } from '@letterbox/storage';
+import { IngestedMessages } from '../ingested-messages';
+import type { IntakeSpool } from '../intake-spool';
+import { AnnounceStage } from './stages/announce-stage';
+import { DedupStage } from './stages/dedup-stage';
+import { IngestPipeline } from './ingest-pipeline';
+import type { IngestStage } from './ingest-stage';
+import { ParseStage } from './stages/parse-stage';
+import { RememberStage } from './stages/remember-stage';
+import { StoreStage } from './stages/store-stage';
+
+/** What the stages use. */
+export interface IngestPipelineOptions {
+  db: Database;
+  blobs: BlobStore;
+  /** The worker's command connection: Redis remembers there what was stored. */
+  redis: RedisConnection;
+  queuePrefix: string;
+  /** Where the push notifications of stored mail are queued. */
+  queues: JobQueues;
+  announcer: MailAnnouncer;
+  /** The intake's spool, on disk storage only. */
+  spool?: IntakeSpool;
+  logger?: Logger;
+}
+
+/**
+ * Every stage an accepted message goes through, in order: the one place they are listed.
+ * Known duplicates are dropped before anything is read; a message is parsed before it is
+ * stored, stored before its storing is remembered and announced. A new stage is a class
+ * of its own (an IngestStage, in a file of its own) and a line here, where it belongs: a
+ * check of the message's content between parse and store, say.
+ */
+export function ingestStages(options: IngestPipelineOptions): IngestStage[] {
+  const { db, blobs, redis, queuePrefix, queues, announcer, spool, logger = loggerFor('ingest') } = options;
+  const ingested = new IngestedMessages(redis, queuePrefix);
+  return [
+    new DedupStage(ingested),
+    new ParseStage(blobs, spool),
+    new StoreStage(db.sql, logger),
+    new RememberStage(ingested),
+    new AnnounceStage(announcer, queues, logger),
+  ];
+}
+
+export function createIngestPipeline(options: IngestPipelineOptions): IngestPipeline {
+  return new IngestPipeline(ingestStages(options));
+}
