@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs one project's *.test.ts files with Node's test runner, TypeScript compiled by SWC on load.
-# Usage: tools/run-tests.sh <project-root>
+# Runs one project's *.test.ts (and *.test.tsx) files with Node's test runner, TypeScript compiled by SWC on load.
+# Usage: tools/run-tests.sh <project-root>, the command of every test target (tools/test-targets.test.ts checks it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -8,7 +8,7 @@ cd "$root"
 export LETTERBOX_DEMO=${LETTERBOX_DEMO:-true}
 # Warnings and errors only: the apps tests start in-process would log every request.
 export LOG_LEVEL=${LOG_LEVEL:-warn}
-mapfile -t files < <(find "$1" -name '*.test.ts' -not -path '*/node_modules/*' | sort)
+mapfile -t files < <(find "$1" \( -name '*.test.ts' -o -name '*.test.tsx' \) -not -path '*/node_modules/*' | sort)
 if [ ${#files[@]} -eq 0 ]; then
   echo "no tests in $1" >&2
   exit 1

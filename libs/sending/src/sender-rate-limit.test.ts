@@ -5,6 +5,31 @@ import { workerConnection } from '@letterbox/queue';
 import { redisTargets, unlinkKeys } from '@letterbox/testing';
 import { SenderRateLimit } from './sender-rate-limit';
 
+/** One take: its wait, and the span of this process's clock in which Redis read its own (the same host's). */
+interface Take {
+  wait: number;
+  start: number;
+  end: number;
+}
+
+async function takes(limit: SenderRateLimit, sender: string, count: number): Promise<Take[]> {
+  const taken: Take[] = [];
+  for (let index = 0; index < count; index++) {
+    const start = Date.now();
+    const wait = await limit.take(sender);
+    taken.push({ wait, start, end: Date.now() });
+  }
+  return taken;
+}
+
+/**
+ * Whether the token of `take` is due `offset` ms after the token of `earlier`, within the spans both calls took
+ * (and a millisecond of rounding each): the schedule, however long the calls themselves take.
+ */
+function dueAfter(earlier: Take, take: Take, offset: number): boolean {
+  return take.start + take.wait <= earlier.end + earlier.wait + offset + 2 && take.end + take.wait >= earlier.start + earlier.wait + offset - 2;
+}
+
 for (const { name, target } of redisTargets()) {
   describe(`the sender rate limit against ${name}`, () => {
     const prefix = `test-${randomUUID().slice(0, 8)}`;
@@ -15,27 +40,26 @@ for (const { name, target } of redisTargets()) {
       redis.disconnect();
     });
 
-    test('a sender gets its burst at once, then waits; other senders are not affected', async () => {
-      const limit = new SenderRateLimit(redis, 5, 3, prefix);
-      const waits = [];
-      for (let index = 0; index < 4; index++) waits.push(await limit.take('busy@example.test'));
-      assert.deepEqual(waits.slice(0, 3), [0, 0, 0]);
-      assert.ok(waits[3] > 0 && waits[3] <= 200, `the fourth waits about a fifth of a second, got ${waits[3]} ms`);
+    test('a sender gets its burst at once, then waits for the next token; other senders are not affected', async () => {
+      // One token a second: the fourth is due a second after the first take, however slow the machine.
+      const limit = new SenderRateLimit(redis, 1, 3, prefix);
+      const taken = await takes(limit, 'busy@example.test', 4);
+      assert.deepEqual(taken.slice(0, 3).map((take) => take.wait), [0, 0, 0]);
+      assert.ok(taken[3].wait > 0, 'the fourth waits');
+      assert.ok(dueAfter(taken[0], taken[3], 1000), `the fourth is due a second after the first: ${JSON.stringify(taken)}`);
       assert.equal(await limit.take('quiet@example.test'), 0);
     });
 
     test('senders over the limit are given slots of their own, one interval apart, not one wake-up for all', async () => {
       const limit = new SenderRateLimit(redis, 5, 5, prefix);
-      const waits = [];
-      for (let index = 0; index < 20; index++) waits.push(await limit.take('crowded@example.test'));
-      assert.deepEqual(waits.slice(0, 5), [0, 0, 0, 0, 0]);
-      const later = waits.slice(5);
-      for (let index = 1; index < later.length; index++) {
-        // 200 ms apart at 5/s, less the milliseconds between two calls, plus rounding up.
-        const gap = later[index] - later[index - 1];
-        assert.ok(gap >= 150 && gap <= 202, `slot ${index + 5} is ${gap} ms after the one before: ${later.join(', ')}`);
+      const taken = await takes(limit, 'crowded@example.test', 20);
+      assert.deepEqual(taken.slice(0, 5).map((take) => take.wait), [0, 0, 0, 0, 0]);
+      // In debt, each take is due one interval (200 ms at 5/s) after the one before, however far apart they were taken.
+      for (let index = 6; index < taken.length; index++) {
+        if (taken[index - 1].wait === 0) continue;
+        assert.ok(dueAfter(taken[index - 1], taken[index], 200), `take ${index + 1} is due 200 ms after the one before: ${JSON.stringify(taken)}`);
       }
-      assert.ok(later[later.length - 1] >= 2700, `the fifteenth over the limit waits about 3 s, got ${later[later.length - 1]} ms`);
+      assert.ok(taken[taken.length - 1].wait > 0, 'twenty takes in a row put the sender in debt');
     });
   });
 }

@@ -5,6 +5,7 @@ import type { Database } from '@letterbox/db';
 export interface TestUser extends CreatedUser {
   password: string;
   domain: string;
+  displayName: string;
 }
 
 /**
@@ -15,6 +16,7 @@ export async function createTestUser(db: Database, name = 'user'): Promise<TestU
   const domain = `${randomUUID().slice(0, 12)}.test`;
   const office = await createOffice(db, { name: `Test office ${domain}`, domain });
   const password = 'correct horse battery staple';
-  const user = await createUser(db, { officeId: office.id, email: `${name}@${domain}`, displayName: `Test ${name}`, password });
-  return { ...user, password, domain };
+  const displayName = `Test ${name}`;
+  const user = await createUser(db, { officeId: office.id, email: `${name}@${domain}`, displayName, password });
+  return { ...user, password, domain, displayName };
 }
