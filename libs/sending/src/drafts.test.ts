@@ -28,7 +28,7 @@ describe('Drafts: a draft saved version by version, then sent', () => {
     connection = failFastConnection(testSettings(), 'test queues');
     queues = new JobQueues(connection, queuePrefix);
     const mails = new MailQueries(primaryOnly(db.sql));
-    const submission = new SendSubmission(db, blobs, mails, new SendOutbox(db, queues), queuePrefix);
+    const submission = new SendSubmission({ db, blobs, mails, outbox: new SendOutbox(db, queues), queuePrefix });
     // The users of this file, as the accounts' directory would give them.
     const senders = new SenderDirectory(
       async (userIds) => userIds.map((userId) => users.get(userId)).map((user) => user && { email: user.email, displayName: user.displayName }),

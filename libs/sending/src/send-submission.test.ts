@@ -27,8 +27,15 @@ describe('SendSubmission: a send from the request to the queue', () => {
     db = testDatabase();
     connection = failFastConnection(testSettings(), 'test queues');
     queues = new JobQueues(connection, queuePrefix);
-    submission = new SendSubmission(db, blobs, new MailQueries(primaryOnly(db.sql)), new SendOutbox(db, queues), queuePrefix, async (userId, answering) => {
-      answered.push({ userId, answering });
+    submission = new SendSubmission({
+      db,
+      blobs,
+      mails: new MailQueries(primaryOnly(db.sql)),
+      outbox: new SendOutbox(db, queues),
+      queuePrefix,
+      onAnswered: async (userId, answering) => {
+        answered.push({ userId, answering });
+      },
     });
   });
 

@@ -29,7 +29,7 @@ describe('UserSends: a user’s own sends, and undo until one goes out', () => {
     connection = failFastConnection(testSettings(), 'test queues');
     queues = new JobQueues(connection, queuePrefix);
     const outbox = new SendOutbox(db, queues);
-    submission = new SendSubmission(db, blobs, new MailQueries(primaryOnly(db.sql)), outbox, queuePrefix);
+    submission = new SendSubmission({ db, blobs, mails: new MailQueries(primaryOnly(db.sql)), outbox, queuePrefix });
     sends = new UserSends(db, outbox);
   });
 
