@@ -1,6 +1,6 @@
 import { BatchCollector, type BatchLimits } from '@letterbox/queue';
 import { SenderGoneError } from './send-errors';
-import type { Sender } from './send-request';
+import type { Sender } from './submit/send-request';
 
 /** The address and name a user's mail goes out with. */
 export type SenderIdentity = Pick<Sender, 'email' | 'displayName'>;

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import type { Colleagues } from '../send-delivery';
+import type { Colleagues } from '../deliver/send-delivery';
 
 /** Letterbox's incoming mail for its own users, in the process: it keeps each message handed to it. */
 export class FakeColleagues implements Colleagues {

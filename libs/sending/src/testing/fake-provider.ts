@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { ProviderReceipts } from '../provider-receipts';
+import type { ProviderReceipts } from '../deliver/provider-receipts';
 
 /** A message the provider took: its envelope, its Message-ID and the message as written. */
 export interface TakenMessage {

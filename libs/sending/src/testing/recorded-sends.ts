@@ -1,7 +1,7 @@
 import type { Database } from '@letterbox/db';
 import type { JobAttempt, JobPayloads } from '@letterbox/queue';
 import type { TestUser } from '@letterbox/testing';
-import type { Sender, SendRequest } from '../send-request';
+import type { Sender, SendRequest } from '../submit/send-request';
 
 type DeliverSend = JobPayloads['deliver-send'];
 

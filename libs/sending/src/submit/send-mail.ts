@@ -1,4 +1,4 @@
-import type { SenderDirectory } from './sender-directory';
+import type { SenderDirectory } from '../sender-directory';
 import type { AnswerMode, Sender, SendAttachment, SendRequest } from './send-request';
 import type { SendSubmission } from './send-submission';
 import type { SendView } from './send-view';

@@ -7,10 +7,10 @@ import type { RedisConnection } from '@letterbox/redis';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testSettings, unlinkKeys } from '@letterbox/testing';
 import { SendDelivery } from './send-delivery';
 import { SenderRateLimit } from './sender-rate-limit';
-import { SendRecords } from './send-records';
-import type { SendRequest } from './send-request';
-import { FakeProvider } from './testing/fake-provider';
-import { deliveryRecord, FakeAttempt, senderOf, sendRequest } from './testing/recorded-sends';
+import { SendRecords } from '../submit/send-records';
+import type { SendRequest } from '../submit/send-request';
+import { FakeProvider } from '../testing/fake-provider';
+import { deliveryRecord, FakeAttempt, senderOf, sendRequest } from '../testing/recorded-sends';
 
 const NO_SUCH_USER = { code: 550, text: '5.1.1 no such user' };
 const TRY_LATER = { code: 451, text: '4.3.0 try again later' };

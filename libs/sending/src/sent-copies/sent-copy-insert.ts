@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
 import { namedStatement } from '@letterbox/db';
 import { mailRowsInput, mailRowsInsertCtes, newCertKey, type PreparedMail } from '@letterbox/mail';
-import type { RecordedRequest } from './record-send';
-import { recipientsOf } from './send-request';
+import type { RecordedRequest } from '../submit/record-send';
+import { recipientsOf } from '../submit/send-request';
 import type { StoredSentCopy } from './sent-copies';
 
 /** A composed Sent copy, ready to store. */

@@ -7,11 +7,11 @@ import type { RedisConnection } from '@letterbox/redis';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testSettings, unlinkKeys } from '@letterbox/testing';
 import { SendDelivery } from './send-delivery';
 import { SenderRateLimit } from './sender-rate-limit';
-import { SendRecords } from './send-records';
-import { SentCopies } from './sent-copies';
-import { FakeProvider } from './testing/fake-provider';
-import { headersOf, htmlOf } from './testing/message-headers';
-import { deliveryRecord, FakeAttempt, senderOf, sendRequest } from './testing/recorded-sends';
+import { SendRecords } from '../submit/send-records';
+import { SentCopies } from '../sent-copies/sent-copies';
+import { FakeProvider } from '../testing/fake-provider';
+import { headersOf, htmlOf } from '../testing/message-headers';
+import { deliveryRecord, FakeAttempt, senderOf, sendRequest } from '../testing/recorded-sends';
 
 const READ_API = 'http://read.test';
 

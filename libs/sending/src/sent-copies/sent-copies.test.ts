@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
-import { SendRecords } from './send-records';
-import type { SendRequest } from './send-request';
+import { SendRecords } from '../submit/send-records';
+import type { SendRequest } from '../submit/send-request';
 import { SentCopies, type StoredSentCopy } from './sent-copies';
-import { senderOf, sendRequest } from './testing/recorded-sends';
+import { senderOf, sendRequest } from '../testing/recorded-sends';
 
 describe('SentCopies: the sender’s own copy of a send, stored after the send was answered', () => {
   const queuePrefix = testQueuePrefix();

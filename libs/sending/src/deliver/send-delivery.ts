@@ -7,13 +7,13 @@ import { readReceiptKeys } from '@letterbox/mail';
 import { loggerFor, sendsTotal } from '@letterbox/observability';
 import { JOB_DONE, type JobAttempt, type JobOutcome, type JobPayloads } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
-import { messageOptions, type Delivery } from './compose-message';
+import { messageOptions, type Delivery } from '../compose/compose-message';
 import { claimDelivery } from './delivery-claim';
 import { DeliveryRecords } from './delivery-records';
 import type { ProviderReceipts } from './provider-receipts';
-import type { RecordedRequest } from './record-send';
+import type { RecordedRequest } from '../submit/record-send';
 import type { SenderRateLimit } from './sender-rate-limit';
-import { recipientsOf, type Sender } from './send-request';
+import { recipientsOf, type Sender } from '../submit/send-request';
 import { describeSmtpFailure, isPermanentSmtpFailure } from './smtp-failure';
 
 /** Letterbox's own users among a send's recipients: they get it from Letterbox, never through the provider. */

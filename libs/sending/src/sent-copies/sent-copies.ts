@@ -1,10 +1,11 @@
 import { namedStatement, type Database } from '@letterbox/db';
 import { BatchCollector, type BatchLimits } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
-import { composeSentCopy, parseRecordedRequest } from './record-send';
-import { asError, writeGroup } from './row-errors';
+import { composeSentCopy } from '../compose/compose-sent-copy';
+import { parseRecordedRequest } from '../submit/record-send';
+import { asError, writeGroup } from '../row-errors';
 import { insertSentCopies, type ComposedCopy } from './sent-copy-insert';
-import type { Sender } from './send-request';
+import type { Sender } from '../submit/send-request';
 
 /**
  * Copies are stored in groups gathered across the jobs in flight: at most two groups at

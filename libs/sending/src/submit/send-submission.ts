@@ -3,7 +3,7 @@ import type { MailQueries } from '@letterbox/mail';
 import type { BatchLimits } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import { answerOf } from './answer-original';
-import { NoRecipientsError } from './send-errors';
+import { NoRecipientsError } from '../send-errors';
 import { SEND_GROUP_COMMIT } from './send-group-commit';
 import { SendRecords } from './send-records';
 import type { SendOutbox } from './send-outbox';

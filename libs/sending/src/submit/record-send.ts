@@ -1,12 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { namedStatement } from '@letterbox/db';
-import { prepareMail, type PreparedMail } from '@letterbox/mail';
-import type { BlobStore } from '@letterbox/storage';
-import { sentCopyOptions, type MessageIdentity } from './compose-message';
-import { IdempotencyKeyReusedError } from './send-errors';
+import { IdempotencyKeyReusedError } from '../send-errors';
 import { sendRequestSchema, type Sender, type SendRequest } from './send-request';
 import type { SendRecordInput } from './send-batch-insert';
 import { SEND_RECORD_COLUMNS, sendViewOfRecord, type SendRecordRow, type SendView } from './send-view';
@@ -49,17 +45,6 @@ export function prepareSendRecord(sender: Sender, request: SendRequest, options:
 /** Tells a retried request (same key, same content) from a reused key. */
 export function fingerprintOf(request: SendRequest): string {
   return createHash('sha256').update(JSON.stringify(request)).digest('base64url');
-}
-
-/**
- * The sender's own copy of a message (a Sent copy, a draft), composed and put in storage:
- * small messages in memory with one write; with attachments, streamed.
- */
-export async function composeSentCopy(blobs: BlobStore, sender: Sender, request: SendRequest, identity: MessageIdentity): Promise<PreparedMail> {
-  const message = new MailComposer(sentCopyOptions(blobs, sender, request, identity)).compile();
-  // The sender's own copy shows whom they Bcc'd; delivered messages never do.
-  message.keepBcc = true;
-  return prepareMail(blobs, request.attachments.length === 0 ? await message.build() : message.createReadStream());
 }
 
 const BY_IDEMPOTENCY_KEY = namedStatement(

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { namedStatement, type SendStatus } from '@letterbox/db';
-import { parseRecordedRequest, type RecordedRequest } from './record-send';
-import type { Sender } from './send-request';
+import { parseRecordedRequest, type RecordedRequest } from '../submit/record-send';
+import type { Sender } from '../submit/send-request';
 
 /** A send as its delivery reads it: what it asks, by whom, and which of its messages are done. */
 export interface SendToDeliver {

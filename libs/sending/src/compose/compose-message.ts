@@ -2,7 +2,7 @@ import { pipeline, type Readable } from 'node:stream';
 import type Mail from 'nodemailer/lib/mailer';
 import { createTransferDecoder } from '@letterbox/mime';
 import type { BlobStore } from '@letterbox/storage';
-import type { SendAttachment, Sender, SendRequest } from './send-request';
+import type { SendAttachment, Sender, SendRequest } from '../submit/send-request';
 
 export interface MessageIdentity {
   messageId: string;

@@ -7,11 +7,11 @@ import { JobQueues } from '@letterbox/queue';
 import { failFastConnection, type RedisConnection } from '@letterbox/redis';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testSettings, unlinkKeys, type TestUser } from '@letterbox/testing';
 import { Drafts } from './drafts';
-import { DraftNotFoundError, DraftVersionConflictError } from './send-errors';
-import { sendGroupCommit } from './send-group-commit';
-import { SendOutbox } from './send-outbox';
-import { SendSubmission } from './send-submission';
-import { SenderDirectory } from './sender-directory';
+import { DraftNotFoundError, DraftVersionConflictError } from '../send-errors';
+import { sendGroupCommit } from '../submit/send-group-commit';
+import { SendOutbox } from '../submit/send-outbox';
+import { SendSubmission } from '../submit/send-submission';
+import { SenderDirectory } from '../sender-directory';
 
 describe('Drafts: a draft saved version by version, then sent', () => {
   const queuePrefix = testQueuePrefix();

@@ -2,7 +2,7 @@ import type { Database } from '@letterbox/db';
 import { BatchCollector, type BatchLimits } from '@letterbox/queue';
 import { findByIdempotencyKey, fingerprintOf, prepareSendRecord, type RecordOptions } from './record-send';
 import { insertSendBatch, type SendRecordInput } from './send-batch-insert';
-import { writeGroup } from './row-errors';
+import { writeGroup } from '../row-errors';
 import { SEND_GROUP_COMMIT } from './send-group-commit';
 import type { Sender, SendRequest } from './send-request';
 import type { SendView } from './send-view';

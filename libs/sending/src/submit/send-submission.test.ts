@@ -6,12 +6,12 @@ import { MailQueries } from '@letterbox/mail';
 import { JobQueues } from '@letterbox/queue';
 import { failFastConnection, type RedisConnection } from '@letterbox/redis';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testSettings, unlinkKeys } from '@letterbox/testing';
-import { IdempotencyKeyReusedError, NoRecipientsError } from './send-errors';
+import { IdempotencyKeyReusedError, NoRecipientsError } from '../send-errors';
 import { SendOutbox } from './send-outbox';
 import type { AnsweredMail } from './send-request';
 import { SendSubmission } from './send-submission';
-import { SentCopies } from './sent-copies';
-import { senderOf, sendRequest } from './testing/recorded-sends';
+import { SentCopies } from '../sent-copies/sent-copies';
+import { senderOf, sendRequest } from '../testing/recorded-sends';
 
 describe('SendSubmission: a send from the request to the queue', () => {
   const queuePrefix = testQueuePrefix();

@@ -7,12 +7,12 @@ import type { RedisConnection } from '@letterbox/redis';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testSettings, unlinkKeys } from '@letterbox/testing';
 import { SendDelivery, type Colleagues } from './send-delivery';
 import { SenderRateLimit } from './sender-rate-limit';
-import { SendRecords } from './send-records';
-import type { SendRequest } from './send-request';
-import { FakeColleagues } from './testing/fake-colleagues';
-import { FakeProvider } from './testing/fake-provider';
-import { headersOf } from './testing/message-headers';
-import { deliveryRecord, FakeAttempt, senderOf, sendRequest } from './testing/recorded-sends';
+import { SendRecords } from '../submit/send-records';
+import type { SendRequest } from '../submit/send-request';
+import { FakeColleagues } from '../testing/fake-colleagues';
+import { FakeProvider } from '../testing/fake-provider';
+import { headersOf } from '../testing/message-headers';
+import { deliveryRecord, FakeAttempt, senderOf, sendRequest } from '../testing/recorded-sends';
 
 describe('SendDelivery: the messages a send goes out as, and who delivers them', () => {
   const queuePrefix = testQueuePrefix();

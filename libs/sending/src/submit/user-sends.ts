@@ -1,6 +1,6 @@
 import { inTransaction, namedStatement, type Database } from '@letterbox/db';
 import { returnSentCopyToDrafts } from '@letterbox/mail';
-import { SendAlreadyStartedError, SendNotFoundError } from './send-errors';
+import { SendAlreadyStartedError, SendNotFoundError } from '../send-errors';
 import type { SendOutbox } from './send-outbox';
 import { SEND_RECORD_COLUMNS, sendViewOfRecord, type SendRecordRow, type SendView } from './send-view';
 

@@ -3,14 +3,14 @@ import type { PoolClient } from 'pg';
 import { inTransaction, namedStatement, type Database } from '@letterbox/db';
 import { discardMailsSql, mailRowsInput, mailRowsInsertCtes, replaceMailMessage, storableJson, type MailQueries, type PreparedMail } from '@letterbox/mail';
 import type { BlobStore } from '@letterbox/storage';
-import { answerOf } from './answer-original';
+import { answerOf } from '../submit/answer-original';
 import type { DraftChanges, DraftContent, DraftView } from './draft-content';
-import { composeSentCopy } from './record-send';
-import { DraftNotFoundError, DraftVersionConflictError } from './send-errors';
-import type { SenderDirectory } from './sender-directory';
-import type { SendSubmission } from './send-submission';
-import type { Sender, SendRequest } from './send-request';
-import type { SendView } from './send-view';
+import { composeSentCopy } from '../compose/compose-sent-copy';
+import { DraftNotFoundError, DraftVersionConflictError } from '../send-errors';
+import type { SenderDirectory } from '../sender-directory';
+import type { SendSubmission } from '../submit/send-submission';
+import type { Sender, SendRequest } from '../submit/send-request';
+import type { SendView } from '../submit/send-view';
 
 type SignedInUser = Pick<Sender, 'userId' | 'officeId'>;
 

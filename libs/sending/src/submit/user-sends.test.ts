@@ -6,13 +6,13 @@ import { MailQueries } from '@letterbox/mail';
 import { JobQueues } from '@letterbox/queue';
 import { failFastConnection, type RedisConnection } from '@letterbox/redis';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testSettings, unlinkKeys, type TestUser } from '@letterbox/testing';
-import { claimDelivery } from './delivery-claim';
-import { SendAlreadyStartedError, SendNotFoundError } from './send-errors';
+import { claimDelivery } from '../deliver/delivery-claim';
+import { SendAlreadyStartedError, SendNotFoundError } from '../send-errors';
 import { SendOutbox } from './send-outbox';
 import { SendSubmission } from './send-submission';
-import { SentCopies } from './sent-copies';
+import { SentCopies } from '../sent-copies/sent-copies';
 import { UserSends } from './user-sends';
-import { senderOf, sendRequest } from './testing/recorded-sends';
+import { senderOf, sendRequest } from '../testing/recorded-sends';
 
 describe('UserSends: a user’s own sends, and undo until one goes out', () => {
   const queuePrefix = testQueuePrefix();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ANSWER_MODES, type AnswerMode, type SendAttachment, type SendRequest } from './send-request';
+import { ANSWER_MODES, type AnswerMode, type SendAttachment, type SendRequest } from '../submit/send-request';
 
 /** A draft's attachment: a file uploaded once (or a forwarded part), kept across saves under its id. */
 export interface DraftAttachment extends SendAttachment {
