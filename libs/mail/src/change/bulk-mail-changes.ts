@@ -1,9 +1,9 @@
 import { sql, type Compilable, type SqlBool } from 'kysely';
 import type { Pool, QueryResultRow } from 'pg';
 import { inTransaction, queryBuilder } from '@letterbox/db';
-import { MailboxLockedError, MailboxNotFoundError } from './mail-errors';
-import { mailConditions, mailExpressions, type MailListFilter } from './mail-filter-sql';
-import { mailboxCounters, type MailboxCounters } from './mailbox-queries';
+import { MailboxLockedError, MailboxNotFoundError } from '../mail-errors';
+import { mailConditions, mailExpressions, type MailListFilter } from '../list/mail-filter-sql';
+import { mailboxCounters, type MailboxCounters } from '../mailboxes/mailbox-queries';
 import type { MailChanges } from './mail-updates';
 
 /** Which mails a bulk change takes: listed ones, whole conversations, or all that match a filter. */

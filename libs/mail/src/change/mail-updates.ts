@@ -1,5 +1,5 @@
 import { Prisma, type Database } from '@letterbox/db';
-import { MailboxLockedError, MailboxNotFoundError, MailNotFoundError } from './mail-errors';
+import { MailboxLockedError, MailboxNotFoundError, MailNotFoundError } from '../mail-errors';
 
 export interface MailChanges {
   seen?: boolean;

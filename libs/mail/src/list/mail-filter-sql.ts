@@ -3,11 +3,11 @@ import { expressionBuilder, sql, type Expression, type RawBuilder, type SqlBool 
 import type { Pool, QueryResultRow } from 'pg';
 import { queryBuilder, type Tables } from '@letterbox/db';
 import type { ListCursor } from './list-cursor';
-import type { MailboxCounters } from './mailbox-queries';
-import { MailboxLockedError, MailboxNotFoundError } from './mail-errors';
-import { searchQuerySql } from './search/search-document';
-import { SearchQueryError, type SearchQuery } from './search/search-query';
-import { searchableText } from './search/search-text';
+import type { MailboxCounters } from '../mailboxes/mailbox-queries';
+import { MailboxLockedError, MailboxNotFoundError } from '../mail-errors';
+import { searchQuerySql } from '../search/search-document';
+import { SearchQueryError, type SearchQuery } from '../search/search-query';
+import { searchableText } from '../search/search-text';
 
 export interface MailListFilter {
   mailboxId?: number;

@@ -3,9 +3,9 @@ import type { Pool } from 'pg';
 import { namedStatement, type UserReads } from '@letterbox/db';
 import { encodeCursor, type ListCursor } from './list-cursor';
 import { afterCursor, filteredRows, mailConditions, mailExpressions, type MailConditions, type MailListFilter } from './mail-filter-sql';
-import { mapSummaryRow, SUMMARY_COLUMNS, type MailListPage, type SummaryRow } from './mail-views';
-import { mailboxCounters, type MailboxCounters } from './mailbox-queries';
-import { addHighlights } from './search/search-highlight';
+import { mapSummaryRow, SUMMARY_COLUMNS, type MailListPage, type SummaryRow } from '../mail-views';
+import { mailboxCounters, type MailboxCounters } from '../mailboxes/mailbox-queries';
+import { addHighlights } from '../search/search-highlight';
 
 export interface MailListRequest {
   filter: MailListFilter;

@@ -1,6 +1,6 @@
 import type { MailAnnouncer } from '@letterbox/events';
 import type { MailboxChanges } from './mailbox-changes';
-import type { MailboxView } from './mail-views';
+import type { MailboxView } from '../mail-views';
 
 /**
  * A user's changes to their mailboxes (see MailboxChanges), each announced once committed:

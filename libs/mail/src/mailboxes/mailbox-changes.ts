@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from '@letterbox/db';
-import { MailboxLockedError, MailboxNameTakenError, MailboxNotFoundError, SystemMailboxError, WrongPasswordError } from './mail-errors';
-import { MAILBOX_COLUMNS, mapMailboxRow, type MailboxRow, type MailboxView } from './mail-views';
+import { MailboxLockedError, MailboxNameTakenError, MailboxNotFoundError, SystemMailboxError, WrongPasswordError } from '../mail-errors';
+import { MAILBOX_COLUMNS, mapMailboxRow, type MailboxRow, type MailboxView } from '../mail-views';
 
 /**
  * The user's own folders (custom mailboxes): made, renamed and deleted; and locking of any

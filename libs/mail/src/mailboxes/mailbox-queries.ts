@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { namedStatement, type UserReads } from '@letterbox/db';
-import { MAILBOX_COLUMNS, mapMailboxRow, type MailboxRow, type MailboxView } from './mail-views';
+import { MAILBOX_COLUMNS, mapMailboxRow, type MailboxRow, type MailboxView } from '../mail-views';
 
 export interface MailboxCounters {
   id: number;

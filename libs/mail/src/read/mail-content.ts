@@ -2,9 +2,9 @@ import { pipeline, type Readable } from 'node:stream';
 import { createTransferDecoder, parseHeaderBlock, renderBodies, sanitizeMailHtml } from '@letterbox/mime';
 import type { BlobStore, ByteRange } from '@letterbox/storage';
 import { lengthChecked } from './length-checked';
-import { AttachmentNotFoundError } from './mail-errors';
+import { AttachmentNotFoundError } from '../mail-errors';
 import type { RenderedContent, RenderedContentCache } from './rendered-content-cache';
-import type { MailRecord } from './mail-views';
+import type { MailRecord } from '../mail-views';
 
 /** Errors reach the consumer through the returned stream; the callback has nothing to add. */
 const noop = () => undefined;

@@ -1,6 +1,6 @@
 import type { MailContentReader } from './mail-content';
 import type { MailQueries } from './mail-queries';
-import type { MailDetail } from './mail-views';
+import type { MailDetail } from '../mail-views';
 
 /** Where an attachment of a mail is downloaded from. */
 export type AttachmentUrl = (mailId: number, partId: string) => string;

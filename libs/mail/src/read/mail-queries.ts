@@ -1,7 +1,7 @@
 import { namedStatement, type UserReads } from '@letterbox/db';
 import type { MailLayout } from '@letterbox/mime';
-import { MailboxLockedError, MailNotFoundError } from './mail-errors';
-import { mapSummaryRow, SUMMARY_COLUMNS, type AttachmentView, type MailRecord, type ReceiptView, type SummaryRow } from './mail-views';
+import { MailboxLockedError, MailNotFoundError } from '../mail-errors';
+import { mapSummaryRow, SUMMARY_COLUMNS, type AttachmentView, type MailRecord, type ReceiptView, type SummaryRow } from '../mail-views';
 
 type RecordRow = SummaryRow & {
   storage_key: string;

@@ -7,7 +7,7 @@ import { DiskBlobStore, type ByteRange } from '@letterbox/storage';
 import { createTestUser, testDatabase, testSettings, type TestUser } from '@letterbox/testing';
 import { MailContentReader } from './mail-content';
 import { MailQueries } from './mail-queries';
-import { storeMail } from './store-mail';
+import { storeMail } from '../store/store-mail';
 
 /** A blob store that counts the read streams open at once, and the bytes read by ranges. */
 class CountingBlobStore extends DiskBlobStore {

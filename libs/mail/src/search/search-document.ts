@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { PreparedMail } from '../store-mail';
-import { storableText } from '../storable-text';
+import type { PreparedMail } from '../store/store-mail';
+import { storableText } from '../store/storable-text';
 import { searchablePeople, searchableText } from './search-text';
 
 /** The texts a mail's search row is made of, as its insert binds them. */

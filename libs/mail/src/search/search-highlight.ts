@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { namedStatement } from '@letterbox/db';
-import type { MailListFilter } from '../mail-filter-sql';
+import type { MailListFilter } from '../list/mail-filter-sql';
 import type { MailSummary, SearchHighlight } from '../mail-views';
 import type { SearchTerm } from './search-query';
 

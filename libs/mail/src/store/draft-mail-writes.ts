@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { namedStatement } from '@letterbox/db';
 import { ATTACHMENT_COLUMNS, columnDefinitions, MESSAGE_COLUMNS } from './mail-row-columns';
 import { mailRowsInput } from './mail-row-input';
-import { searchDocumentSql } from './search/search-document';
+import { searchDocumentSql } from '../search/search-document';
 import type { PreparedMail } from './store-mail';
 
 const MESSAGE = mailRowsInput({});

@@ -1,6 +1,6 @@
 import type { HeaderSummary } from '@letterbox/mime';
 import { columnDefinitions, MESSAGE_FIELDS, type AttachmentFields, type InputColumns, type InputValues, type MessageFields } from './mail-row-columns';
-import { searchDocumentTexts } from './search/search-document';
+import { searchDocumentTexts } from '../search/search-document';
 import { storableJson } from './storable-text';
 import type { PreparedMail } from './store-mail';
 

@@ -1,5 +1,5 @@
 import { ATTACHMENT_COLUMNS, columnDefinitions, columnsOf, insertIntoMails, MESSAGE_COLUMNS, MESSAGE_FIELDS, type MailPlacementSql } from './mail-row-columns';
-import { searchDocumentSql } from './search/search-document';
+import { searchDocumentSql } from '../search/search-document';
 
 /** How a writer's statement stores mails, as SQL over the writer's own relation. */
 export interface MailRowsInsert {

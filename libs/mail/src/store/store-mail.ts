@@ -15,7 +15,7 @@ import {
 import type { BlobStore, ByteRange, StoredBlob } from '@letterbox/storage';
 import { insertMail } from './mail-insert';
 import { mapConcurrently } from './map-concurrently';
-import { SEARCH_BODY_CHARS } from './search/search-text';
+import { SEARCH_BODY_CHARS } from '../search/search-text';
 import { storableText } from './storable-text';
 
 export interface MailPlacement {

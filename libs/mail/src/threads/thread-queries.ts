@@ -2,12 +2,12 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Pool } from 'pg';
 import { namedStatement, type UserReads } from '@letterbox/db';
 import type { MailAddress } from '@letterbox/mime';
-import { encodeCursor, type ListCursor } from './list-cursor';
-import { ThreadNotFoundError } from './mail-errors';
-import { afterCursor, filteredRows, mailConditions, mailExpressions, type MailConditions, type MailListFilter } from './mail-filter-sql';
-import { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type SummaryRow, type ThreadListPage, type ThreadSummary } from './mail-views';
-import { mailboxCounters } from './mailbox-queries';
-import { addHighlights } from './search/search-highlight';
+import { encodeCursor, type ListCursor } from '../list/list-cursor';
+import { ThreadNotFoundError } from '../mail-errors';
+import { afterCursor, filteredRows, mailConditions, mailExpressions, type MailConditions, type MailListFilter } from '../list/mail-filter-sql';
+import { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type SummaryRow, type ThreadListPage, type ThreadSummary } from '../mail-views';
+import { mailboxCounters } from '../mailboxes/mailbox-queries';
+import { addHighlights } from '../search/search-highlight';
 
 export interface ThreadListRequest {
   filter: MailListFilter;
