@@ -8,6 +8,7 @@ import { testDatabase } from '@letterbox/testing';
 // Loading a library's entry declares its named statements (namedStatement, at module level).
 import '@letterbox/accounts';
 import '@letterbox/auth';
+import '@letterbox/blob-references';
 import '@letterbox/ingest';
 import '@letterbox/mail';
 import '@letterbox/push';

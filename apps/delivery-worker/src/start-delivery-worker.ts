@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import { databaseFromSettings } from '@letterbox/db';
 import { ColleagueDelivery, createInboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
@@ -36,7 +37,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
   const delivery = new SendDelivery(db, blobs, smtp, new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, config.SENDER_BURST, config.QUEUE_PREFIX), {
     readApiPublicUrl: config.READ_API_PUBLIC_URL,
     receipts: config.SMTP_RECEIPTS_URL ? new ListingProviderReceipts(config.SMTP_RECEIPTS_URL) : undefined,
-    colleagues: new ColleagueDelivery(directory, createInboundIntake({ sql: db.sql, blobs, queues, maxMessageBytes: COLLEAGUE_MESSAGE_MAX_BYTES, directory })),
+    colleagues: new ColleagueDelivery(directory, createInboundIntake({ sql: db.sql, blobs, references: new DatabaseBlobReferences(db.sql), queues, maxMessageBytes: COLLEAGUE_MESSAGE_MAX_BYTES, directory })),
   });
   const outbox = new SendOutbox(db, queues);
   return startQueueWorker(config, {

@@ -1,6 +1,7 @@
+import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import { databaseFromSettings, readRouting } from '@letterbox/db';
 import { createMailAnnouncer, mailCreatedEvents } from '@letterbox/events';
-import { createIngestPipeline, DatabaseBlobReferences, InboundAcceptances, ingestJobHandlers, intakeSpoolFor } from '@letterbox/ingest';
+import { createIngestPipeline, InboundAcceptances, ingestJobHandlers, intakeSpoolFor } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
 import { createJobQueues, JOB_DONE, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
 import { SentCopies } from '@letterbox/sending';

@@ -1,5 +1,6 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { SMTPServer } from 'smtp-server';
+import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import type { Database } from '@letterbox/db';
 import { createInboundIntake, createSmtpIntake, InboundIntake, intakeSpoolFor } from '@letterbox/ingest';
 import { DATABASE } from '@letterbox/nest-infrastructure';
@@ -28,7 +29,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
       {
         provide: InboundIntake,
         useFactory: (db: Database, blobs: BlobStore, queues: JobQueues) =>
-          createInboundIntake({ sql: db.sql, blobs, queues, maxMessageBytes: config.INGEST_MAX_MESSAGE_BYTES, spool: intakeSpoolFor(config) }),
+          createInboundIntake({ sql: db.sql, blobs, references: new DatabaseBlobReferences(db.sql), queues, maxMessageBytes: config.INGEST_MAX_MESSAGE_BYTES, spool: intakeSpoolFor(config) }),
         inject: [DATABASE, BlobStore, JobQueues],
       },
       {

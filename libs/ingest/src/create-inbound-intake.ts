@@ -1,16 +1,20 @@
 import type { Pool } from 'pg';
 import type { JobQueues } from '@letterbox/queue';
-import type { BlobStore } from '@letterbox/storage';
-import { DatabaseBlobReferences } from './database-blob-references';
+import type { BlobReferences, BlobStore } from '@letterbox/storage';
 import { InboundAcceptances } from './inbound-acceptances';
 import { InboundIntake } from './inbound-intake';
 import type { IntakeSpool } from './intake-spool';
 import { RecipientDirectory } from './recipient-directory';
 
 export interface InboundIntakeOptions {
-  /** The primary's pool: recipients are looked up, acceptances recorded and blob references checked there. */
+  /** The primary's pool: recipients are looked up and acceptances recorded there. */
   sql: Pool;
   blobs: BlobStore;
+  /**
+   * What in the database refers to a blob, asked on the primary (DatabaseBlobReferences of
+   * @letterbox/blob-references): a message refused after it was written is removed unless its bytes are another's.
+   */
+  references: BlobReferences;
   /** Where the accepted messages' jobs go. */
   queues: JobQueues;
   maxMessageBytes: number;
@@ -22,6 +26,6 @@ export interface InboundIntakeOptions {
 
 /** The intake of incoming mail, wired to PostgreSQL and the queues: the one way the ingest app, colleague delivery and the benches build it. */
 export function createInboundIntake(options: InboundIntakeOptions): InboundIntake {
-  const { sql, blobs, queues, maxMessageBytes, directory = new RecipientDirectory(sql), spool } = options;
-  return new InboundIntake(blobs, directory, new InboundAcceptances(sql, queues), new DatabaseBlobReferences(sql), maxMessageBytes, spool);
+  const { sql, blobs, references, queues, maxMessageBytes, directory = new RecipientDirectory(sql), spool } = options;
+  return new InboundIntake(blobs, directory, new InboundAcceptances(sql, queues), references, maxMessageBytes, spool);
 }

@@ -14,7 +14,6 @@ export {
   NoRecipientsError,
 } from './inbound-errors';
 export { createSmtpIntake, type SmtpIntakeOptions } from './smtp-intake';
-export { InboundAcceptances } from './inbound-acceptances';
-export { DatabaseBlobReferences } from './database-blob-references';
+export { InboundAcceptances, acceptanceBlobReferencesSql } from './inbound-acceptances';
 export { ColleagueDelivery } from './colleague-delivery';
 export { refusalReason } from './refusal-reason';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
+import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import type { Database } from '@letterbox/db';
 import { ColleagueDelivery, createInboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
@@ -70,7 +71,7 @@ describe('mail between colleagues', () => {
     const queues = testQueues(queuePrefix);
     try {
       const directory = new RecipientDirectory(db.sql);
-      const colleagues = new ColleagueDelivery(directory, createInboundIntake({ sql: db.sql, blobs, queues, maxMessageBytes: 1024 * 1024, directory }));
+      const colleagues = new ColleagueDelivery(directory, createInboundIntake({ sql: db.sql, blobs, references: new DatabaseBlobReferences(db.sql), queues, maxMessageBytes: 1024 * 1024, directory }));
       assert.deepEqual(await colleagues.colleaguesAmong([bob.email, 'nobody@outside.test']), new Set([bob.email]));
       const messageId = `<twice-${randomUUID()}@letterbox.test>`;
       const message = () => Buffer.from(`From: ${alice.email}\r\nTo: ${bob.email}\r\nSubject: twice\r\nMessage-ID: ${messageId}\r\n\r\nonce\r\n`);

@@ -1,9 +1,9 @@
 import type { Pool } from 'pg';
 import { namedStatement } from '@letterbox/db';
+import { acceptanceBlobReferencesSql } from '@letterbox/ingest';
 import { mailBlobReferencesSql } from '@letterbox/mail';
 import { draftBlobReferencesSql, sendBlobReferencesSql } from '@letterbox/sending';
 import type { BlobReferences } from '@letterbox/storage';
-import { acceptanceBlobReferencesSql } from './inbound-acceptances';
 
 const REFERENCED = namedStatement(
   'blob-references',

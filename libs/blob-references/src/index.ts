@@ -1,0 +1,1 @@
+export { DatabaseBlobReferences } from './database-blob-references';
