@@ -1,10 +1,10 @@
-export { createDatabase, createSqlPool, type Database, type DatabaseOptions, type SqlPoolOptions } from './database';
+export { createDatabase, createSqlPool, type Database } from './database';
 export { databaseFromSettings, type DatabaseSettings } from './database-from-settings';
-export { applyMigrations, type MigrationReport } from './migrations';
+export { applyMigrations } from './migrations';
 export { inTransaction } from './in-transaction';
-export { namedStatement, declaredStatements, type NamedStatement } from './named-statements';
-export { queryBuilder, type QueryBuilder, type Tables } from './query-builder';
+export { namedStatement, declaredStatements } from './named-statements';
+export { queryBuilder, type Tables } from './query-builder';
 export { readRouting } from './read-routing/read-routing';
 export { primaryOnly, type UserReads, type UserWrites } from './read-routing/user-routing';
-export { PrismaClient, Prisma } from './generated/prisma/client';
+export { Prisma } from './generated/prisma/client';
 export type { MailboxRole, SendStatus } from './generated/prisma/enums';

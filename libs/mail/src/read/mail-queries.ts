@@ -10,8 +10,6 @@ type RecordRow = SummaryRow & {
   attachments: Array<AttachmentView & { encoding: string; bodyStart: number; bodyEnd: number }>;
 };
 
-export type MailExpansion = 'attachments' | 'receipt_confirm';
-
 const RECORD = namedStatement(
   'mail-record',
   `SELECT ${SUMMARY_COLUMNS}, m.storage_key, m.layout, mb.locked AS mailbox_locked,
