@@ -1,2 +1,2 @@
-export { seedDemoOffice, DEMO_DOMAIN, DEMO_PASSWORD, type DemoOffice } from './seed-demo-office';
-export { addBulkMails, type BulkMailsResult } from './bulk-mails';
+export { seedDemoOffice, DEMO_DOMAIN, DEMO_PASSWORD } from './seed-demo-office';
+export { addBulkMails } from './bulk-mails';

@@ -1,12 +1,10 @@
-export { createHttpApp, type HttpAppOptions } from './create-http-app';
-export { ProblemDetailsFilter, type ErrorClassifier } from './problem-details';
+export { createHttpApp } from './create-http-app';
+export type { ErrorClassifier } from './problem-details';
 export { problemBody, sendProblem, sendRouterRefusal, writeProblem, type ProblemDetails } from './problem-response';
-export { parseByteRange, type ParsedRange } from './byte-range';
+export { parseByteRange } from './byte-range';
 export { contentDisposition } from './content-disposition';
-export { ZodValidationPipe, type RequestPart } from './zod-validation.pipe';
+export { ZodValidationPipe } from './zod-validation.pipe';
 export { ApiZodQuery, ApiZodBody, ApiZodPath, ApiZodResponse } from './openapi-zod';
-export { openApiDocument, previewOpenApiDocument, writeOpenApiDocumentFromArgs, type ApiDescription } from './openapi-document';
+export { writeOpenApiDocumentFromArgs, type ApiDescription } from './openapi-document';
 export { runClustered } from './run-clustered';
 export { integerParam } from './request-params';
-export { infrastructureFaultOf, type InfrastructureFault } from './infrastructure-faults';
-export { RetryLaterException } from './retry-later.exception';

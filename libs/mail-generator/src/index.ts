@@ -1,4 +1,4 @@
-export type { Address, MailEnvelope } from './mail-envelope';
+export type { Address } from './mail-envelope';
 export { referenceMail } from './reference/reference-mail';
 export { referenceAttachments } from './reference/reference-attachments';
 export { randomMail } from './random/random-mail';

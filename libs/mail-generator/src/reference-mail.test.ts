@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { simpleParser } from 'mailparser';
-import { referenceAttachments, referenceMail, type MailEnvelope } from './index';
+import { referenceAttachments, referenceMail } from './index';
+import type { MailEnvelope } from './mail-envelope';
 import { hasOnlyCrlfLineBreaks, headerSection, headerValue } from './testing/mail-assertions';
 import { REFERENCE_DATE } from './reference/reference-mail';
 

@@ -1,7 +1,6 @@
-export type { MailLayout, BodyPartLayout, AttachmentLayout, ScannedLayout } from './layout';
+export type { MailLayout, AttachmentLayout } from './layout';
 export { scanLayout, MAX_PARTS } from './scan-layout';
 export { createTransferDecoder } from './transfer-encoding';
 export { parseHeaderBlock, summarizeHeaders, parseAddresses, MAX_REFERENCES, type MailHeader, type MailAddress, type HeaderSummary } from './header-block';
-export { renderBodies, makeSnippet, type RenderedBody } from './render-body';
-export { htmlToText } from './html-to-text';
+export { renderBodies, makeSnippet } from './render-body';
 export { sanitizeMailHtml } from './sanitize';

@@ -1,8 +1,6 @@
-export { startMockSmtp, type MockSmtp, type MockSmtpOptions } from './mock-smtp';
-export { startMockProvidersHttp, type MockProvidersHttpOptions } from './mock-providers-http';
-export { smtpBehaviourSchema, DEFAULT_SMTP_BEHAVIOUR, type SmtpBehaviour, type SmtpBehaviourPatch } from './smtp-behaviour';
-export type { ReceivedMail, MailFilter } from './received-mails';
-export type { AccountCounts } from './account-counters';
-export { createMockFcm, type MockFcm, type AcceptedPush, type TokenCounts } from './mock-fcm';
-export { fcmBehaviourSchema, DEFAULT_FCM_BEHAVIOUR, type FcmBehaviour, type FcmBehaviourPatch } from './fcm-behaviour';
-export type { FcmErrorCode } from './fcm-errors';
+export { startMockSmtp, type MockSmtp } from './mock-smtp';
+export { startMockProvidersHttp } from './mock-providers-http';
+export { smtpBehaviourSchema, DEFAULT_SMTP_BEHAVIOUR } from './smtp-behaviour';
+export type { ReceivedMail } from './received-mails';
+export { createMockFcm, type MockFcm } from './mock-fcm';
+export { fcmBehaviourSchema, DEFAULT_FCM_BEHAVIOUR, type FcmBehaviourPatch } from './fcm-behaviour';

@@ -1,3 +1,3 @@
-export { InfrastructureModule, type InfrastructureSettings } from './infrastructure.module';
+export { InfrastructureModule } from './infrastructure.module';
 export { DATABASE } from './database-token';
 export { READ_ROUTING } from './read-routing-token';

@@ -1,5 +1,5 @@
 export { requestIdFrom, withRequestId, currentRequestId } from './request-context';
-export { rootLogger, loggerFor, nameProcess, processName, logSettings } from './logger';
+export { rootLogger, loggerFor, nameProcess } from './logger';
 export {
   httpRequestDuration,
   jobDuration,
@@ -13,12 +13,10 @@ export {
   unwatchQueueDepth,
   startProcessMetrics,
   metricsText,
-  type PoolGauge,
   type PoolRole,
-  type QueueDepthSource,
 } from './metrics';
-export { readiness, postgresCheck, redisCheck, storageCheck, type DependencyCheck, type ReadinessReport } from './readiness';
-export { startOpsServer, type OpsServer } from './ops-server';
+export { readiness, postgresCheck, redisCheck, storageCheck, type DependencyCheck } from './readiness';
+export { startOpsServer } from './ops-server';
 export { exitOnStartupFailure } from './startup-failure';
 export { reportConnectionErrors } from './connection-errors';
 export { oncePerInterval } from './once-per-interval';

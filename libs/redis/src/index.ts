@@ -1,3 +1,3 @@
-export { failFastConnection, redisConnection, type ConnectionProfile } from './redis-connections';
+export { failFastConnection, redisConnection } from './redis-connections';
 export type { RedisConnection, RedisTarget } from './redis-target';
 export { whenReady } from './when-ready';

@@ -1,19 +1,29 @@
 export { testDatabase, testBlobStore, testSettings } from './test-environment';
 export { createTestUser, type TestUser } from './user-factory';
 export { login } from './login';
-export { poll, waitFor, sleep, type PollOptions, type WaitOptions } from './wait-for';
+export { poll, waitFor, sleep } from './wait-for';
 export { testQueuePrefix } from './test-queue-prefix';
-export { startAppProcess, startNodeProcess, waitForHttp, waitForOutput, freePort, REPO_ROOT, type AppProcess, type AppProcessOptions, type NodeProcessOptions } from './app-process';
+export { startAppProcess, startNodeProcess, waitForHttp, waitForOutput, freePort, REPO_ROOT, type AppProcess } from './app-process';
 export { ensureReadReplica } from './read-replica';
-export { startTcpProxy, type TcpProxy } from './tcp-proxy';
+export { startTcpProxy } from './tcp-proxy';
 export { startTestS3, describeOnTestS3, type TestS3 } from './test-s3';
-export { fetchOpenApiDocument, operationsOf, pathParameterMismatches, fuzzRequests, runFuzz, describeFindings, type OpenApiDocument, type Operation, type FuzzOptions, type FuzzRequest, type Finding, type FuzzRunOptions, type Hostile } from './openapi-fuzz';
+export {
+  fetchOpenApiDocument,
+  operationsOf,
+  pathParameterMismatches,
+  fuzzRequests,
+  runFuzz,
+  describeFindings,
+  type OpenApiDocument,
+  type Finding,
+  type Hostile,
+} from './openapi-fuzz';
 export { ensureRedisCluster, runningRedisCluster } from './redis-cluster';
 export { redisTargets, unlinkKeys } from './redis-targets';
 export { busiestWindow } from './busiest-window';
 export { accessTokenFor } from './access-token';
-export { SendClient, type Answer, type SendStatus } from './send-client';
-export { TEST_INGEST_TOKEN, postInbound, type InboundAnswer, type InboundPostOptions, type RunningIngestServer } from './inbound-client';
+export { SendClient, type SendStatus } from './send-client';
+export { TEST_INGEST_TOKEN, postInbound, type RunningIngestServer } from './inbound-client';
 export { inboxOf, testQueues } from './ingest-pipeline';
 export { openEventStream, type SseConnection, type SseEvent } from './sse-client';
 export { startSendApiProcess, type SendApiProcess } from './send-api-process';
