@@ -87,17 +87,22 @@ function parseConnections(text: string | undefined): number | undefined {
  * Worker settings a run may change (concurrency and connections only in the tuned cases);
  * the harness sets where the worker sends and which queue it reads.
  */
-const WORKER_SETTINGS = /^(DELIVERY_CONCURRENCY|SMTP_MAX_CONNECTIONS|SENDER_RATE_PER_SECOND|SENDER_BURST|DATABASE_POOL_SIZE|DELIVERY_LOCK_MS|OUTBOX_SWEEP_MS|UV_THREADPOOL_SIZE|NODE_OPTIONS)$/;
+const WORKER_SETTINGS =
+  /^(DELIVERY_CONCURRENCY|SMTP_MAX_CONNECTIONS|SENDER_RATE_PER_SECOND|SENDER_BURST|DATABASE_POOL_SIZE|DELIVERY_LOCK_MS|OUTBOX_SWEEP_MS|UV_THREADPOOL_SIZE|NODE_OPTIONS)$/;
 
 function parseWorkerEnv(entries: string[]): Record<string, string> {
   const env: Record<string, string> = {};
   for (const entry of entries) {
     const [name, ...rest] = entry.split('=');
     if (!WORKER_SETTINGS.test(name) || rest.length === 0) {
-      throw new UsageError(`--worker-env ${entry}: give NAME=value, NAME one of ${WORKER_SETTINGS.source.replace(/[\^$()]/g, '').split('|').join(', ')}`);
+      throw new UsageError(
+        `--worker-env ${entry}: give NAME=value, NAME one of ${WORKER_SETTINGS.source
+          .replace(/[\^$()]/g, '')
+          .split('|')
+          .join(', ')}`,
+      );
     }
     env[name] = rest.join('=');
   }
   return env;
 }
-

@@ -48,7 +48,12 @@ function libraryOf(node: ProfileNode): string {
   }
   if (url.startsWith('node:')) return 'node core';
   const dist = url.indexOf('/dist/');
-  if (dist >= 0) return url.slice(dist + 1).split('/').slice(0, 3).join('/');
+  if (dist >= 0)
+    return url
+      .slice(dist + 1)
+      .split('/')
+      .slice(0, 3)
+      .join('/');
   const source = url.match(/\/(apps|libs|bench)\/([^/]+)\//);
   return source ? `${source[1]}/${source[2]}` : url;
 }
@@ -89,7 +94,8 @@ profile.samples.forEach((id, index) => {
   add(selfByLibrary, libraryOf(node), ms);
   add(chargedByLibrary, chargedLibrary(id), ms);
   add(selfByFunction, frameName(node), ms);
-  if (libraryOf(node) === '(native)' || libraryOf(node) === 'node core') add(nativeByCaller, `${node.callFrame.functionName || '(anonymous)'} from ${chargedLibrary(id)}`, ms);
+  if (libraryOf(node) === '(native)' || libraryOf(node) === 'node core')
+    add(nativeByCaller, `${node.callFrame.functionName || '(anonymous)'} from ${chargedLibrary(id)}`, ms);
 });
 const wallMs = (profile.endTime - profile.startTime) / 1000 - skipMs;
 const busyMs = wallMs - idleMs;

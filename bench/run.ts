@@ -44,7 +44,12 @@ async function main(): Promise<number> {
           console.log(outcomeLines(outcome, await writeResultFile(outcome)).join('\n'));
           outcomes.push(outcome);
         } else {
-          const outcome = await run.run(fixtures, { workerEnv: args.workerEnv, workerBuild: args.workerBuild, durationSeconds: args.durationSeconds, connections: args.connections });
+          const outcome = await run.run(fixtures, {
+            workerEnv: args.workerEnv,
+            workerBuild: args.workerBuild,
+            durationSeconds: args.durationSeconds,
+            connections: args.connections,
+          });
           console.log(procedureLines(outcome, await writeResultFile(outcome)).join('\n'));
           procedures.push(outcome);
         }

@@ -7,7 +7,8 @@ import { ESLint } from 'eslint';
 const ROOT = path.resolve(__dirname, '..');
 const BOUNDARIES = '@nx/enforce-module-boundaries';
 const ACROSS_PROJECTS_BY_PATH = `${BOUNDARIES}: Projects cannot be imported by a relative or absolute path, and must begin with a npm scope`;
-const testCodeImported = (specifier: string) => `no-restricted-imports: '${specifier}' import is restricted from being used by a pattern. test code: production code may not import it`;
+const testCodeImported = (specifier: string) =>
+  `no-restricted-imports: '${specifier}' import is restricted from being used by a pattern. test code: production code may not import it`;
 
 describe('the lint run holds the projects to their boundaries (eslint.config.mjs, the tags in project.json)', () => {
   let eslint: ESLint;
@@ -32,7 +33,10 @@ describe('the lint run holds the projects to their boundaries (eslint.config.mjs
   });
 
   test('an app may not import another app, not even in a test', async () => {
-    const problems = await boundaryProblems('apps/send-api/src/fixture.test.ts', "export { startDeliveryWorker } from '../../delivery-worker/src/start-delivery-worker';\n");
+    const problems = await boundaryProblems(
+      'apps/send-api/src/fixture.test.ts',
+      "export { startDeliveryWorker } from '../../delivery-worker/src/start-delivery-worker';\n",
+    );
     assert.deepEqual(problems, [ACROSS_PROJECTS_BY_PATH]);
   });
 
@@ -42,8 +46,12 @@ describe('the lint run holds the projects to their boundaries (eslint.config.mjs
   });
 
   test("nor a testing folder, its own project's or another library's", async () => {
-    assert.deepEqual(await boundaryProblems('libs/mime/src/fixture.ts', "export { compose } from './testing/mime-fixtures';\n"), [testCodeImported('./testing/mime-fixtures')]);
-    assert.deepEqual(await boundaryProblems('apps/notify-worker/src/fixture.ts', "export { startMockFcmServer } from '@letterbox/push/testing';\n"), [testCodeImported('@letterbox/push/testing')]);
+    assert.deepEqual(await boundaryProblems('libs/mime/src/fixture.ts', "export { compose } from './testing/mime-fixtures';\n"), [
+      testCodeImported('./testing/mime-fixtures'),
+    ]);
+    assert.deepEqual(await boundaryProblems('apps/notify-worker/src/fixture.ts', "export { startMockFcmServer } from '@letterbox/push/testing';\n"), [
+      testCodeImported('@letterbox/push/testing'),
+    ]);
   });
 
   test('infrastructure may not import the domain', async () => {
@@ -53,7 +61,16 @@ describe('the lint run holds the projects to their boundaries (eslint.config.mjs
 
   test('tests and testing folders may import the harnesses; production code the libraries below it', async () => {
     assert.deepEqual(await boundaryProblems('libs/mail/src/fixture.test.ts', "export { createTestUser } from '@letterbox/testing';\n"), []);
-    assert.deepEqual(await boundaryProblems('apps/notify-worker/src/testing/fixture.ts', "export { startMockFcmServer } from '@letterbox/push/testing';\n"), []);
-    assert.deepEqual(await boundaryProblems('apps/send-api/src/fixture.ts', "export { createDatabase } from '@letterbox/db';\nexport { SendRecords } from '@letterbox/sending';\n"), []);
+    assert.deepEqual(
+      await boundaryProblems('apps/notify-worker/src/testing/fixture.ts', "export { startMockFcmServer } from '@letterbox/push/testing';\n"),
+      [],
+    );
+    assert.deepEqual(
+      await boundaryProblems(
+        'apps/send-api/src/fixture.ts',
+        "export { createDatabase } from '@letterbox/db';\nexport { SendRecords } from '@letterbox/sending';\n",
+      ),
+      [],
+    );
   });
 });

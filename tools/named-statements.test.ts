@@ -54,7 +54,9 @@ describe('every named statement of the project prepares against the migrated sch
     const inline = sources.filter(({ text }) => NAMED_INLINE.test(text)).map(({ file }) => file);
     assert.deepEqual(inline, [], 'a query named inline: declare it with namedStatement (@letterbox/db), so that this test prepares it');
     const loaded = new Set(statements.map((statement) => statement.name));
-    const missing = sources.flatMap(({ file, text }) => [...text.matchAll(DECLARED)].filter(([, name]) => !loaded.has(name)).map(([, name]) => `${name} (${file})`));
+    const missing = sources.flatMap(({ file, text }) =>
+      [...text.matchAll(DECLARED)].filter(([, name]) => !loaded.has(name)).map(([, name]) => `${name} (${file})`),
+    );
     assert.deepEqual(missing, [], "declared in a library this test does not import: add its entry to the test's imports");
   });
 

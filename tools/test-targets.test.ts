@@ -41,7 +41,10 @@ function runsTestsOf(project: Project): boolean {
 
 /** The repository's test files, committed or not yet (ignored ones aside), as tools/run-tests.sh finds them. */
 function repositoryTestFiles(): string[] {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z', '--', '*.test.ts', '*.test.tsx'], { cwd: ROOT, encoding: 'utf8' });
+  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z', '--', '*.test.ts', '*.test.tsx'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   return [...new Set(listed.split('\0'))].filter((file) => file !== '' && existsSync(path.join(ROOT, file)));
 }
 
@@ -67,7 +70,14 @@ describe('npm test runs every test file: each is in a project whose test target 
       { name: 'e2e-outer', root: 'e2e', testCommand: 'tools/run-tests.sh e2e/other' },
       { name: 'scale-out', root: 'e2e/scale-out', testCommand: 'tools/run-tests.sh e2e/scale-out' },
     ];
-    const files = ['libs/mail/src/a.test.ts', 'libs/sending/src/b.test.ts', 'libs/sending/src/c.test.tsx', 'e2e/d.test.ts', 'e2e/scale-out/e.test.ts', 'prisma/f.test.ts'];
+    const files = [
+      'libs/mail/src/a.test.ts',
+      'libs/sending/src/b.test.ts',
+      'libs/sending/src/c.test.tsx',
+      'e2e/d.test.ts',
+      'e2e/scale-out/e.test.ts',
+      'prisma/f.test.ts',
+    ];
     assert.deepEqual(testsLeftOut(projects, files), [
       'sending (libs/sending) has test files and no test target running tools/run-tests.sh libs/sending: libs/sending/src/b.test.ts, libs/sending/src/c.test.tsx',
       'e2e-outer (e2e) has test files and no test target running tools/run-tests.sh e2e: e2e/d.test.ts',

@@ -13,8 +13,7 @@ export async function ensureBulkUser(db: Database, blobs: BlobStore): Promise<vo
   const office = await db.prisma.office.findUniqueOrThrow({ where: { domain: DEMO_DOMAIN } });
   const existing = await db.prisma.user.findUnique({ where: { email: BULK_USER_EMAIL } });
   const userId =
-    existing?.id ??
-    (await createUser(db, { officeId: office.id, email: BULK_USER_EMAIL, displayName: 'Bulk Benchmark', password: BENCH_PASSWORD })).id;
+    existing?.id ?? (await createUser(db, { officeId: office.id, email: BULK_USER_EMAIL, displayName: 'Bulk Benchmark', password: BENCH_PASSWORD })).id;
   const { rows } = await db.sql.query<{ count: string }>('SELECT count(*) FROM mails WHERE user_id = $1', [userId]);
   const missing = BULK_MAIL_COUNT - Number(rows[0].count);
   if (missing <= 0) {

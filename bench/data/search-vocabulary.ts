@@ -8,9 +8,38 @@ what all were we when your can said there use an each which she do how their if 
 make like him into time has look two more write go see number no way could people my than first water been call who oil its now find long down
 day did get come made may part meeting budget report review project team please thanks attached schedule update client invoice contract deadline`.split(/\s+/);
 
-const ENGLISH_SYLLABLES = ['ar', 'ben', 'cor', 'dal', 'el', 'fen', 'gar', 'hol', 'in', 'jor', 'kel', 'lan', 'mor', 'nel', 'or', 'pen', 'quin', 'ras', 'sel', 'tor', 'ul', 'ven', 'wil', 'yor', 'zan'];
+const ENGLISH_SYLLABLES = [
+  'ar',
+  'ben',
+  'cor',
+  'dal',
+  'el',
+  'fen',
+  'gar',
+  'hol',
+  'in',
+  'jor',
+  'kel',
+  'lan',
+  'mor',
+  'nel',
+  'or',
+  'pen',
+  'quin',
+  'ras',
+  'sel',
+  'tor',
+  'ul',
+  'ven',
+  'wil',
+  'yor',
+  'zan',
+];
 
-const COMMON_KOREAN = `회의 예산 보고서 일정 검토 부탁 첨부 확인 내일 오늘 프로젝트 고객 계약 마감 감사 안녕하세요 자료 공유 진행 결과 요청 답변 회신 수정 승인 담당자 팀장 부서 공지 안내`.split(/\s+/);
+const COMMON_KOREAN =
+  `회의 예산 보고서 일정 검토 부탁 첨부 확인 내일 오늘 프로젝트 고객 계약 마감 감사 안녕하세요 자료 공유 진행 결과 요청 답변 회신 수정 승인 담당자 팀장 부서 공지 안내`.split(
+    /\s+/,
+  );
 
 /** Hangul syllables without a final consonant, every initial with every vowel: 399 of them (real text uses some 2,000). */
 const KOREAN_SYLLABLES = Array.from({ length: 19 * 21 }, (_, index) => String.fromCharCode(0xac00 + index * 28));

@@ -10,9 +10,7 @@ import { BENCH_PASSWORD, SENDER_COUNT, senderEmails } from './bench-accounts';
 export async function ensureSenderUsers(db: Database): Promise<void> {
   const office = await db.prisma.office.findUniqueOrThrow({ where: { domain: DEMO_DOMAIN } });
   const wanted = senderEmails();
-  const existing = new Set(
-    (await db.prisma.user.findMany({ where: { email: { in: wanted } }, select: { email: true } })).map((user) => user.email),
-  );
+  const existing = new Set((await db.prisma.user.findMany({ where: { email: { in: wanted } }, select: { email: true } })).map((user) => user.email));
   const missing = wanted.filter((email) => !existing.has(email));
   for (const email of missing) {
     await createUser(db, { officeId: office.id, email, displayName: `Bench ${email.split('@')[0]}`, password: BENCH_PASSWORD });

@@ -30,7 +30,10 @@ export class ApiClient {
     try {
       response = await fetch(url, { signal: AbortSignal.timeout(5000) });
     } catch (error) {
-      throw new ApiNotRunningError(`nothing answers at ${url} (${(error as Error).message}). Start the ${this.name} first, e.g.\n  ${this.startHint}`, this.name);
+      throw new ApiNotRunningError(
+        `nothing answers at ${url} (${(error as Error).message}). Start the ${this.name} first, e.g.\n  ${this.startHint}`,
+        this.name,
+      );
     }
     if (!response.ok) throw new ApiNotRunningError(`${url} answered ${response.status}: ${await response.text()}`, this.name);
     return (await response.json()) as HealthReport;

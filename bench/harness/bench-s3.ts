@@ -38,10 +38,11 @@ export async function startBenchS3(): Promise<BenchS3> {
     name: "the bench's S3 server (s3rver)",
     args: ['--require', '@swc-node/register', SERVER_FILE],
     env: { BENCH_S3_PORT: String(BENCH_S3_PORT), BENCH_S3_DIR, BENCH_S3_BUCKET: BUCKET },
-    ready: () => stores.none.check().then(
-      () => true,
-      () => false,
-    ),
+    ready: () =>
+      stores.none.check().then(
+        () => true,
+        () => false,
+      ),
   });
   return { ...service, env, store: (compression) => stores[compression] };
 }

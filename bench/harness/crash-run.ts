@@ -130,7 +130,9 @@ async function sentTimes(sql: Pool, ids: number[]): Promise<number[]> {
 }
 
 async function messageIdsOf(sql: Pool, ids: number[]): Promise<Set<string>> {
-  const { rows } = await sql.query<{ message_id: string }>(`SELECT request->>'messageId' AS message_id FROM outbound_sends WHERE id = ANY($1::bigint[])`, [ids]);
+  const { rows } = await sql.query<{ message_id: string }>(`SELECT request->>'messageId' AS message_id FROM outbound_sends WHERE id = ANY($1::bigint[])`, [
+    ids,
+  ]);
   return new Set(rows.map((row) => row.message_id));
 }
 

@@ -143,7 +143,10 @@ export async function runDeliveryCase(environment: DeliveryEnvironment, delivery
     const copiesPendingAtEnd = await pendingSentCopies(sql, { userIds, ids });
     const machineBusyCores = ((machine.busy - cpuBefore.machine.busy) / (machine.total - cpuBefore.machine.total)) * cpus().length;
     const timedOut = undelivered(statuses) > 0;
-    const counts = countsOf(await mock.counts(), deliveryCase.senders.map((sender) => sender.email));
+    const counts = countsOf(
+      await mock.counts(),
+      deliveryCase.senders.map((sender) => sender.email),
+    );
     const times = (await sendTimes(sql, ids)).map((time) => (backlog ? { ...time, requestedAt: Math.max(time.requestedAt, releasedAt) } : time));
     const overheads = providerOverheads(times, await mock.accepted(MOCK_KEPT_MAILS), provider.latencyMs);
     const discarded = timedOut ? (await discardSends(sql, queue, { userIds, ids }, 'not delivered within the delivery benchmark timeout')).cancelled : 0;
@@ -196,7 +199,10 @@ function cpuNow(workerPid: number, mockPid: number, copierPid: number) {
 }
 
 /** Queues every send, one sender after another so that each sender's sends are spread over the queueing. */
-export async function queueSends(sendApi: ApiClient, deliveryCase: Pick<DeliveryCase, 'senders' | 'sendsPerSender'>): Promise<{ ids: number[]; errors: number }> {
+export async function queueSends(
+  sendApi: ApiClient,
+  deliveryCase: Pick<DeliveryCase, 'senders' | 'sendsPerSender'>,
+): Promise<{ ids: number[]; errors: number }> {
   const requests = Array.from({ length: deliveryCase.sendsPerSender }, (_, round) =>
     deliveryCase.senders.map((sender, index) => ({ token: sender.token, body: sendBody(round * deliveryCase.senders.length + index) })),
   ).flat();

@@ -207,7 +207,9 @@ export class IngestStack {
 
   /** When each of the recipients' mails was stored (the inserting transaction's start, epoch ms). */
   async storedTimes(): Promise<number[]> {
-    const { rows } = await this.sql.query<{ at: string }>('SELECT extract(epoch FROM created_at) * 1000 AS at FROM mails WHERE user_id = ANY($1)', [this.userIds]);
+    const { rows } = await this.sql.query<{ at: string }>('SELECT extract(epoch FROM created_at) * 1000 AS at FROM mails WHERE user_id = ANY($1)', [
+      this.userIds,
+    ]);
     return rows.map((row) => Number(row.at));
   }
 
@@ -308,7 +310,10 @@ export class IngestStack {
 }
 
 /** Cores each process used between two snapshots (CPU seconds ÷ wall seconds), the rest of the machine's (`others`), and its busy cores. */
-export function coresBetween(before: CpuSnapshot, after: CpuSnapshot): { seconds: number; cores: Record<string, number>; cpuSeconds: Record<string, number>; machineBusyCores: number } {
+export function coresBetween(
+  before: CpuSnapshot,
+  after: CpuSnapshot,
+): { seconds: number; cores: Record<string, number>; cpuSeconds: Record<string, number>; machineBusyCores: number } {
   const wall = (after.at - before.at) / 1000;
   const cpuSeconds = Object.fromEntries(Object.keys(after.seconds).map((name) => [name, after.seconds[name] - (before.seconds[name] ?? 0)]));
   const machineBusyCores = ((after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total)) * cpus().length;
@@ -382,11 +387,15 @@ export function postOnce(url: URL, headers: Record<string, string>, body: string
   const sent = performance.now();
   return new Promise((resolve) => {
     const finish = (status: number, error?: string) => resolve({ status, ms: performance.now() - sent, ...(error ? { error } : {}) });
-    const request = httpRequest(url, { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: timeoutMs }, (response) => {
-      response.resume();
-      response.once('end', () => finish(response.statusCode ?? 0));
-      response.once('error', (error) => finish(0, error.message));
-    });
+    const request = httpRequest(
+      url,
+      { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: timeoutMs },
+      (response) => {
+        response.resume();
+        response.once('end', () => finish(response.statusCode ?? 0));
+        response.once('error', (error) => finish(0, error.message));
+      },
+    );
     request.once('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     request.once('error', (error) => finish(0, (error as NodeJS.ErrnoException).code ?? error.message));
     request.end(body);

@@ -47,7 +47,12 @@ export async function measure(
   const sampler = sampleTreeRss(server.pid);
   try {
     const mainPid = server.mainPid ?? server.pid;
-    const before = { tree: treeCpuSeconds(server.pid), main: mainThreadCpuSeconds(mainPid), sched: mainThreadSchedSeconds(mainPid), machine: machineCpuTicks() };
+    const before = {
+      tree: treeCpuSeconds(server.pid),
+      main: mainThreadCpuSeconds(mainPid),
+      sched: mainThreadSchedSeconds(mainPid),
+      machine: machineCpuTicks(),
+    };
     const startedAt = performance.now();
     const result = await run(load);
     const seconds = (performance.now() - startedAt) / 1000;

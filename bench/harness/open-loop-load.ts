@@ -50,7 +50,7 @@ export async function runOpenLoop(load: HttpLoad & { ratePerSecond: number }): P
     for (; offered < due; offered++) offer(offered, startedAt + (offered / load.ratePerSecond) * 1000);
     await sleep(TICK_MS);
   }
-  for (const giveUpAt = performance.now() + LAST_ANSWERS_WAIT_MS; owed.size > 0 && performance.now() < giveUpAt; ) await sleep(10);
+  for (const giveUpAt = performance.now() + LAST_ANSWERS_WAIT_MS; owed.size > 0 && performance.now() < giveUpAt;) await sleep(10);
   const endedAt = performance.now();
   const stillOwed = [...owed.values()].map((dueAt) => endedAt - dueAt);
   agent.destroy();

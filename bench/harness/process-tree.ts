@@ -58,9 +58,7 @@ export function workingDirectoryOf(pid: number): string | undefined {
 /** The command line and NODE_OPTIONS of a process, as one string to look for flags in. */
 export function nodeFlagsOf(pid: number): string {
   const commandLine = commandLineOf(pid).join(' ');
-  const nodeOptions = (readProcFile(pid, 'environ') ?? '')
-    .split('\0')
-    .find((entry) => entry.startsWith('NODE_OPTIONS='));
+  const nodeOptions = (readProcFile(pid, 'environ') ?? '').split('\0').find((entry) => entry.startsWith('NODE_OPTIONS='));
   return `${commandLine} ${nodeOptions?.slice('NODE_OPTIONS='.length) ?? ''}`;
 }
 

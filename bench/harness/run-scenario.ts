@@ -74,7 +74,9 @@ export async function runLoadScenario(scenario: LoadScenario, fixtures: BenchFix
 }
 
 function meets(measurement: Measurement, goal: LoadGoal): boolean {
-  return measurement.requestsPerSecond >= goal.minRequestsPerSecond && measurement.latencyMs.p99 < goal.maxP99Ms && measurement.responses >= measurement.connections;
+  return (
+    measurement.requestsPerSecond >= goal.minRequestsPerSecond && measurement.latencyMs.p99 < goal.maxP99Ms && measurement.responses >= measurement.connections
+  );
 }
 
 async function measureNaive(scenario: LoadScenario, fixtures: BenchFixtures, target: LoadTarget, seconds: number, notes: string[]): Promise<Measurement> {

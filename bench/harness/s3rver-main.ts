@@ -8,7 +8,13 @@ import S3rver from 's3rver';
 async function main(): Promise<void> {
   const { BENCH_S3_PORT, BENCH_S3_DIR, BENCH_S3_BUCKET } = process.env;
   if (!BENCH_S3_PORT || !BENCH_S3_DIR || !BENCH_S3_BUCKET) throw new Error('BENCH_S3_PORT, BENCH_S3_DIR and BENCH_S3_BUCKET are required');
-  const server = new S3rver({ address: '127.0.0.1', port: Number(BENCH_S3_PORT), silent: true, directory: BENCH_S3_DIR, configureBuckets: [{ name: BENCH_S3_BUCKET }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: Number(BENCH_S3_PORT),
+    silent: true,
+    directory: BENCH_S3_DIR,
+    configureBuckets: [{ name: BENCH_S3_BUCKET }],
+  });
   await server.run();
 }
 

@@ -38,7 +38,10 @@ export class SendQueue {
   ) {
     this.redis = workerConnection(redisTarget);
     this.queue = new Queue(QUEUE_OF['deliver-send'], { connection: this.redis, prefix: queueKeyPrefix(prefix, QUEUE_OF['deliver-send'], this.redis) });
-    this.copies = new Queue(QUEUE_OF['store-sent-copies'], { connection: this.redis, prefix: queueKeyPrefix(prefix, QUEUE_OF['store-sent-copies'], this.redis) });
+    this.copies = new Queue(QUEUE_OF['store-sent-copies'], {
+      connection: this.redis,
+      prefix: queueKeyPrefix(prefix, QUEUE_OF['store-sent-copies'], this.redis),
+    });
   }
 
   static ofProcess(sendApiPid: number): SendQueue {
@@ -133,17 +136,18 @@ export async function takeIdleQueue(queue: SendQueue): Promise<string[]> {
     );
   }
   if (state.waiting + state.delayed + state.active > 0) {
-    throw new Error(`${queue.name} holds ${describeQueueState(state)} jobs; let a worker deliver them or remove them first, so that only this run's sends are measured`);
+    throw new Error(
+      `${queue.name} holds ${describeQueueState(state)} jobs; let a worker deliver them or remove them first, so that only this run's sends are measured`,
+    );
   }
   return notes;
 }
 
 /** Queued sends of other runs in this queue's namespace: the worker's outbox sweep requeues them, and they would share the provider. */
 export async function leftoverSendsNote(sql: Pool, queuePrefix: string): Promise<string | undefined> {
-  const { rows } = await sql.query<{ count: string }>(
-    `SELECT count(*) FROM outbound_sends WHERE queue_prefix = $1 AND status IN ('queued', 'sending')`,
-    [queuePrefix],
-  );
+  const { rows } = await sql.query<{ count: string }>(`SELECT count(*) FROM outbound_sends WHERE queue_prefix = $1 AND status IN ('queued', 'sending')`, [
+    queuePrefix,
+  ]);
   const leftovers = Number(rows[0].count);
   if (leftovers === 0) return undefined;
   return `WARNING: ${leftovers} sends of earlier runs are still queued or sending in the database; the worker's outbox sweep may deliver them during this run`;

@@ -28,7 +28,13 @@ async function start(): Promise<void> {
   const config = loadConfig(settings);
   const sql = new Pool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, application_name: 'letterbox-bench-naive-ingest' });
   sql.on('error', (error) => console.error(`[db] idle connection error: ${error.message}`));
-  const intake = createInboundIntake({ sql, blobs: new DiskBlobStore(config.STORAGE_DIR), references: new DatabaseBlobReferences(sql), queues: createJobQueues(config), maxMessageBytes: MAX_MESSAGE_BYTES });
+  const intake = createInboundIntake({
+    sql,
+    blobs: new DiskBlobStore(config.STORAGE_DIR),
+    references: new DatabaseBlobReferences(sql),
+    queues: createJobQueues(config),
+    maxMessageBytes: MAX_MESSAGE_BYTES,
+  });
 
   const app = Fastify({ bodyLimit: MAX_MESSAGE_BYTES });
   app.addContentTypeParser('message/rfc822', (_request, payload, done) => done(null, payload));

@@ -37,7 +37,15 @@ export async function naiveMailDetail(sql: Pool, blobs: BlobStore, userId: numbe
     ...mapSummaryRow(row),
     headers: parsed.headerLines.map(({ line }) => {
       const colon = line.indexOf(':');
-      return { name: line.slice(0, colon), value: libmime.decodeWords(line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim()) };
+      return {
+        name: line.slice(0, colon),
+        value: libmime.decodeWords(
+          line
+            .slice(colon + 1)
+            .replace(/\r?\n[ \t]+/g, ' ')
+            .trim(),
+        ),
+      };
     }),
     text: parsed.text ?? '',
     html: parsed.html ? sanitizeMailHtml(parsed.html, (contentId) => contentUrls.get(contentId)) : null,

@@ -41,9 +41,16 @@ async function runBulkRead(fixtures: BenchFixtures): Promise<ProcedureOutcome> {
   if (answer.status !== 200) throw new Error(`the bulk change answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   const after = await unread(fixtures, folder);
 
-  const { rows } = await fixtures.sql.query<{ id: string }>(`UPDATE mails SET seen = false WHERE id IN (SELECT id FROM mails WHERE mailbox_id = $1 ORDER BY id LIMIT ${NAIVE_SAMPLE}) RETURNING id`, [folder]);
+  const { rows } = await fixtures.sql.query<{ id: string }>(
+    `UPDATE mails SET seen = false WHERE id IN (SELECT id FROM mails WHERE mailbox_id = $1 ORDER BY id LIMIT ${NAIVE_SAMPLE}) RETURNING id`,
+    [folder],
+  );
   const naiveStarted = performance.now();
-  await patchEach(fixtures, token, rows.map((row) => Number(row.id)));
+  await patchEach(
+    fixtures,
+    token,
+    rows.map((row) => Number(row.id)),
+  );
   const naiveMs = performance.now() - naiveStarted;
   const naivePerMailMs = naiveMs / rows.length;
 

@@ -85,14 +85,26 @@ function caseNote(result: CrashCaseResult): string {
     `${result.label}: ${outcome}; ${result.inFlightAtKill} in flight at the kill, ${result.foundStalled} put back by the stalled check ` +
     `${seconds(result.killToStalledMs.first)}–${seconds(result.killToStalledMs.last)} s after it; they stayed sending ` +
     `p50 ${seconds(result.killToSentMs.p50)} s, max ${seconds(result.killToSentMs.max)} s; ` +
-    `${result.duplicates} duplicate(s) of ${result.sends} sends (${(100 * result.duplicates / result.sends).toFixed(1)}%), ${result.lost} lost`
+    `${result.duplicates} duplicate(s) of ${result.sends} sends (${((100 * result.duplicates) / result.sends).toFixed(1)}%), ${result.lost} lost`
   );
 }
 
 function resultTable(results: CrashCaseResult[]): ProcedureOutcome['table'] {
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
   return {
-    header: ['case', 'sends', 'in flight at kill', 'stalled', 'stalled first s', 'stalled last s', 'sending p50 s', 'sending max s', 'accepted', 'duplicates', 'lost'],
+    header: [
+      'case',
+      'sends',
+      'in flight at kill',
+      'stalled',
+      'stalled first s',
+      'stalled last s',
+      'sending p50 s',
+      'sending max s',
+      'accepted',
+      'duplicates',
+      'lost',
+    ],
     rows: results.map((result) => [
       result.label,
       count(result.sends),

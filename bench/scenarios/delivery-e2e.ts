@@ -123,12 +123,15 @@ function caseNotes(result: DeliveryCaseResult, timeoutSeconds: number, tuned: bo
       `p99 ${Math.round(result.claimToProviderMs.p99)} ms; provider replied → sent_at written p50 ${Math.round(result.providerReplyToRecordedMs.p50)} ms, ` +
       `p99 ${Math.round(result.providerReplyToRecordedMs.p99)} ms (sends delivered at the first attempt)`,
   );
-  if (result.timedOut) notes.push(`${result.label}: NOT all delivered within ${timeoutSeconds} s (${statusText(result.statuses)}); ${result.discarded} still queued were cancelled`);
+  if (result.timedOut)
+    notes.push(
+      `${result.label}: NOT all delivered within ${timeoutSeconds} s (${statusText(result.statuses)}); ${result.discarded} still queued were cancelled`,
+    );
   const queueingRate = result.sends / result.queueingSeconds;
   if (result.mode === 'live' && queueingRate < 1.5 * Math.min(result.allowedPerSecond, result.steadyDeliveriesPerSecond)) {
     notes.push(
       `${result.label}: the send API queued ${queueingRate.toFixed(0)} sends/s, not well above the ${result.steadyDeliveriesPerSecond.toFixed(0)}/s delivered, ` +
-        'so the senders\' backlogs barely grow and the queueing may bound this case as much as the delivery (the backlog case measures delivery alone)',
+        "so the senders' backlogs barely grow and the queueing may bound this case as much as the delivery (the backlog case measures delivery alone)",
     );
   }
   if (result.queueingErrors > 0) notes.push(`${result.label}: the send API refused ${result.queueingErrors} of the sends`);

@@ -35,13 +35,26 @@ export const READ_SCENARIOS: readonly Scenario[] = [
 export const WEBMAIL_SCENARIOS: readonly Scenario[] = [threadsScenario, ...SEARCH_SCENARIOS, contactsScenario, bulkReadScenario];
 
 /** The send pipeline's scenarios, in the order `sending` (and `all`) runs them: the load first, as it empties the queue after itself. */
-export const SENDING_SCENARIOS: readonly Scenario[] = [sendScenario, sendAtTargetRateScenario, sendSynchronousScenario, deliveryE2eScenario, deliveryCrashScenario];
+export const SENDING_SCENARIOS: readonly Scenario[] = [
+  sendScenario,
+  sendAtTargetRateScenario,
+  sendSynchronousScenario,
+  deliveryE2eScenario,
+  deliveryCrashScenario,
+];
 
 /** The ingest pipeline's scenarios, in the order `ingest` (and `all`) runs them; each starts the apps it measures. */
 export const INGEST_SCENARIOS: readonly Scenario[] = [ingestBurstScenario, ingestSustainedScenario];
 
 /** Every scenario, in the order `all` runs them. */
-export const SCENARIOS: readonly Scenario[] = [...READ_SCENARIOS, ...WEBMAIL_SCENARIOS, ...SENDING_SCENARIOS, ...INGEST_SCENARIOS, notifyScenario, readS3Scenario];
+export const SCENARIOS: readonly Scenario[] = [
+  ...READ_SCENARIOS,
+  ...WEBMAIL_SCENARIOS,
+  ...SENDING_SCENARIOS,
+  ...INGEST_SCENARIOS,
+  notifyScenario,
+  readS3Scenario,
+];
 
 /** Names that run several scenarios. */
 export const SCENARIO_GROUPS: Record<string, readonly Scenario[]> = {

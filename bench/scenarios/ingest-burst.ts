@@ -4,15 +4,7 @@ import { poll } from '@letterbox/testing';
 import { inboundPath, newsletterMessage } from '../data/inbound-messages';
 import { INGEST_RECIPIENT_COUNT } from '../data/ingest-users';
 import type { BenchFixtures } from '../harness/bench-fixtures';
-import {
-  coresBetween,
-  INGEST_BENCH_PREFIX,
-  INGEST_BENCH_TOKEN,
-  IngestStack,
-  MOCK_FCM_LATENCY_MS,
-  postOnce,
-  type QueueCounts,
-} from '../harness/ingest-stack';
+import { coresBetween, INGEST_BENCH_PREFIX, INGEST_BENCH_TOKEN, IngestStack, MOCK_FCM_LATENCY_MS, postOnce, type QueueCounts } from '../harness/ingest-stack';
 import { percentile } from '../harness/load-result';
 import { startNaiveServer, type NaiveServer } from '../harness/naive-server';
 import { mainThreadSchedSeconds, treeCpuSeconds } from '../harness/process-tree';
@@ -92,7 +84,11 @@ async function runIngestBurst(_fixtures: BenchFixtures, options: ProcedureOption
     await stack.startNotifyPath();
     const ingest = await stack.startIngest();
     await stack.startIngestWorker({}, options.workerEnv);
-    const floor = await startNaiveServer({ file: path.join(__dirname, '../naive/intake-floor-server.ts'), port: FLOOR_PORT, portVariable: 'INTAKE_FLOOR_PORT' });
+    const floor = await startNaiveServer({
+      file: path.join(__dirname, '../naive/intake-floor-server.ts'),
+      port: FLOOR_PORT,
+      portVariable: 'INTAKE_FLOOR_PORT',
+    });
     naive.push(floor);
     const baseline = await startNaiveServer({
       file: path.join(__dirname, '../naive/naive-ingest-server.ts'),
@@ -120,7 +116,8 @@ async function runIngestBurst(_fixtures: BenchFixtures, options: ProcedureOption
         if (target.name === 'floor') floorP95 = result.ackMs.p95;
         runs.push(result);
         notes.push(runNote(result));
-        if (result.accepted < BURST && target.name === 'ingest app') notes.push(`run ${run}: the ingest app's last output: ${errorLines(stack.outputTail('ingest'))}`);
+        if (result.accepted < BURST && target.name === 'ingest app')
+          notes.push(`run ${run}: the ingest app's last output: ${errorLines(stack.outputTail('ingest'))}`);
         await sleep(1000);
       }
     }
@@ -134,7 +131,15 @@ async function runIngestBurst(_fixtures: BenchFixtures, options: ProcedureOption
     startedAt,
     notes,
     table: resultTable(runs),
-    data: { burst: BURST, recipients: INGEST_RECIPIENT_COUNT, fcmLatencyMs: MOCK_FCM_LATENCY_MS, target: TARGET, workerEnvOverrides: options.workerEnv, runs, summary: summaryOf(runs) },
+    data: {
+      burst: BURST,
+      recipients: INGEST_RECIPIENT_COUNT,
+      fcmLatencyMs: MOCK_FCM_LATENCY_MS,
+      target: TARGET,
+      workerEnvOverrides: options.workerEnv,
+      runs,
+      summary: summaryOf(runs),
+    },
   };
 }
 
@@ -150,12 +155,20 @@ async function warmUp(stack: IngestStack, target: BurstTarget): Promise<string> 
   const answers = await Promise.all(
     Array.from({ length: WARM_UP }, (_, index) => {
       const recipient = stack.recipients[index % stack.recipients.length].email;
-      return postOnce(new URL(inboundPath(recipient), target.base), HEADERS, newsletterMessage(recipient, `${tag}-${index}@news.example.org`, index), TIMEOUT_MS);
+      return postOnce(
+        new URL(inboundPath(recipient), target.base),
+        HEADERS,
+        newsletterMessage(recipient, `${tag}-${index}@news.example.org`, index),
+        TIMEOUT_MS,
+      );
     }),
   );
   const accepted = answers.filter((answer) => answer.status === 202).length;
   if (!target.stores) return `warm-up of the ${target.name}: an unmeasured burst of ${WARM_UP} (${accepted} answered 202)`;
-  const done = await poll(async () => ((await stack.storedCount()) >= accepted && (await stack.notifiedCount()) >= accepted ? true : undefined), { intervalMs: 100, timeoutMs: TIMEOUT_MS });
+  const done = await poll(async () => ((await stack.storedCount()) >= accepted && (await stack.notifiedCount()) >= accepted ? true : undefined), {
+    intervalMs: 100,
+    timeoutMs: TIMEOUT_MS,
+  });
   if (!done) throw new Error(`the warm-up's ${accepted} accepted mails (${target.name}) were not all stored and notified within ${TIMEOUT_MS / 1000} s`);
   await stack.clearMail();
   return `warm-up of the ${target.name}: an unmeasured burst of ${WARM_UP} (${accepted} accepted), stored and notified, then removed`;
@@ -176,7 +189,8 @@ async function burst(stack: IngestStack, run: number, target: BurstTarget, floor
   const since = () => (performance.now() - start) / 1000;
   // Until every acknowledgement is in, every mail is expected; then only the accepted ones.
   let expected = BURST;
-  const watch = (count: () => Promise<number>) => (target.stores ? poll(async () => ((await count()) >= expected ? since() : undefined), { intervalMs: POLL_MS, timeoutMs: TIMEOUT_MS }) : undefined);
+  const watch = (count: () => Promise<number>) =>
+    target.stores ? poll(async () => ((await count()) >= expected ? since() : undefined), { intervalMs: POLL_MS, timeoutMs: TIMEOUT_MS }) : undefined;
   const storedWatch = watch(() => stack.storedCount());
   const notifiedWatch = watch(() => stack.notifiedCount());
 
@@ -244,7 +258,10 @@ function runNote(result: BurstRun): string {
     .map(([name, value]) => `${name} ${value.toFixed(2)}`)
     .join(', ');
   const ratio = result.floorRatio === undefined ? '' : `, floor p95 ÷ this p95 ${result.floorRatio.toFixed(2)}`;
-  const target = result.target === 'floor' ? '' : `target (100% accepted, floor p95 ÷ ack p95 ≥ ${TARGET.floorRatio}, all stored and notified within ${TARGET.allWithinSeconds} s): ${result.meetsTarget ? 'met' : 'MISSED'}; `;
+  const target =
+    result.target === 'floor'
+      ? ''
+      : `target (100% accepted, floor p95 ÷ ack p95 ≥ ${TARGET.floorRatio}, all stored and notified within ${TARGET.allWithinSeconds} s): ${result.meetsTarget ? 'met' : 'MISSED'}; `;
   return (
     `run ${result.run}, ${result.target}: ${result.accepted}/${BURST} accepted (${Object.entries(result.statuses)
       .map(([status, count]) => `${count} × ${status}`)
@@ -355,6 +372,9 @@ function envNote(workerEnv: Record<string, string>): string {
 /** The distinct lines of a service's output that tell of errors, ANSI colours taken out. */
 function errorLines(output: string): string {
   // eslint-disable-next-line no-control-regex
-  const lines = output.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((line) => /error|exception|timeout|refused/i.test(line));
+  const lines = output
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter((line) => /error|exception|timeout|refused/i.test(line));
   return [...new Set(lines.map((line) => line.replace(/^.*?(ERROR|WARN)/, '$1').trim()))].slice(-5).join(' | ') || '(nothing logged)';
 }

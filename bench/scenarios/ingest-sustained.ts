@@ -35,7 +35,8 @@ const CASES: Array<{ label: string; env: Record<string, string> }> = [
 export const ingestSustainedScenario: ProcedureScenario = {
   kind: 'procedure',
   name: 'ingest-sustained',
-  title: 'POST /v2/inbound with autocannon (a new Message-ID each request) while the ingest worker stores: intake rate and storing rate, batched vs one message per transaction',
+  title:
+    'POST /v2/inbound with autocannon (a new Message-ID each request) while the ingest worker stores: intake rate and storing rate, batched vs one message per transaction',
   summary:
     `starts its own ingest app (127.0.0.1:3932) and, for each case, an ingest worker on queue prefix ${INGEST_BENCH_PREFIX} (no notify worker: notification jobs wait in the queue); ` +
     `${CONNECTIONS} connections (--connections), ${DEFAULT_SECONDS} s (--duration) per case, ~2.5 KB newsletters to ${INGEST_RECIPIENT_COUNT} recipients in turn, then waits until the backlog is stored; ` +
@@ -80,7 +81,9 @@ async function runIngestSustained(_fixtures: BenchFixtures, options: ProcedureOp
   const results: SustainedCase[] = [];
   try {
     await stack.startIngest();
-    notes.push(`ingest app and workers from dist/, queue prefix ${INGEST_BENCH_PREFIX}, storage in ${stack.storageDir}; ${connections} connections, ${durationSeconds} s per case`);
+    notes.push(
+      `ingest app and workers from dist/, queue prefix ${INGEST_BENCH_PREFIX}, storage in ${stack.storageDir}; ${connections} connections, ${durationSeconds} s per case`,
+    );
     for (const entry of CASES) {
       console.log(`   ${entry.label}: ${connections} connections, ${durationSeconds} s, then the drain ...`);
       results.push(await runCase(stack, entry, options.workerEnv, durationSeconds, connections));
@@ -199,7 +202,12 @@ async function backlogPhase(stack: IngestStack, tag: string): Promise<SustainedC
       while (next < BACKLOG) {
         const index = next++;
         const recipient = stack.recipients[index % stack.recipients.length].email;
-        const answer = await postOnce(new URL(inboundPath(recipient), stack.base), HEADERS, newsletterMessage(recipient, `${tag}-backlog-${index}@news.example.org`, index), 30_000);
+        const answer = await postOnce(
+          new URL(inboundPath(recipient), stack.base),
+          HEADERS,
+          newsletterMessage(recipient, `${tag}-backlog-${index}@news.example.org`, index),
+          30_000,
+        );
         if (answer.status !== 202) throw new Error(`a backlog mail was refused: ${answer.status || answer.error}`);
       }
     };
@@ -209,11 +217,20 @@ async function backlogPhase(stack: IngestStack, tag: string): Promise<SustainedC
   }
   const cpuStart = stack.cpuSnapshot();
   const start = performance.now();
-  const done = await poll(async () => ((await stack.storedCount()) >= BACKLOG ? performance.now() : undefined), { intervalMs: 50, timeoutMs: MIN_DRAIN_WAIT_MS });
+  const done = await poll(async () => ((await stack.storedCount()) >= BACKLOG ? performance.now() : undefined), {
+    intervalMs: 50,
+    timeoutMs: MIN_DRAIN_WAIT_MS,
+  });
   const usage = coresBetween(cpuStart, stack.cpuSnapshot());
   const seconds = done === undefined ? undefined : (done - start) / 1000;
   await stack.clearMail();
-  return { mails: BACKLOG, seconds, storedPerSecond: seconds === undefined ? undefined : BACKLOG / seconds, cores: usage.cores, machineBusyCores: usage.machineBusyCores };
+  return {
+    mails: BACKLOG,
+    seconds,
+    storedPerSecond: seconds === undefined ? undefined : BACKLOG / seconds,
+    cores: usage.cores,
+    machineBusyCores: usage.machineBusyCores,
+  };
 }
 
 /** Mails stored per second over the load after its ramp, from the samples. */
@@ -231,7 +248,12 @@ async function warmUp(stack: IngestStack): Promise<void> {
     const answers = await Promise.all(
       Array.from({ length: WARM_UP_CONCURRENCY }, (_, offset) => {
         const recipient = stack.recipients[(start + offset) % stack.recipients.length].email;
-        return postOnce(new URL(inboundPath(recipient), stack.base), HEADERS, newsletterMessage(recipient, `${tag}-${start + offset}@news.example.org`, start + offset), 30_000);
+        return postOnce(
+          new URL(inboundPath(recipient), stack.base),
+          HEADERS,
+          newsletterMessage(recipient, `${tag}-${start + offset}@news.example.org`, start + offset),
+          30_000,
+        );
       }),
     );
     const refused = answers.filter((answer) => answer.status !== 202);
@@ -251,7 +273,9 @@ function caseNote(result: SustainedCase): string {
     `${result.label}: ${result.load.accepted} accepted (${result.load.requestsPerSecond.toFixed(0)}/s), ${result.load.non2xx} non-2xx, ${result.load.socketErrors} socket errors; ` +
     `${result.storedDuringLoad} stored during the load (${result.storedPerSecondDuringLoad.toFixed(0)}/s, ${result.steadyStoredPerSecond.toFixed(0)}/s after the first ${RAMP_SHARE * 100}%), ` +
     `backlog at its end ${result.backlogAtLoadEnd} (${result.ingestQueueAtLoadEnd.active} active), ` +
-    (result.drainSeconds === undefined ? 'NOT drained in time' : `drained in ${result.drainSeconds.toFixed(1)} s (${result.drainStoredPerSecond?.toFixed(0)}/s)`) +
+    (result.drainSeconds === undefined
+      ? 'NOT drained in time'
+      : `drained in ${result.drainSeconds.toFixed(1)} s (${result.drainStoredPerSecond?.toFixed(0)}/s)`) +
     `; ${result.stored} stored in all, ${result.failedJobs} failed jobs; CPU cores during the load: ${cores(result.loadCores)}, machine ${result.loadMachineBusyCores.toFixed(2)}; ` +
     `during the drain: ${cores(result.drainCores)}, machine ${result.drainMachineBusyCores.toFixed(2)}; ` +
     `backlog of ${result.backlog.mails} stored alone ` +

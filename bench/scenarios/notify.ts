@@ -54,7 +54,12 @@ async function runNotify(): Promise<ProcedureOutcome> {
     }
     const naiveTokens = tokensFor('naive', DEVICES);
     console.log(`   one by one: ${count(DEVICES)} sends in turn, about ${Math.round((DEVICES * FCM_LATENCY_MS) / 1000)} s ...`);
-    const naive = await measure('messaging.send one by one', naiveTokens, mock, async () => (await sendOneByOne(fcm.messaging, naiveTokens, notification)).delivered);
+    const naive = await measure(
+      'messaging.send one by one',
+      naiveTokens,
+      mock,
+      async () => (await sendOneByOne(fcm.messaging, naiveTokens, notification)).delivered,
+    );
 
     const median = [...batched].sort((a, b) => a.seconds - b.seconds)[Math.floor(BATCHED_ROUNDS / 2)];
     const ratio = naive.seconds / median.seconds;

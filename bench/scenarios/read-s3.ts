@@ -107,7 +107,9 @@ function sizeRateNotes(pairs: BackendPair[]): string[] {
   if (!small || !large) return [];
   const rate = (backend: 'disk' | 's3') => {
     const [of4k, of22m] = [small[backend], large[backend]];
-    return of4k && of22m ? `${count(of22m.requestsPerSecond)} against ${count(of4k.requestsPerSecond)} req/s (${ratio(of22m.requestsPerSecond / of4k.requestsPerSecond)})` : 'n/a';
+    return of4k && of22m
+      ? `${count(of22m.requestsPerSecond)} against ${count(of4k.requestsPerSecond)} req/s (${ratio(of22m.requestsPerSecond / of4k.requestsPerSecond)})`
+      : 'n/a';
   };
   return [`detail-22m ÷ detail-4k (${large.connections} against ${small.connections} connections): disk ${rate('disk')}, S3 ${rate('s3')}`];
 }

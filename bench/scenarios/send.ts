@@ -6,7 +6,16 @@ import { countsOf, startMockProviders } from '../harness/bench-apps';
 import type { BenchFixtures } from '../harness/bench-fixtures';
 import { startNaiveServer, type NaiveServer } from '../harness/naive-server';
 import { startPerRequestSendApi } from '../harness/per-request-send-api';
-import { describeQueueState, discardSends, lastSendId, pendingSentCopies, SendQueue, sendStatusCounts, undelivered, type SendFilter } from '../harness/send-queue';
+import {
+  describeQueueState,
+  discardSends,
+  lastSendId,
+  pendingSentCopies,
+  SendQueue,
+  sendStatusCounts,
+  undelivered,
+  type SendFilter,
+} from '../harness/send-queue';
 import { AUTOCANNON_SECONDS, type LoadScenario, type LoadSession } from './scenario';
 
 const NAIVE_SEND_PORT = 3901;
@@ -116,7 +125,7 @@ async function drain(fixtures: BenchFixtures, queue: SendQueue, senders: SendFil
   notes.push(
     `${total} sends recorded in the run (load, warm-up and check); ${cancelled} still queued were cancelled and ${removedJobs} of their jobs ` +
       `removed, so the next scenario starts clean; queue now ${describeQueueState(after)}` +
-      (after.active > 0 ? ' (the active ones are in the running worker\'s hands and finish within the provider\'s latency)' : ''),
+      (after.active > 0 ? " (the active ones are in the running worker's hands and finish within the provider's latency)" : ''),
   );
   return notes;
 }

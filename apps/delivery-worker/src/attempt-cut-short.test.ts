@@ -5,7 +5,17 @@ import type { FastifyInstance } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Database } from '@letterbox/db';
 import { startMockProvidersHttp, startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { accessTokenFor, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, startSendApiProcess, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  createTestUser,
+  deliveryWorkerEnv,
+  type SendApiProcess,
+  SendClient,
+  startSendApiProcess,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+} from '@letterbox/testing';
 import { startTestWorker, type TestWorker } from './testing/delivery-workers';
 
 /**

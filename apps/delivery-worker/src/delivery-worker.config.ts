@@ -12,7 +12,10 @@ export function loadDeliveryWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       ...opsConfig(9101),
       SMTP_HOST: z.string().min(1).default('127.0.0.1'),
       SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
-      SMTP_SECURE: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+      SMTP_SECURE: z
+        .enum(['true', 'false'])
+        .default('false')
+        .transform((value) => value === 'true'),
       SMTP_USER: z.string().optional(),
       SMTP_PASSWORD: z.string().optional(),
       /** Pooled SMTP connections; with a provider that takes seconds per mail, throughput is connections / latency. */

@@ -5,7 +5,25 @@ import { simpleParser, type AddressObject } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
 import type { BlobStore } from '@letterbox/storage';
-import { accessTokenFor, type ApiProcess, type AppProcess, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, sleep, startIngestWorkerProcess, startReadApiProcess, startSendApiProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  type ApiProcess,
+  type AppProcess,
+  createTestUser,
+  deliveryWorkerEnv,
+  type SendApiProcess,
+  SendClient,
+  sleep,
+  startIngestWorkerProcess,
+  startReadApiProcess,
+  startSendApiProcess,
+  storedSentCopy,
+  testBlobStore,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 import { startTestWorker, type TestWorker } from './testing/delivery-workers';
 
 interface ReceiptRow {
@@ -168,7 +186,8 @@ describe('delivery worker', () => {
       assert.equal(parsed.bcc, undefined);
       assert.doesNotMatch(headerBlock(mail), /^bcc:/im);
       const raw = mail.raw.toString('latin1').toLowerCase();
-      for (const other of everyone.filter((one) => one !== address)) assert.ok(!raw.includes(other.toLowerCase()), `${address}'s message does not mention ${other}`);
+      for (const other of everyone.filter((one) => one !== address))
+        assert.ok(!raw.includes(other.toLowerCase()), `${address}'s message does not mention ${other}`);
     }
   });
 
@@ -225,7 +244,9 @@ describe('delivery worker', () => {
     }
     assert.equal(new Set(pixels.values()).size, everyone.length, 'each recipient has an image of their own');
     const receipts = async () => {
-      const { rows } = await db.sql.query<ReceiptRow>('SELECT recipient_email, first_read_at, read_count FROM read_receipts WHERE mail_id = $1', [sent.sentMailId]);
+      const { rows } = await db.sql.query<ReceiptRow>('SELECT recipient_email, first_read_at, read_count FROM read_receipts WHERE mail_id = $1', [
+        sent.sentMailId,
+      ]);
       return new Map(rows.map((row) => [row.recipient_email, row]));
     };
     assert.deepEqual([...(await receipts()).keys()].sort(), [...everyone].sort());
@@ -248,34 +269,31 @@ describe('delivery worker', () => {
     }
   });
 
-  test(
-    'a worker of another QUEUE_PREFIX on the same database leaves this prefix’s queued sends alone',
-    async () => {
-      const { user, client } = await newSender('scheduled');
-      const to = recipient('scheduled');
-      const sendAt = new Date(Date.now() + 5000);
-      const answer = await client.send({ to: [to], subject: 'Scheduled', text: 'once', sendAt: sendAt.toISOString() });
-      assert.equal(answer.status, 202);
-      // As if it had been queued two minutes ago: its job is still rightly waiting, delayed, in this prefix's queue.
-      await db.sql.query(`UPDATE outbound_sends SET enqueued_at = now() - interval '2 minutes' WHERE id = $1`, [answer.body.id]);
-      const elsewhere = await startMockSmtp({ port: 0, latencyMs: 20, ratePerSecond: 100_000, burst: 100_000 });
-      const other = await startTestWorker(deliveryWorkerEnv(testQueuePrefix(), elsewhere.port));
-      try {
-        const sent = await client.until(answer.body.id, ['sent', 'failed']);
-        assert.equal(sent.status, 'sent');
-        await sleep(1000);
-        const here = mock.messages({ to }).length;
-        const there = elsewhere.messages({ to }).length;
-        console.log(`scheduled send: ${here} message(s) from this prefix's worker, ${there} from the other prefix's`);
-        assert.equal(there, 0, 'the other prefix’s worker delivered it');
-        assert.equal(here, 1);
-        assert.equal(mock.counts()[user.email]?.accepted, 1);
-      } finally {
-        await other.close();
-        await elsewhere.close();
-      }
-    },
-  );
+  test('a worker of another QUEUE_PREFIX on the same database leaves this prefix’s queued sends alone', async () => {
+    const { user, client } = await newSender('scheduled');
+    const to = recipient('scheduled');
+    const sendAt = new Date(Date.now() + 5000);
+    const answer = await client.send({ to: [to], subject: 'Scheduled', text: 'once', sendAt: sendAt.toISOString() });
+    assert.equal(answer.status, 202);
+    // As if it had been queued two minutes ago: its job is still rightly waiting, delayed, in this prefix's queue.
+    await db.sql.query(`UPDATE outbound_sends SET enqueued_at = now() - interval '2 minutes' WHERE id = $1`, [answer.body.id]);
+    const elsewhere = await startMockSmtp({ port: 0, latencyMs: 20, ratePerSecond: 100_000, burst: 100_000 });
+    const other = await startTestWorker(deliveryWorkerEnv(testQueuePrefix(), elsewhere.port));
+    try {
+      const sent = await client.until(answer.body.id, ['sent', 'failed']);
+      assert.equal(sent.status, 'sent');
+      await sleep(1000);
+      const here = mock.messages({ to }).length;
+      const there = elsewhere.messages({ to }).length;
+      console.log(`scheduled send: ${here} message(s) from this prefix's worker, ${there} from the other prefix's`);
+      assert.equal(there, 0, 'the other prefix’s worker delivered it');
+      assert.equal(here, 1);
+      assert.equal(mock.counts()[user.email]?.accepted, 1);
+    } finally {
+      await other.close();
+      await elsewhere.close();
+    }
+  });
 
   test('close() releases every Redis connection the worker opened', async () => {
     const extra = await startTestWorker(deliveryWorkerEnv(testQueuePrefix(), mock.port));

@@ -3,7 +3,17 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
 import { jobIdOf, JobQueues } from '@letterbox/queue';
-import { type AppProcess, deliveryWorkerEnv, type SendApiProcess, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, testQueues, waitFor } from '@letterbox/testing';
+import {
+  type AppProcess,
+  deliveryWorkerEnv,
+  type SendApiProcess,
+  startDeliveryWorkerProcess,
+  startSendApiProcess,
+  testDatabase,
+  testQueuePrefix,
+  testQueues,
+  waitFor,
+} from '@letterbox/testing';
 import { sendBatch, sendRows } from './testing/send-batches';
 
 const LOCK_MS = 1500;

@@ -3,7 +3,21 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, freePort, type SendApiProcess, SendClient, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  type AppProcess,
+  createTestUser,
+  deliveryWorkerEnv,
+  freePort,
+  type SendApiProcess,
+  SendClient,
+  startDeliveryWorkerProcess,
+  startSendApiProcess,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 
 /** The value of the series `name` whose labels include every one of `labels` (in whatever order they come). */
 function sampleOf(exposition: string, name: string, labels: string[]): number {

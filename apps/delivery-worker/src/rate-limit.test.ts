@@ -4,7 +4,23 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
 import { JobQueues } from '@letterbox/queue';
-import { accessTokenFor, type AppProcess, busiestWindow, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, type SendStatus, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, testQueues, type TestUser, waitFor } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  type AppProcess,
+  busiestWindow,
+  createTestUser,
+  deliveryWorkerEnv,
+  type SendApiProcess,
+  SendClient,
+  type SendStatus,
+  startDeliveryWorkerProcess,
+  startSendApiProcess,
+  testDatabase,
+  testQueuePrefix,
+  testQueues,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 
 const RATE_PER_SECOND = 5;
 const BURST = 5;
@@ -41,7 +57,11 @@ describe('per-sender rate limit shared by two worker processes', () => {
     await api?.close();
     await mock?.close();
     await db?.close();
-    assert.deepEqual(exits, workers.map(() => 0), workers.map((worker) => worker.output()).join('\n---\n'));
+    assert.deepEqual(
+      exits,
+      workers.map(() => 0),
+      workers.map((worker) => worker.output()).join('\n---\n'),
+    );
   });
 
   /**
@@ -54,7 +74,8 @@ describe('per-sender rate limit shared by two worker processes', () => {
     for (let index = 0; index < 4; index++) {
       const user = await createTestUser(db, `warm${index}`);
       const client = new SendClient(api.url, accessTokenFor(user));
-      for (let one = 0; one < 3; one++) ids.push([client, (await client.send({ to: [`warm${index}.${one}.${randomUUID().slice(0, 8)}@warm.test`], text: 'warm' })).body.id]);
+      for (let one = 0; one < 3; one++)
+        ids.push([client, (await client.send({ to: [`warm${index}.${one}.${randomUUID().slice(0, 8)}@warm.test`], text: 'warm' })).body.id]);
     }
     for (const [client, id] of ids) assert.equal((await client.until(id, ['sent', 'failed'])).status, 'sent');
   }
@@ -77,17 +98,46 @@ describe('per-sender rate limit shared by two worker processes', () => {
       const all = await Promise.all(ids.map((id) => client.current(id)));
       return all.every((one) => one.status === 'sent' || one.status === 'failed') && all;
     };
-    const statusesB = await waitFor(() => settled(clientB, answersB.map((answer) => answer.body.id)), { timeoutMs: 15_000, what: 'B’s sends' });
-    const statusesA: SendStatus[] = await waitFor(() => settled(clientA, answersA.map((answer) => answer.body.id)), {
-      timeoutMs: 30_000,
-      what: 'A’s sends',
-    });
-    assert.deepEqual(statusesA.map((one) => one.status), answersA.map(() => 'sent'));
-    assert.deepEqual(statusesB.map((one) => one.status), answersB.map(() => 'sent'));
-    assert.ok(statusesA.every((one) => one.attempts === 1), `waiting for the limit costs no attempt: ${statusesA.map((one) => one.attempts).join(',')}`);
+    const statusesB = await waitFor(
+      () =>
+        settled(
+          clientB,
+          answersB.map((answer) => answer.body.id),
+        ),
+      { timeoutMs: 15_000, what: 'B’s sends' },
+    );
+    const statusesA: SendStatus[] = await waitFor(
+      () =>
+        settled(
+          clientA,
+          answersA.map((answer) => answer.body.id),
+        ),
+      {
+        timeoutMs: 30_000,
+        what: 'A’s sends',
+      },
+    );
+    assert.deepEqual(
+      statusesA.map((one) => one.status),
+      answersA.map(() => 'sent'),
+    );
+    assert.deepEqual(
+      statusesB.map((one) => one.status),
+      answersB.map(() => 'sent'),
+    );
+    assert.ok(
+      statusesA.every((one) => one.attempts === 1),
+      `waiting for the limit costs no attempt: ${statusesA.map((one) => one.attempts).join(',')}`,
+    );
 
-    const acceptedA = mock.messages({ account: senderA.email }).map((mail) => mail.acceptedAt).sort((a, b) => a - b);
-    const acceptedB = mock.messages({ account: senderB.email }).map((mail) => mail.acceptedAt).sort((a, b) => a - b);
+    const acceptedA = mock
+      .messages({ account: senderA.email })
+      .map((mail) => mail.acceptedAt)
+      .sort((a, b) => a - b);
+    const acceptedB = mock
+      .messages({ account: senderB.email })
+      .map((mail) => mail.acceptedAt)
+      .sort((a, b) => a - b);
     assert.equal(acceptedA.length, A_SENDS, 'each of A’s sends delivered once');
     assert.equal(acceptedB.length, B_SENDS, 'each of B’s sends delivered once');
     assert.deepEqual(mock.counts()[senderA.email], { accepted: A_SENDS, rateLimited: 0, tempFailed: 0, permFailed: 0, dropped: 0 });
@@ -105,7 +155,10 @@ describe('per-sender rate limit shared by two worker processes', () => {
     const [mostIn3s] = busiestWindow(acceptedA, 3000);
     assert.ok(mostIn3s <= acceptedWithin(3000), `${mostIn3s} of A's mails within three seconds`);
     // B has a bucket of its own: all its mails went before A's 15th.
-    assert.ok(acceptedB[B_SENDS - 1] < acceptedA[14], `B's last at +${acceptedB[B_SENDS - 1] - acceptedA[0]} ms, A's 15th at +${acceptedA[14] - acceptedA[0]} ms`);
+    assert.ok(
+      acceptedB[B_SENDS - 1] < acceptedA[14],
+      `B's last at +${acceptedB[B_SENDS - 1] - acceptedA[0]} ms, A's 15th at +${acceptedA[14] - acceptedA[0]} ms`,
+    );
   });
 });
 
@@ -123,7 +176,9 @@ describe('a sender paced to a provider with the same limit', () => {
     mock = await startMockSmtp({ port: 0, latencyMs: 1000, ratePerSecond: RATE_PER_SECOND, burst: BURST });
     api = await startSendApiProcess({ QUEUE_PREFIX: queuePrefix });
     // The worker's default burst (1): the provider's unused burst absorbs what delays each message on its way.
-    worker = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port, { SENDER_RATE_PER_SECOND: String(RATE_PER_SECOND), SENDER_BURST: '1' }));
+    worker = await startDeliveryWorkerProcess(
+      deliveryWorkerEnv(queuePrefix, mock.port, { SENDER_RATE_PER_SECOND: String(RATE_PER_SECOND), SENDER_BURST: '1' }),
+    );
   });
 
   after(async () => {
@@ -147,9 +202,15 @@ describe('a sender paced to a provider with the same limit', () => {
       },
       { timeoutMs: 60_000, what: 'the paced sends' },
     );
-    assert.deepEqual(statuses.map((one) => one.status), answers.map(() => 'sent'));
+    assert.deepEqual(
+      statuses.map((one) => one.status),
+      answers.map(() => 'sent'),
+    );
     assert.deepEqual(mock.counts()[sender.email], { accepted: SENDS, rateLimited: 0, tempFailed: 0, permFailed: 0, dropped: 0 });
     // The provider's own limiter is the judge of the pace: the test asserts no timings of its own.
-    assert.ok(statuses.every((one) => one.attempts === 1), `each went at its first attempt: ${statuses.map((one) => one.attempts).join(',')}`);
+    assert.ok(
+      statuses.every((one) => one.attempts === 1),
+      `each went at its first attempt: ${statuses.map((one) => one.attempts).join(',')}`,
+    );
   });
 });

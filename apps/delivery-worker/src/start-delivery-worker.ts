@@ -37,7 +37,17 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
   const delivery = new SendDelivery(db, blobs, smtp, new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, config.SENDER_BURST, config.QUEUE_PREFIX), {
     readApiPublicUrl: config.READ_API_PUBLIC_URL,
     receipts: config.SMTP_RECEIPTS_URL ? new ListingProviderReceipts(config.SMTP_RECEIPTS_URL) : undefined,
-    colleagues: new ColleagueDelivery(directory, createInboundIntake({ sql: db.sql, blobs, references: new DatabaseBlobReferences(db.sql), queues, maxMessageBytes: COLLEAGUE_MESSAGE_MAX_BYTES, directory })),
+    colleagues: new ColleagueDelivery(
+      directory,
+      createInboundIntake({
+        sql: db.sql,
+        blobs,
+        references: new DatabaseBlobReferences(db.sql),
+        queues,
+        maxMessageBytes: COLLEAGUE_MESSAGE_MAX_BYTES,
+        directory,
+      }),
+    ),
   });
   const outbox = new SendOutbox(db, queues);
   return startQueueWorker(config, {
@@ -48,9 +58,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
     options: { concurrency: config.DELIVERY_CONCURRENCY, ...deliveryLockOptions(config.DELIVERY_LOCK_MS) },
     logger,
     checks: { database: postgresCheck(db.sql), storage: storageCheck(blobs) },
-    chores: [
-      { what: 'outbox sweep', everyMs: config.OUTBOX_SWEEP_MS, run: () => outbox.sweep() },
-    ],
+    chores: [{ what: 'outbox sweep', everyMs: config.OUTBOX_SWEEP_MS, run: () => outbox.sweep() }],
     // Whatever ends a delivery for good (no attempts left, too many crashes), its send must not stay `sending`.
     onFailure: ({ payload, error, isFinal }) => {
       isFinal()

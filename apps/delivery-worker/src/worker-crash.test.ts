@@ -4,7 +4,20 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { jobIdOf, JobQueues } from '@letterbox/queue';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, type SendApiProcess, SendClient, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, testQueues, waitFor } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  type AppProcess,
+  createTestUser,
+  deliveryWorkerEnv,
+  type SendApiProcess,
+  SendClient,
+  startDeliveryWorkerProcess,
+  startSendApiProcess,
+  testDatabase,
+  testQueuePrefix,
+  testQueues,
+  waitFor,
+} from '@letterbox/testing';
 
 const SENDS = 10;
 /** Long enough to kill a worker while every delivery is waiting for the provider's answer. */
@@ -96,7 +109,11 @@ describe('delivery worker processes that die or stop with deliveries in flight',
     const batch = await sendBatch('killed');
     const first = await worker();
     await inFlight(batch, 1);
-    assert.deepEqual(messagesPer(batch), batch.recipients.map(() => 0), 'nothing was accepted before the kill');
+    assert.deepEqual(
+      messagesPer(batch),
+      batch.recipients.map(() => 0),
+      'nothing was accepted before the kill',
+    );
     assert.equal(await first.stop('SIGKILL'), 'SIGKILL');
     await worker();
     await allSent(batch);
@@ -105,8 +122,14 @@ describe('delivery worker processes that die or stop with deliveries in flight',
     const counts = messagesPer(batch);
     const duplicates = counts.reduce((sum, count) => sum + count - 1, 0);
     console.log(`after SIGKILL: messages per send [${counts.join(', ')}]: ${duplicates} duplicate(s) for ${SENDS} sends in flight`);
-    assert.ok(counts.every((count) => count >= 1), 'no send lost');
-    assert.ok(counts.every((count) => count <= 2), 'at most one extra message for a send in flight at the kill');
+    assert.ok(
+      counts.every((count) => count >= 1),
+      'no send lost',
+    );
+    assert.ok(
+      counts.every((count) => count <= 2),
+      'at most one extra message for a send in flight at the kill',
+    );
     for (const row of await rows(batch.ids)) assert.equal(row.attempts, 2, `send ${row.id}: claimed by each worker once`);
   });
 
@@ -114,7 +137,10 @@ describe('delivery worker processes that die or stop with deliveries in flight',
     const batch = await sendBatch('stopped');
     const running = await worker();
     await inFlight(batch, 1);
-    assert.deepEqual(messagesPer(batch), batch.recipients.map(() => 0));
+    assert.deepEqual(
+      messagesPer(batch),
+      batch.recipients.map(() => 0),
+    );
     const exit = await running.stop('SIGTERM');
     assert.equal(exit, 0, running.output());
     // Done before it exited: no other worker runs for this queue now.
@@ -122,34 +148,35 @@ describe('delivery worker processes that die or stop with deliveries in flight',
       (await rows(batch.ids)).map((row) => row.status),
       batch.ids.map(() => 'sent'),
     );
-    assert.deepEqual(messagesPer(batch), batch.recipients.map(() => 1), 'each delivered exactly once');
+    assert.deepEqual(
+      messagesPer(batch),
+      batch.recipients.map(() => 1),
+      'each delivered exactly once',
+    );
   });
 
-  test(
-    'two crashes in a row still lose no send',
-    async () => {
-      const batch = await sendBatch('twice');
-      const first = await worker();
-      await inFlight(batch, 1);
-      await first.stop('SIGKILL');
-      const second = await worker();
-      await inFlight(batch, 2);
-      await second.stop('SIGKILL');
-      await worker();
-      try {
-        await allSent(batch, 8000);
-      } finally {
-        const [queue] = queues.all();
-        const jobs = await Promise.all(batch.ids.map((sendId) => queue.getJob(jobIdOf('deliver-send', { sendId }))));
-        const states = await Promise.all(jobs.map(async (job) => `${await job?.getState()}${job?.failedReason ? `: ${job.failedReason}` : ''}`));
-        console.log(`after two crashes: sends ${JSON.stringify((await rows(batch.ids)).map((row) => row.status))}; jobs ${JSON.stringify([...new Set(states)])}`);
-        // Stuck sends would be re-queued by any worker's sweep a minute from now (the sweep ignores QUEUE_PREFIX): end them.
-        await db.sql.query(
-          `UPDATE outbound_sends SET status = 'failed', last_error = 'stuck after two crashes (test cleanup)' WHERE id = ANY($1::bigint[]) AND status IN ('queued', 'sending')`,
-          [batch.ids],
-        );
-      }
-      assert.ok(messagesPer(batch).every((count) => count >= 1));
-    },
-  );
+  test('two crashes in a row still lose no send', async () => {
+    const batch = await sendBatch('twice');
+    const first = await worker();
+    await inFlight(batch, 1);
+    await first.stop('SIGKILL');
+    const second = await worker();
+    await inFlight(batch, 2);
+    await second.stop('SIGKILL');
+    await worker();
+    try {
+      await allSent(batch, 8000);
+    } finally {
+      const [queue] = queues.all();
+      const jobs = await Promise.all(batch.ids.map((sendId) => queue.getJob(jobIdOf('deliver-send', { sendId }))));
+      const states = await Promise.all(jobs.map(async (job) => `${await job?.getState()}${job?.failedReason ? `: ${job.failedReason}` : ''}`));
+      console.log(`after two crashes: sends ${JSON.stringify((await rows(batch.ids)).map((row) => row.status))}; jobs ${JSON.stringify([...new Set(states)])}`);
+      // Stuck sends would be re-queued by any worker's sweep a minute from now (the sweep ignores QUEUE_PREFIX): end them.
+      await db.sql.query(
+        `UPDATE outbound_sends SET status = 'failed', last_error = 'stuck after two crashes (test cleanup)' WHERE id = ANY($1::bigint[]) AND status IN ('queued', 'sending')`,
+        [batch.ids],
+      );
+    }
+    assert.ok(messagesPer(batch).every((count) => count >= 1));
+  });
 });

@@ -3,7 +3,16 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '@letterbox/db';
 import { startMockProvidersHttp, startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { type AppProcess, deliveryWorkerEnv, type SendApiProcess, startDeliveryWorkerProcess, startSendApiProcess, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
+import {
+  type AppProcess,
+  deliveryWorkerEnv,
+  type SendApiProcess,
+  startDeliveryWorkerProcess,
+  startSendApiProcess,
+  testDatabase,
+  testQueuePrefix,
+  waitFor,
+} from '@letterbox/testing';
 import { deliveryLockOptions } from './delivery-lock';
 import { sendBatch, sendRows, waitUntilInFlight, type SendBatch } from './testing/send-batches';
 
@@ -58,7 +67,11 @@ describe('a delivery worker killed mid-delivery: taken over within the bound of 
   async function killAndTakeOver(batch: SendBatch, env: Record<string, string>): Promise<void> {
     const first = await worker(env);
     await waitUntilInFlight(db, batch, 1);
-    assert.deepEqual(messagesPer(batch), batch.recipients.map(() => 0), 'nothing was accepted before the kill');
+    assert.deepEqual(
+      messagesPer(batch),
+      batch.recipients.map(() => 0),
+      'nothing was accepted before the kill',
+    );
     assert.equal(await first.stop('SIGKILL'), 'SIGKILL');
     await worker(env);
     const { lockDuration = 0, stalledInterval = 0 } = deliveryLockOptions(Number(env.DELIVERY_LOCK_MS));
@@ -81,12 +94,18 @@ describe('a delivery worker killed mid-delivery: taken over within the bound of 
     await killAndTakeOver(batch, { DELIVERY_LOCK_MS: '2000' });
     for (const row of await sendRows(db, batch.ids)) assert.equal(row.attempts, 2, `send ${row.id}: claimed by each worker once`);
     const counts = messagesPer(batch);
-    assert.ok(counts.every((count) => count === 1 || count === 2), `none lost, at most one duplicate each: [${counts.join(', ')}]`);
+    assert.ok(
+      counts.every((count) => count === 1 || count === 2),
+      `none lost, at most one duplicate each: [${counts.join(', ')}]`,
+    );
   });
 
   test('where the provider can be asked and the lock is over twice its latency, each goes out exactly once', async () => {
     const batch = await sendBatch(db, api.url, 'asked', SENDS);
     await killAndTakeOver(batch, { DELIVERY_LOCK_MS: String(2 * PROVIDER_LATENCY_MS + 1000), SMTP_RECEIPTS_URL: receiptsUrl });
-    assert.deepEqual(messagesPer(batch), batch.recipients.map(() => 1));
+    assert.deepEqual(
+      messagesPer(batch),
+      batch.recipients.map(() => 1),
+    );
   });
 });

@@ -46,10 +46,13 @@ describe('the ingest worker collects the blobs nothing refers to', () => {
   });
 
   test('a grace period shorter than an hour is refused at start', () => {
-    assert.throws(() => loadIngestWorkerConfig({ ...process.env, BLOB_GRACE_MS: '60000' }), (error: Error) => {
-      assert.ok(error instanceof ConfigError);
-      assert.match(error.message, /BLOB_GRACE_MS/);
-      return true;
-    });
+    assert.throws(
+      () => loadIngestWorkerConfig({ ...process.env, BLOB_GRACE_MS: '60000' }),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /BLOB_GRACE_MS/);
+        return true;
+      },
+    );
   });
 });

@@ -25,7 +25,12 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
        * Blobs that nothing refers to are removed once older than this. Writers refer to
        * what they put within it (an upload, a request), so it is an hour at the least.
        */
-      BLOB_GRACE_MS: z.coerce.number().int().min(3_600_000).max(30 * 24 * 3_600_000).default(24 * 3_600_000),
+      BLOB_GRACE_MS: z.coerce
+        .number()
+        .int()
+        .min(3_600_000)
+        .max(30 * 24 * 3_600_000)
+        .default(24 * 3_600_000),
       /** How often the blob collector takes its next step through storage. */
       BLOB_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
       /** Blobs the collector examines per step. */

@@ -73,7 +73,12 @@ describe('Sent copies stored by the ingest worker', () => {
   test('a send with read receipts whose copy is not stored does not go out', async () => {
     const to = [recipient('first'), recipient('second')];
     lost.receipts = { id: (await sendWithoutCopyJob({ to, subject: 'With receipts', text: 'read me', requestReadReceipt: true })).id, to };
-    const scheduled = await sendWithoutCopyJob({ to: [recipient('later')], subject: 'Later', text: 'in an hour', sendAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const scheduled = await sendWithoutCopyJob({
+      to: [recipient('later')],
+      subject: 'Later',
+      text: 'in an hour',
+      sendAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     lost.scheduled = { id: scheduled.id, mailId: scheduled.sentMailId };
     delivery = await startDeliveryWorkerProcess(deliveryWorkerEnv(queuePrefix, mock.port));
     // Long enough for the delivery worker to have taken it several times, and two outbox sweeps.

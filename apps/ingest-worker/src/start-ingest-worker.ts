@@ -51,7 +51,13 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
       { what: 'sent-copy sweep', everyMs: config.INGEST_SWEEP_MS, run: () => copies.sweep() },
       { what: 'blob collection', everyMs: config.BLOB_SWEEP_MS, run: () => collector.sweep() },
       ...(spool
-        ? [{ what: 'spool sweep', everyMs: config.BLOB_SWEEP_MS, run: () => spool.sweep((files) => acceptances.spoolFilesReferenced(files), Date.now() - config.BLOB_GRACE_MS, config.BLOB_SWEEP_BATCH) }]
+        ? [
+            {
+              what: 'spool sweep',
+              everyMs: config.BLOB_SWEEP_MS,
+              run: () => spool.sweep((files) => acceptances.spoolFilesReferenced(files), Date.now() - config.BLOB_GRACE_MS, config.BLOB_SWEEP_BATCH),
+            },
+          ]
         : []),
     ],
     onFailure: ({ jobId, attemptsMade, error }) => logger.warn({ jobId, attempt: attemptsMade, err: error }, `${jobId ?? 'job'} failed`),

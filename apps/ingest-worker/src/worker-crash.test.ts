@@ -2,7 +2,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import type { JobQueues } from '@letterbox/queue';
-import { type AppProcess, createTestUser, inboxOf, type RunningIngestServer, startIngestProcess, startIngestWorkerProcess, testDatabase, testQueuePrefix, testQueues, waitFor } from '@letterbox/testing';
+import {
+  type AppProcess,
+  createTestUser,
+  inboxOf,
+  type RunningIngestServer,
+  startIngestProcess,
+  startIngestWorkerProcess,
+  testDatabase,
+  testQueuePrefix,
+  testQueues,
+  waitFor,
+} from '@letterbox/testing';
 
 const MESSAGES = 1000;
 
@@ -37,7 +48,10 @@ describe('an ingest worker killed in the middle of a batch', () => {
         }),
       ),
     );
-    assert.deepEqual(answers.filter((answer) => answer.status !== 202), []);
+    assert.deepEqual(
+      answers.filter((answer) => answer.status !== 202),
+      [],
+    );
 
     // Two crashes while batches are being stored, each as soon as the previous worker has made progress.
     let storedAtLastKill = 0;

@@ -1,11 +1,5 @@
 import type { ErrorClassifier } from '@letterbox/http';
-import {
-  EmptyMessageError,
-  MessageTooLargeError,
-  NoRecipientsError,
-  NotAMessageError,
-  UnknownRecipientsError,
-} from '@letterbox/ingest';
+import { EmptyMessageError, MessageTooLargeError, NoRecipientsError, NotAMessageError, UnknownRecipientsError } from '@letterbox/ingest';
 import { QueueUnavailableError } from '@letterbox/queue';
 
 export const classifyIngestError: ErrorClassifier = (error) => {
@@ -15,6 +9,7 @@ export const classifyIngestError: ErrorClassifier = (error) => {
   if (error instanceof UnknownRecipientsError) return { status: 422, detail: `query.to: ${error.message}` };
   if (error instanceof NoRecipientsError) return { status: 422, detail: `query.to: ${error.message}` };
   // Not accepted, so nothing is lost: the gateway retries, as it would after an SMTP 451.
-  if (error instanceof QueueUnavailableError) return { status: 503, detail: 'the queue is unavailable; the message was not accepted, retry later', retryAfterSeconds: 5 };
+  if (error instanceof QueueUnavailableError)
+    return { status: 503, detail: 'the queue is unavailable; the message was not accepted, retry later', retryAfterSeconds: 5 };
   return undefined;
 };

@@ -29,7 +29,14 @@ export class IngestServicesModule implements OnApplicationShutdown {
       {
         provide: InboundIntake,
         useFactory: (db: Database, blobs: BlobStore, queues: JobQueues) =>
-          createInboundIntake({ sql: db.sql, blobs, references: new DatabaseBlobReferences(db.sql), queues, maxMessageBytes: config.INGEST_MAX_MESSAGE_BYTES, spool: intakeSpoolFor(config) }),
+          createInboundIntake({
+            sql: db.sql,
+            blobs,
+            references: new DatabaseBlobReferences(db.sql),
+            queues,
+            maxMessageBytes: config.INGEST_MAX_MESSAGE_BYTES,
+            spool: intakeSpoolFor(config),
+          }),
         inject: [DATABASE, BlobStore, JobQueues],
       },
       {

@@ -9,7 +9,12 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
       INGEST_HOST: z.string().min(1).default('0.0.0.0'),
       ...ingestTokenConfig,
       /** Largest incoming message, in bytes (HTTP body or SMTP DATA). */
-      INGEST_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(30 * 1024 * 1024),
+      INGEST_MAX_MESSAGE_BYTES: z.coerce
+        .number()
+        .int()
+        .min(1024)
+        .max(200 * 1024 * 1024)
+        .default(30 * 1024 * 1024),
       /** The name this server gives itself in SMTP greetings. */
       INGEST_SMTP_HOSTNAME: z.string().min(1).default('mx.letterbox.test'),
       /** SMTP connections open at once, from everyone. */

@@ -24,9 +24,10 @@ export async function startIngest(config: IngestConfig, logger?: false): Promise
     logger,
   });
   // The message streams into storage as it arrives; nothing buffers it whole.
-  http.getHttpAdapter().getInstance().addContentTypeParser('message/rfc822', (_request: unknown, payload: Readable, done: (error: null, body: Readable) => void) =>
-    done(null, payload),
-  );
+  http
+    .getHttpAdapter()
+    .getInstance()
+    .addContentTypeParser('message/rfc822', (_request: unknown, payload: Readable, done: (error: null, body: Readable) => void) => done(null, payload));
   await http.listen(config.INGEST_HTTP_PORT, config.INGEST_HOST);
   const smtp = http.get<symbol, SMTPServer>(SMTP_INTAKE);
   await new Promise<void>((resolve, reject) => {

@@ -19,14 +19,26 @@ test('unset, the mock FCM answers after 50 ms and never fails on its own', () =>
     [config.MOCK_FCM_LATENCY_MS, config.MOCK_FCM_UNAVAILABLE_RATE, config.MOCK_FCM_QUOTA_EXCEEDED_RATE, config.MOCK_FCM_INTERNAL_RATE],
     [50, 0, 0, 0],
   );
-  const set = loadMockProvidersConfig({ MOCK_FCM_LATENCY_MS: '5', MOCK_FCM_UNAVAILABLE_RATE: '0.1', MOCK_FCM_QUOTA_EXCEEDED_RATE: '0.2', MOCK_FCM_INTERNAL_RATE: '1' });
+  const set = loadMockProvidersConfig({
+    MOCK_FCM_LATENCY_MS: '5',
+    MOCK_FCM_UNAVAILABLE_RATE: '0.1',
+    MOCK_FCM_QUOTA_EXCEEDED_RATE: '0.2',
+    MOCK_FCM_INTERNAL_RATE: '1',
+  });
   assert.deepEqual([set.MOCK_FCM_LATENCY_MS, set.MOCK_FCM_UNAVAILABLE_RATE, set.MOCK_FCM_QUOTA_EXCEEDED_RATE, set.MOCK_FCM_INTERNAL_RATE], [5, 0.1, 0.2, 1]);
 });
 
 test('the mock providers stop at start when a setting is bad, naming it', () => {
   const result = spawnSync(process.execPath, ['--require', '@swc-node/register', 'apps/mock-providers/src/main.ts'], {
     cwd: path.resolve(__dirname, '../../..'),
-    env: { ...process.env, MOCK_SMTP_PORT: 'eighty', MOCK_SMTP_TEMP_FAIL_RATE: '2', MOCK_SMTP_BURST: '0.5', MOCK_FCM_LATENCY_MS: '-1', MOCK_FCM_INTERNAL_RATE: 'often' },
+    env: {
+      ...process.env,
+      MOCK_SMTP_PORT: 'eighty',
+      MOCK_SMTP_TEMP_FAIL_RATE: '2',
+      MOCK_SMTP_BURST: '0.5',
+      MOCK_FCM_LATENCY_MS: '-1',
+      MOCK_FCM_INTERNAL_RATE: 'often',
+    },
     encoding: 'utf8',
     timeout: 30_000,
   });

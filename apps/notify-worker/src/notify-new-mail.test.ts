@@ -67,7 +67,10 @@ describe('the notify worker: notify-new-mail through BullMQ, PostgreSQL and fire
     assert.equal(await job.getState(), 'completed');
     assert.deepEqual((await devices.tokensOf(userId)).sort(), [liveA, liveB].sort());
     for (const token of [liveA, liveB]) assert.deepEqual(countsOf(token), { accepted: 1, failed: {} });
-    assert.deepEqual([countsOf(dead).failed, countsOf(invalid).failed, countsOf(gone).failed], [{ UNREGISTERED: 1 }, { INVALID_ARGUMENT: 1 }, { UNREGISTERED: 1 }]);
+    assert.deepEqual(
+      [countsOf(dead).failed, countsOf(invalid).failed, countsOf(gone).failed],
+      [{ UNREGISTERED: 1 }, { INVALID_ARGUMENT: 1 }, { UNREGISTERED: 1 }],
+    );
     const [pushed] = mock.fcm.messages(liveA);
     assert.deepEqual(pushed.notification, { title: payload.from, body: payload.subject });
     assert.deepEqual(pushed.data, { mailId: String(payload.mailId), type: 'new-mail' });
@@ -161,7 +164,8 @@ describe('the notify worker: notify-new-mail through BullMQ, PostgreSQL and fire
     mock.fcm.configure({ latencyMs: 20, unavailableRate: 0.02, quotaExceededRate: 0.02, internalRate: 0.02 });
     const bigNames = Array.from({ length: 1200 }, (_, index) => (index % 20 === 0 ? `dead-${index}` : index % 20 === 1 ? `invalid-${index}` : `big-${index}`));
     const users = [await userWith(bigNames)];
-    for (let index = 0; index < 30; index++) users.push(await userWith(Array.from({ length: 40 }, (_, device) => (device % 10 === 0 ? `dead-${device}` : `small-${device}`))));
+    for (let index = 0; index < 30; index++)
+      users.push(await userWith(Array.from({ length: 40 }, (_, device) => (device % 10 === 0 ? `dead-${device}` : `small-${device}`))));
     const payloads = users.flatMap(({ userId }) => [payloadFor(userId), payloadFor(userId)]);
     await notify.queues.enqueueAll('notify-new-mail', payloads);
     const jobs = await Promise.all(payloads.map((payload) => notify.settled(payload.mailId, 60_000)));

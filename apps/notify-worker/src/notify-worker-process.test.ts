@@ -40,10 +40,17 @@ describe('the notify worker as a process', () => {
     await waitFor(async () => (await notify.state(1)) === 'active', { what: 'the job to start' });
     // FCM has the messages by now and answers after its latency.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.deepEqual(tokens.map((token) => mock.fcm.counts(token)[token]?.accepted ?? 0), [0, 0, 0], 'nothing answered before the signal');
+    assert.deepEqual(
+      tokens.map((token) => mock.fcm.counts(token)[token]?.accepted ?? 0),
+      [0, 0, 0],
+      'nothing answered before the signal',
+    );
     assert.equal(await worker.stop('SIGTERM'), 0, worker.output());
     assert.equal(await notify.state(1), 'completed');
-    assert.deepEqual(tokens.map((token) => mock.fcm.counts(token)[token]?.accepted), [1, 1, 1]);
+    assert.deepEqual(
+      tokens.map((token) => mock.fcm.counts(token)[token]?.accepted),
+      [1, 1, 1],
+    );
     assert.match(worker.output(), /SIGTERM, finishing notifications in flight/);
   });
 

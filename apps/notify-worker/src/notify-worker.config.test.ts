@@ -32,7 +32,12 @@ test('with a mock FCM no credentials are needed; the project id defaults to lett
 });
 
 test('with Google’s FCM a service-account key file is required, and read for its fields at start', () => {
-  const file = keyFile('key.json', { type: 'service_account', project_id: 'letterbox-prod', client_email: 'push@letterbox-prod.iam.gserviceaccount.com', private_key: 'KEY' });
+  const file = keyFile('key.json', {
+    type: 'service_account',
+    project_id: 'letterbox-prod',
+    client_email: 'push@letterbox-prod.iam.gserviceaccount.com',
+    private_key: 'KEY',
+  });
   const config = loadNotifyWorkerConfig({ GOOGLE_APPLICATION_CREDENTIALS: file, FCM_MAX_CONNECTIONS: '200' });
   assert.deepEqual(config.fcm, { kind: 'google', serviceAccountFile: file, projectId: undefined, maxConnections: 200 });
   assert.match(configError({}), /GOOGLE_APPLICATION_CREDENTIALS: .*unless FCM_MOCK_URL .*\(not set\)/);
@@ -53,5 +58,8 @@ test('every bad value is named', () => {
   assert.match(message, /FCM_MAX_CONNECTIONS: .*\(got "0"\)/);
   assert.match(message, /NOTIFY_CONCURRENCY: .*\(got "lots"\)/);
   assert.match(configError({ GOOGLE_APPLICATION_CREDENTIALS: path.join(scratch, 'missing.json') }), /GOOGLE_APPLICATION_CREDENTIALS: must be a readable/);
-  assert.match(configError({ GOOGLE_APPLICATION_CREDENTIALS: keyFile('broken.json', '{"project_id": ') }), /GOOGLE_APPLICATION_CREDENTIALS: must be a readable/);
+  assert.match(
+    configError({ GOOGLE_APPLICATION_CREDENTIALS: keyFile('broken.json', '{"project_id": ') }),
+    /GOOGLE_APPLICATION_CREDENTIALS: must be a readable/,
+  );
 });

@@ -1,17 +1,33 @@
 import { TooManyWrongPasswordsError, UserGoneError, WrongCredentialsError } from '@letterbox/accounts';
 import type { ErrorClassifier } from '@letterbox/http';
 import { DeviceTokenTakenError } from '@letterbox/push';
-import { AttachmentNotFoundError, MailboxLockedError, MailboxNameTakenError, MailboxNotFoundError, MailNotFoundError, SearchQueryError, SystemMailboxError, ThreadNotFoundError, WrongPasswordError } from '@letterbox/mail';
+import {
+  AttachmentNotFoundError,
+  MailboxLockedError,
+  MailboxNameTakenError,
+  MailboxNotFoundError,
+  MailNotFoundError,
+  SearchQueryError,
+  SystemMailboxError,
+  ThreadNotFoundError,
+  WrongPasswordError,
+} from '@letterbox/mail';
 
 /** The domain's errors that are answers, not faults. */
 export const classifyDomainError: ErrorClassifier = (error) => {
   if (error instanceof WrongCredentialsError || error instanceof UserGoneError) return { status: 401, detail: error.message };
   if (error instanceof TooManyWrongPasswordsError) return { status: 429, detail: error.message, retryAfterSeconds: error.retryAfterSeconds };
-  if (error instanceof MailNotFoundError || error instanceof MailboxNotFoundError || error instanceof AttachmentNotFoundError || error instanceof ThreadNotFoundError) {
+  if (
+    error instanceof MailNotFoundError ||
+    error instanceof MailboxNotFoundError ||
+    error instanceof AttachmentNotFoundError ||
+    error instanceof ThreadNotFoundError
+  ) {
     return { status: 404, detail: error.message };
   }
   if (error instanceof SearchQueryError) return { status: 400, detail: error.message };
-  if (error instanceof MailboxNameTakenError || error instanceof SystemMailboxError || error instanceof DeviceTokenTakenError) return { status: 409, detail: error.message };
+  if (error instanceof MailboxNameTakenError || error instanceof SystemMailboxError || error instanceof DeviceTokenTakenError)
+    return { status: 409, detail: error.message };
   // Not 401: the session is valid, and a client must not sign the user out over a mistyped password.
   if (error instanceof WrongPasswordError) return { status: 403, detail: error.message };
   if (error instanceof MailboxLockedError) return { status: 423, detail: `${error.message}; unlock it to read its mail` };

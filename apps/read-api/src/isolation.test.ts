@@ -14,7 +14,6 @@ const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 const MISSING_MAIL_ID = Number.MAX_SAFE_INTEGER;
 const MISSING_MAILBOX_ID = 2_147_483_647;
 
-
 /**
  * What a client can tell from a problem answer, with the ids it asked about blanked out:
  * the answer about another user's thing must be this exact shape of the answer about
@@ -106,12 +105,8 @@ describe('one user cannot see or touch another user’s mail', () => {
     });
 
   const ownerMailRow = async () =>
-    (
-      await db.sql.query<MailRow>(
-        'SELECT mailbox_id, seen, flagged, important, deleted_at, subject, storage_key FROM mails WHERE id = $1',
-        [ownerMailId],
-      )
-    ).rows[0];
+    (await db.sql.query<MailRow>('SELECT mailbox_id, seen, flagged, important, deleted_at, subject, storage_key FROM mails WHERE id = $1', [ownerMailId]))
+      .rows[0];
   const ownerMailboxes = async () =>
     (await db.sql.query('SELECT id, total_count, unread_count, locked FROM mailboxes WHERE user_id = $1 ORDER BY id', [owner.id])).rows;
   const ownerReceipts = async () =>
@@ -185,11 +180,7 @@ describe('one user cannot see or touch another user’s mail', () => {
 
   test('PATCH moving one’s own mail into another user’s mailbox is the 404 of a mailbox that does not exist', async () => {
     for (const mailboxId of Object.values(owner.mailboxes)) {
-      const theirs = await problemShape(
-        await call(strangerToken, 'PATCH', `/v2/mails/${strangerMailId}`, { mailboxId }),
-        strangerMailId,
-        mailboxId,
-      );
+      const theirs = await problemShape(await call(strangerToken, 'PATCH', `/v2/mails/${strangerMailId}`, { mailboxId }), strangerMailId, mailboxId);
       const missing = await problemShape(
         await call(strangerToken, 'PATCH', `/v2/mails/${strangerMailId}`, { mailboxId: MISSING_MAILBOX_ID }),
         strangerMailId,
@@ -216,10 +207,7 @@ describe('one user cannot see or touch another user’s mail', () => {
     for (const mailboxId of Object.values(owner.mailboxes)) {
       for (const extra of ['', '&seen=false', '&with=attachments&with=receipt_confirm']) {
         const theirs = await problemShape(await call(strangerToken, 'GET', `/v2/mails?mailboxId=${mailboxId}${extra}`), mailboxId);
-        const missing = await problemShape(
-          await call(strangerToken, 'GET', `/v2/mails?mailboxId=${MISSING_MAILBOX_ID}${extra}`),
-          MISSING_MAILBOX_ID,
-        );
+        const missing = await problemShape(await call(strangerToken, 'GET', `/v2/mails?mailboxId=${MISSING_MAILBOX_ID}${extra}`), MISSING_MAILBOX_ID);
         assert.equal(theirs.status, 404);
         assert.equal(theirs.contentType, PROBLEM_JSON);
         assert.deepEqual(theirs, missing);
@@ -271,15 +259,16 @@ describe('one user cannot see or touch another user’s mail', () => {
 
   describe('requests without a valid token', () => {
     const settings = testSettings();
-    const forged = () => new AccessTokens('another-secret-that-is-at-least-32-characters-long', 3600).issue({ userId: owner.id, officeId: owner.officeId, tokenVersion: 0 }).accessToken;
+    const forged = () =>
+      new AccessTokens('another-secret-that-is-at-least-32-characters-long', 3600).issue({ userId: owner.id, officeId: owner.officeId, tokenVersion: 0 })
+        .accessToken;
     const expired = () =>
-      new AccessTokens(settings.AUTH_TOKEN_SECRET, 60).issue({ userId: owner.id, officeId: owner.officeId, tokenVersion: 0 }, Date.now() - 2 * 3600_000).accessToken;
+      new AccessTokens(settings.AUTH_TOKEN_SECRET, 60).issue({ userId: owner.id, officeId: owner.officeId, tokenVersion: 0 }, Date.now() - 2 * 3600_000)
+        .accessToken;
     /** The owner's real token with its claims swapped to another user: the signature no longer matches. */
     const tampered = () => {
       const signature = ownerToken.slice(ownerToken.indexOf('.') + 1);
-      const claims = Buffer.from(JSON.stringify({ u: stranger.id, o: stranger.officeId, e: Math.floor(Date.now() / 1000) + 3600 })).toString(
-        'base64url',
-      );
+      const claims = Buffer.from(JSON.stringify({ u: stranger.id, o: stranger.officeId, e: Math.floor(Date.now() / 1000) + 3600 })).toString('base64url');
       return `${claims}.${signature}`;
     };
     const credentials: Array<[string, () => Record<string, string>]> = [

@@ -49,7 +49,10 @@ export class MailServicesModule implements OnApplicationShutdown {
       {
         provide: MailContentReader,
         useFactory: (blobs: BlobStore) =>
-          new MailContentReader(blobs, config.READ_API_RENDER_CACHE_MB > 0 ? new RenderedContentCache(config.READ_API_RENDER_CACHE_MB * 1024 * 1024) : undefined),
+          new MailContentReader(
+            blobs,
+            config.READ_API_RENDER_CACHE_MB > 0 ? new RenderedContentCache(config.READ_API_RENDER_CACHE_MB * 1024 * 1024) : undefined,
+          ),
         inject: [BlobStore],
       },
       {
@@ -57,7 +60,11 @@ export class MailServicesModule implements OnApplicationShutdown {
         useFactory: (mails: MailQueries, content: MailContentReader) => new MailDetailQuery(mails, content, attachmentPath),
         inject: [MailQueries, MailContentReader],
       },
-      { provide: ChangeMail, useFactory: (db: Database, announcer: MailAnnouncer) => new ChangeMail(new MailUpdates(db), announcer), inject: [DATABASE, MailAnnouncer] },
+      {
+        provide: ChangeMail,
+        useFactory: (db: Database, announcer: MailAnnouncer) => new ChangeMail(new MailUpdates(db), announcer),
+        inject: [DATABASE, MailAnnouncer],
+      },
       {
         provide: ChangeMailsInBulk,
         useFactory: (db: Database, announcer: MailAnnouncer) => new ChangeMailsInBulk(new BulkMailChanges(db.sql), announcer),
@@ -67,9 +74,7 @@ export class MailServicesModule implements OnApplicationShutdown {
         provide: ReadReceipts,
         // An open is a tracking event: waiting for each one's WAL flush would bound the pixel by fsyncs.
         useFactory: () =>
-          new ReadReceipts(
-            createSqlPool({ url: config.DATABASE_URL, poolSize: 4, applicationName: 'letterbox-read-receipts', synchronousCommit: false }),
-          ),
+          new ReadReceipts(createSqlPool({ url: config.DATABASE_URL, poolSize: 4, applicationName: 'letterbox-read-receipts', synchronousCommit: false })),
       },
     ];
     return { module: MailServicesModule, imports: [events], providers, exports: providers.map((provider) => provider.provide) };

@@ -48,11 +48,19 @@ describe('every operation of the read API answers hostile input with a 4xx probl
     db = testDatabase();
     user = await createTestUser(db, 'fuzzed');
     bystander = await createTestUser(db, 'fuzz-bystander');
-    mail = await storeMail(db, testBlobStore(), { userId: user.id, mailboxId: user.mailboxes.inbox, eml: await randomMail(4242, { to: [{ name: 'Fuzzed', address: user.email }] }) });
+    mail = await storeMail(db, testBlobStore(), {
+      userId: user.id,
+      mailboxId: user.mailboxes.inbox,
+      eml: await randomMail(4242, { to: [{ name: 'Fuzzed', address: user.email }] }),
+    });
     // The fuzzed sign-ins are wrong passwords by the hundred; this address must still sign the bystander in afterwards.
     api = await startReadApiServer({ SIGN_IN_MAX_FAILURES_PER_CLIENT: '1000000' });
     token = await api.login(user.email, user.password);
-    const folder = await fetch(`${api.url}/v2/mailboxes`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Fuzz folder' }) });
+    const folder = await fetch(`${api.url}/v2/mailboxes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Fuzz folder' }),
+    });
     folderId = ((await folder.json()) as { id: number }).id;
     document = await fetchOpenApiDocument(api.url);
   });
@@ -97,5 +105,4 @@ describe('every operation of the read API answers hostile input with a 4xx probl
     const mailboxes = await fetch(`${api.url}/v2/mailboxes`, { headers: { authorization: `Bearer ${bystanderToken}` } });
     assert.equal(mailboxes.status, 200, await mailboxes.text());
   });
-
 });

@@ -36,7 +36,8 @@ export class ReadApiModule {
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         {
           provide: Authentication,
-          useFactory: (db: Database, tokens: AccessTokens, attempts: FailedAttemptLimiter, sessions: CachedUserSessions) => new Authentication(db, tokens, attempts, sessions),
+          useFactory: (db: Database, tokens: AccessTokens, attempts: FailedAttemptLimiter, sessions: CachedUserSessions) =>
+            new Authentication(db, tokens, attempts, sessions),
           inject: [DATABASE, AccessTokens, FailedAttemptLimiter, CachedUserSessions],
         },
       ],

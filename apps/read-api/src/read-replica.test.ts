@@ -5,7 +5,22 @@ import { Pool } from 'pg';
 import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
 import { referenceMail } from '@letterbox/mail-generator';
-import { type AppProcess, createTestUser, ensureReadReplica, openEventStream, type RunningIngestServer, type SendApiProcess, startIngestProcess, startIngestWorkerProcess, startSendApiProcess, testBlobStore, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import {
+  type AppProcess,
+  createTestUser,
+  ensureReadReplica,
+  openEventStream,
+  type RunningIngestServer,
+  type SendApiProcess,
+  startIngestProcess,
+  startIngestWorkerProcess,
+  startSendApiProcess,
+  testBlobStore,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 import { startReadApiServer, type RunningApi } from './testing/read-api-server';
 
 const SENDER = { name: 'Sender', address: 'sender@example.org' };
@@ -115,25 +130,35 @@ describe('reads from a read replica (DATABASE_READ_URL)', () => {
   const inboxOf = async (api: RunningApi, token: string, user: TestUser) =>
     get<{ items: MailBody[]; total: number }>(api, token, `/v2/mails?mailboxId=${user.mailboxes.inbox}`);
   const unreadInInbox = async (api: RunningApi, token: string, user: TestUser) =>
-    (await get<{ items: Array<{ id: number; unreadCount: number }> }>(api, token, '/v2/mailboxes')).items.find((mailbox) => mailbox.id === user.mailboxes.inbox)?.unreadCount;
+    (await get<{ items: Array<{ id: number; unreadCount: number }> }>(api, token, '/v2/mailboxes')).items.find((mailbox) => mailbox.id === user.mailboxes.inbox)
+      ?.unreadCount;
 
-  test('the reads of a user with no recent write are the replica\'s: counts, lists, a mail, threads, search', async () => {
+  test("the reads of a user with no recent write are the replica's: counts, lists, a mail, threads, search", async () => {
     await whilePaused(async () => {
       // Written to the primary behind the API's back: nothing tells the routing, as with another user's change.
       await db.sql.query('UPDATE mails SET seen = true WHERE id = $1', [bystanderMail]);
       const [api] = apis;
       assert.equal((await get<MailBody>(api, bystanderToken, `/v2/mails/${bystanderMail}`)).seen, false, 'the mail as the replica has it');
-      assert.deepEqual((await inboxOf(api, bystanderToken, bystander)).items.map((mail) => mail.seen), [false]);
+      assert.deepEqual(
+        (await inboxOf(api, bystanderToken, bystander)).items.map((mail) => mail.seen),
+        [false],
+      );
       assert.equal(await unreadInInbox(api, bystanderToken, bystander), 1);
       const threads = await get<{ items: Array<{ unreadCount: number }> }>(api, bystanderToken, '/v2/threads');
-      assert.deepEqual(threads.items.map((thread) => thread.unreadCount), [1]);
+      assert.deepEqual(
+        threads.items.map((thread) => thread.unreadCount),
+        [1],
+      );
       const search = await get<{ items: MailBody[] }>(api, bystanderToken, '/v2/mails?q=Quarterly&seen=true');
       assert.deepEqual(search.items, [], 'the search, on the replica, finds no read mail');
     });
     const { rows } = await replica.query<{ statements: string[] }>(
       `SELECT array_agg(query) AS statements FROM pg_stat_activity WHERE application_name = 'letterbox-read-api' AND datname = current_database()`,
     );
-    assert.ok(rows[0].statements?.some((query) => query.includes('FROM mails m')), 'the read API has connections to the replica, which read mail');
+    assert.ok(
+      rows[0].statements?.some((query) => query.includes('FROM mails m')),
+      'the read API has connections to the replica, which read mail',
+    );
     assert.ok(!rows[0].statements.some((query) => /^\s*(INSERT|UPDATE|DELETE)\b/i.test(query)), 'none of them wrote');
     await replicaCaughtUp();
     assert.equal(await unreadInInbox(apis[0], bystanderToken, bystander), 0, 'once replayed, the replica has the change');
@@ -164,9 +189,16 @@ describe('reads from a read replica (DATABASE_READ_URL)', () => {
       });
       assert.equal(draft.status, 201, await draft.text());
       const drafts = await get<{ items: MailBody[] }>(first, writerToken, `/v2/mails?mailboxId=${writer.mailboxes.drafts}`);
-      assert.deepEqual(drafts.items.map((mail) => mail.subject), [subject]);
+      assert.deepEqual(
+        drafts.items.map((mail) => mail.subject),
+        [subject],
+      );
 
-      assert.equal((await get<MailBody>(second, bystanderToken, `/v2/mails/${bystanderMail}`)).seen, true, 'the bystander still reads the replica, which has what it had');
+      assert.equal(
+        (await get<MailBody>(second, bystanderToken, `/v2/mails/${bystanderMail}`)).seen,
+        true,
+        'the bystander still reads the replica, which has what it had',
+      );
     });
   });
 
@@ -181,7 +213,10 @@ describe('reads from a read replica (DATABASE_READ_URL)', () => {
         assert.equal((await ingest.post(eml)).status, 202);
         for (let event = await events.next(); event.event !== 'mail.created'; event = await events.next());
         const inbox = await inboxOf(second, writerToken, writer);
-        assert.ok(inbox.items.some((mail) => mail.subject === subject), 'the new mail is listed');
+        assert.ok(
+          inbox.items.some((mail) => mail.subject === subject),
+          'the new mail is listed',
+        );
       });
     } finally {
       events.close();

@@ -9,7 +9,6 @@ import { startReadApiServer, type RunningApi } from './testing/read-api-server';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 
-
 interface Call {
   method?: string;
   path: string | (() => string);
@@ -142,7 +141,11 @@ describe('bad input is a 4xx problem naming the field', () => {
     ],
     ['login with a bad email', { method: 'POST', path: '/v2/auth/login', body: { email: 'not-an-email', password: 'x' }, anonymous: true }, ['body.email']],
     ['login without a password', { method: 'POST', path: '/v2/auth/login', body: { email: 'a@example.test' }, anonymous: true }, ['body.password']],
-    ['login with an empty password', { method: 'POST', path: '/v2/auth/login', body: { email: 'a@example.test', password: '' }, anonymous: true }, ['body.password']],
+    [
+      'login with an empty password',
+      { method: 'POST', path: '/v2/auth/login', body: { email: 'a@example.test', password: '' }, anonymous: true },
+      ['body.password'],
+    ],
     ['login with an empty object', { method: 'POST', path: '/v2/auth/login', body: {}, anonymous: true }, ['body.email', 'body.password']],
     [
       'login with non-string fields',
@@ -195,10 +198,7 @@ describe('bad input is a 4xx problem naming the field', () => {
     const big = 'x'.repeat(65 * 1024);
     const patch = await problemOf(await send({ method: 'PATCH', path: mail, body: { seen: true, pad: big } }), 413);
     assert.equal(patch.title, 'Payload Too Large');
-    const login = await problemOf(
-      await send({ method: 'POST', path: '/v2/auth/login', body: { email: user.email, password: big }, anonymous: true }),
-      413,
-    );
+    const login = await problemOf(await send({ method: 'POST', path: '/v2/auth/login', body: { email: user.email, password: big }, anonymous: true }), 413);
     assert.equal(login.title, 'Payload Too Large');
     const after = await db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(mailId) }, select: { seen: true } });
     assert.equal(after.seen, false, 'the oversize PATCH was not applied');
@@ -217,16 +217,13 @@ describe('bad input is a 4xx problem naming the field', () => {
     }
   });
 
-  test(
-    'ids and numbers are accepted only in their plain decimal form',
-    async () => {
-      for (const id of ['1e0', '0x10', '+1', '%201', '1.0']) {
-        await assertFieldErrors({ path: `/v2/mails/${id}` }, ['path.id']);
-      }
-      await assertFieldErrors({ path: list('limit=1e1') }, ['query.limit']);
-      await assertFieldErrors({ path: list('mailboxId=0x1') }, ['query.mailboxId']);
-    },
-  );
+  test('ids and numbers are accepted only in their plain decimal form', async () => {
+    for (const id of ['1e0', '0x10', '+1', '%201', '1.0']) {
+      await assertFieldErrors({ path: `/v2/mails/${id}` }, ['path.id']);
+    }
+    await assertFieldErrors({ path: list('limit=1e1') }, ['query.limit']);
+    await assertFieldErrors({ path: list('mailboxId=0x1') }, ['query.mailboxId']);
+  });
 
   test('limit out of range says the allowed range', async () => {
     for (const query of ['limit=0', 'limit=101']) {

@@ -1,6 +1,14 @@
 import type { ErrorClassifier } from '@letterbox/http';
 import { MailboxLockedError, MailNotFoundError } from '@letterbox/mail';
-import { DraftNotFoundError, DraftVersionConflictError, IdempotencyKeyReusedError, NoRecipientsError, SendAlreadyStartedError, SenderGoneError, SendNotFoundError } from '@letterbox/sending';
+import {
+  DraftNotFoundError,
+  DraftVersionConflictError,
+  IdempotencyKeyReusedError,
+  NoRecipientsError,
+  SendAlreadyStartedError,
+  SenderGoneError,
+  SendNotFoundError,
+} from '@letterbox/sending';
 
 export const classifySendError: ErrorClassifier = (error) => {
   if (error instanceof SendNotFoundError || error instanceof DraftNotFoundError) return { status: 404, detail: error.message };

@@ -1,7 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
-import { accessTokenFor, createTestUser, describeFindings, fetchOpenApiDocument, type Finding, fuzzRequests, type OpenApiDocument, operationsOf, pathParameterMismatches, runFuzz, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  createTestUser,
+  describeFindings,
+  fetchOpenApiDocument,
+  type Finding,
+  fuzzRequests,
+  type OpenApiDocument,
+  operationsOf,
+  pathParameterMismatches,
+  runFuzz,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+} from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from './testing/send-api-server';
 
 describe('every operation of the send API answers hostile input with a 4xx problem, never a 5xx', () => {
@@ -31,7 +45,11 @@ describe('every operation of the send API answers hostile input with a 4xx probl
   });
 
   async function post(path: string, body: object): Promise<{ id: number }> {
-    const response = await fetch(`${api.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${api.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     assert.ok(response.ok, `${path}: ${response.status} ${await response.clone().text()}`);
     return (await response.json()) as { id: number };
   }
@@ -67,5 +85,4 @@ describe('every operation of the send API answers hostile input with a 4xx probl
     const status = await fetch(`${api.url}/v2/mails/send/${sent.id}`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(status.status, 200, await status.text());
   });
-
 });

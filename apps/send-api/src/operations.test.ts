@@ -62,7 +62,11 @@ describe('what an operator reads from an API: request ids, health, metrics', () 
   });
 
   test('/health/ready is 503 naming what is down, without its address, while /health/live still answers', async () => {
-    const down = await startSendApiServer({ QUEUE_PREFIX: prefix, REDIS_URL: 'redis://127.0.0.1:6392', DATABASE_URL: 'postgresql://secret-user:secret@127.0.0.1:1/secret-db' });
+    const down = await startSendApiServer({
+      QUEUE_PREFIX: prefix,
+      REDIS_URL: 'redis://127.0.0.1:6392',
+      DATABASE_URL: 'postgresql://secret-user:secret@127.0.0.1:1/secret-db',
+    });
     try {
       assert.equal((await fetch(`${down.url}/health/live`)).status, 200);
       const ready = await fetch(`${down.url}/health/ready`);

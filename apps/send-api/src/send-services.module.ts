@@ -25,7 +25,11 @@ export class SendServicesModule implements OnApplicationShutdown {
     const providers = [
       { provide: SEND_API_CONFIG, useValue: config },
       { provide: JobQueues, useFactory: () => createJobQueues(config) },
-      { provide: SendOutbox, useFactory: (db: Database, queues: JobQueues) => new SendOutbox(db, queues, sendGroupCommit(config.SEND_GROUP_COMMIT_MAX)), inject: [DATABASE, JobQueues] },
+      {
+        provide: SendOutbox,
+        useFactory: (db: Database, queues: JobQueues) => new SendOutbox(db, queues, sendGroupCommit(config.SEND_GROUP_COMMIT_MAX)),
+        inject: [DATABASE, JobQueues],
+      },
       { provide: UserSends, useFactory: (db: Database, outbox: SendOutbox) => new UserSends(db, outbox), inject: [DATABASE, SendOutbox] },
       { provide: EVENTS_REDIS, useFactory: () => failFastConnection(config, 'redis events') },
       {
@@ -58,7 +62,11 @@ export class SendServicesModule implements OnApplicationShutdown {
         useFactory: (db: Database) => new SenderDirectory((userIds) => identitiesOf(db, userIds), sendGroupCommit(config.SEND_GROUP_COMMIT_MAX)),
         inject: [DATABASE],
       },
-      { provide: SendMail, useFactory: (senders: SenderDirectory, submission: SendSubmission) => new SendMail(senders, submission), inject: [SenderDirectory, SendSubmission] },
+      {
+        provide: SendMail,
+        useFactory: (senders: SenderDirectory, submission: SendSubmission) => new SendMail(senders, submission),
+        inject: [SenderDirectory, SendSubmission],
+      },
     ];
     return { module: SendServicesModule, providers, exports: providers.map((provider) => provider.provide) };
   }

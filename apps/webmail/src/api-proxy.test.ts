@@ -48,7 +48,10 @@ describe('the API proxy', () => {
   const limits = { maxStreams: 400, maxStreamsPerClient: 300 };
 
   before(async () => {
-    proxy = await startProxy({ readApi: new URL(await listen(readApi)), sendApi: new URL(await listen(sendApi)) }, { ...limits, logUpstreamError: () => undefined });
+    proxy = await startProxy(
+      { readApi: new URL(await listen(readApi)), sendApi: new URL(await listen(sendApi)) },
+      { ...limits, logUpstreamError: () => undefined },
+    );
     url = proxy.url;
   });
 
@@ -90,7 +93,11 @@ describe('the API proxy', () => {
   });
 
   test('streams a multi-megabyte upload to the send API unchanged, and drops hop-by-hop headers', async () => {
-    const response = await fetch(`${url}/v2/mails/send`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(upload) });
+    const response = await fetch(`${url}/v2/mails/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(upload),
+    });
     assert.equal(response.status, 202);
     assert.equal(response.headers.get('x-upstream'), 'send');
     assert.notEqual(response.headers.get('connection'), 'close');
@@ -150,7 +157,10 @@ describe('the API proxy', () => {
 
   test('an API that is down is a 502 problem that names neither its address nor the error, which is logged', async () => {
     const log: string[] = [];
-    const down = await startProxy({ readApi: new URL('http://127.0.0.1:9'), sendApi: new URL('http://127.0.0.1:9') }, { ...limits, logUpstreamError: (message) => log.push(message) });
+    const down = await startProxy(
+      { readApi: new URL('http://127.0.0.1:9'), sendApi: new URL('http://127.0.0.1:9') },
+      { ...limits, logUpstreamError: (message) => log.push(message) },
+    );
     const downUrl = down.url;
     try {
       const response = await fetch(`${downUrl}/v2/mailboxes`);

@@ -53,7 +53,8 @@ export function upstreamFor(url: string, upstreams: ApiUpstreams): URL {
   return toSendApi ? upstreams.sendApi : upstreams.readApi;
 }
 
-const withoutHopByHop = (headers: IncomingHttpHeaders): IncomingHttpHeaders => Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+const withoutHopByHop = (headers: IncomingHttpHeaders): IncomingHttpHeaders =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
 
 /** What the API is told of the client: the proxies it came through, the host and scheme it asked for. */
 function forwardedHeaders(request: Pick<FastifyRequest, 'headers'> & { raw: { socket: Socket } }, headers: IncomingHttpHeaders): IncomingHttpHeaders {
@@ -119,7 +120,9 @@ export async function registerApiProxy(app: FastifyInstance, upstreams: ApiUpstr
 
   function upstreamFailed(reply: FastifyReply, error: Error): void {
     const { method, url } = reply.request;
-    options.logUpstreamError(`the API at ${upstreamFor(url, upstreams).origin} did not answer ${method} ${url.split('?')[0]}: ${(error.cause instanceof Error ? error.cause : error).message}`);
+    options.logUpstreamError(
+      `the API at ${upstreamFor(url, upstreams).origin} did not answer ${method} ${url.split('?')[0]}: ${(error.cause instanceof Error ? error.cause : error).message}`,
+    );
     if (reply.raw.headersSent) reply.raw.destroy();
     else void sendProblem(reply, problemBody(502, 'the mail service is unavailable; try again shortly'));
   }
@@ -128,7 +131,8 @@ export async function registerApiProxy(app: FastifyInstance, upstreams: ApiUpstr
     prefix,
     // Each request goes where upstreamFor says, its path and query as the client wrote them, below the upstream's own path.
     upstream: '',
-    handler: (request, reply, _dest, replyOptions) => reply.from(`${upstreamFor(request.url, upstreams).pathname.replace(/\/$/, '')}${request.url.split('?')[0]}`, replyOptions),
+    handler: (request, reply, _dest, replyOptions) =>
+      reply.from(`${upstreamFor(request.url, upstreams).pathname.replace(/\/$/, '')}${request.url.split('?')[0]}`, replyOptions),
     internalRewriteLocationHeader: false,
     disableRequestLogging: true,
     http: { agents: sockets, requestOptions: { rejectUnauthorized: true } },

@@ -46,7 +46,11 @@ describe('the mail frame', () => {
 
   test('frames received at once are bounded: past them a 503 with Retry-After, and a slot frees when one ends', async () => {
     const trickling = Array.from({ length: MAIL_FRAME_CONCURRENCY }, () => {
-      const request = http.request(url, { method: 'POST', agent: false, headers: { 'content-type': form, 'sec-fetch-site': 'same-origin', 'content-length': 100 } });
+      const request = http.request(url, {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': form, 'sec-fetch-site': 'same-origin', 'content-length': 100 },
+      });
       request.on('error', () => undefined);
       request.write('html=');
       return request;

@@ -16,7 +16,9 @@ async function start(): Promise<void> {
     loggerInstance: rootLogger().child({ component: 'http' }, { level: 'warn' }),
   });
   await app.listen({ port: config.WEBMAIL_PORT, host: config.WEBMAIL_HOST });
-  loggerFor('process').info(`webmail on http://${config.WEBMAIL_HOST}:${config.WEBMAIL_PORT} (read API ${config.READ_API_URL.origin}, send API ${config.SEND_API_URL.origin})`);
+  loggerFor('process').info(
+    `webmail on http://${config.WEBMAIL_HOST}:${config.WEBMAIL_PORT} (read API ${config.READ_API_URL.origin}, send API ${config.SEND_API_URL.origin})`,
+  );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       app.close().then(

@@ -19,11 +19,13 @@ export interface WebmailServerOptions {
 }
 
 /** The webmail is ready when both APIs it fronts answer. */
-const upstreamCheck = (url: URL): DependencyCheck => async () => {
-  const response = await fetch(new URL('/health/live', url), { signal: AbortSignal.timeout(2000) });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`${url.origin} answered ${response.status}`);
-};
+const upstreamCheck =
+  (url: URL): DependencyCheck =>
+  async () => {
+    const response = await fetch(new URL('/health/live', url), { signal: AbortSignal.timeout(2000) });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${url.origin} answered ${response.status}`);
+  };
 
 /**
  * The webmail: the built SPA with a strict policy, the mail frame, and the APIs under the
@@ -54,7 +56,11 @@ export async function createWebmailServer(options: WebmailServerOptions): Promis
     reply.header('content-security-policy', SPA_CSP);
     return payload;
   });
-  await registerApiProxy(app, { readApi: options.readApiUrl, sendApi: options.sendApiUrl }, { ...options.eventStreams, logUpstreamError: (message) => app.log.warn(message) });
+  await registerApiProxy(
+    app,
+    { readApi: options.readApiUrl, sendApi: options.sendApiUrl },
+    { ...options.eventStreams, logUpstreamError: (message) => app.log.warn(message) },
+  );
 
   await app.register(fastifyStatic, {
     root: options.staticDir,
@@ -71,7 +77,10 @@ export async function createWebmailServer(options: WebmailServerOptions): Promis
   const checks = { 'read-api': upstreamCheck(options.readApiUrl), 'send-api': upstreamCheck(options.sendApiUrl) };
   app.get('/health/ready', async (_request, reply) => {
     const report = await readiness(checks);
-    return reply.status(report.status === 'ok' ? 200 : 503).header('cache-control', 'no-store').send(report);
+    return reply
+      .status(report.status === 'ok' ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send(report);
   });
   app.get('/metrics', async (_request, reply) => {
     const { contentType, body } = await metricsText();

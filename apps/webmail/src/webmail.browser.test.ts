@@ -35,7 +35,12 @@ function startRemoteImageHost(): Promise<{ url: string; requests: () => number; 
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as { port: number };
-      resolve({ url: `http://127.0.0.1:${port}/pixel.png`, requests: () => requests, firstRequest, close: () => new Promise((done) => server.close(() => done())) });
+      resolve({
+        url: `http://127.0.0.1:${port}/pixel.png`,
+        requests: () => requests,
+        firstRequest,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
     });
   });
 }
@@ -71,7 +76,10 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
   };
 
   const openMailbox = async (name: string) => {
-    await page.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: new RegExp(`^\\S*\\s*${name}`) }).click();
+    await page
+      .getByRole('navigation', { name: 'Mailboxes' })
+      .getByRole('link', { name: new RegExp(`^\\S*\\s*${name}`) })
+      .click();
     await page.getByRole('heading', { level: 2, name: new RegExp(`^${name}`) }).waitFor();
   };
 
@@ -169,11 +177,7 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     const frame = pane.locator('iframe[title="Message body"]');
     assert.equal(await frame.getAttribute('sandbox'), 'allow-popups allow-popups-to-escape-sandbox', 'no scripts, no same origin');
     // The inline image (a cid: part) is shown from a data: URL, loaded.
-    await page
-      .frameLocator('iframe[title="Message body"]')
-      .locator('img[src^="data:image/png"]')
-      .first()
-      .waitFor();
+    await page.frameLocator('iframe[title="Message body"]').locator('img[src^="data:image/png"]').first().waitFor();
     const download = pane.getByRole('button', { name: new RegExp(`Download ${seeded.report.attachment.filename}, \\d+ KB`) });
     await download.waitFor();
     await screenshot(page, 'reading-pane');
@@ -314,7 +318,11 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     await dialog.getByLabel('Undo for').selectOption('0');
     await dialog.getByRole('button', { name: 'Send' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.getByRole('region', { name: 'Sending' }).locator('.send-item', { hasText: subject }).locator('[data-status="sent"]').waitFor({ timeout: 60_000 });
+    await page
+      .getByRole('region', { name: 'Sending' })
+      .locator('.send-item', { hasText: subject })
+      .locator('[data-status="sent"]')
+      .waitFor({ timeout: 60_000 });
   }
 
   test('reply (r) and forward reach the provider with their headers and attachments; the reply joins the conversation', async () => {
@@ -359,7 +367,10 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     await row(seeded.report.subject).click();
     const conversation = pane.getByRole('region', { name: 'Conversation' });
     await conversation.getByRole('heading', { name: '3 messages in this conversation' }).waitFor();
-    await conversation.getByRole('button', { name: /Test reader/ }).first().click();
+    await conversation
+      .getByRole('button', { name: /Test reader/ })
+      .first()
+      .click();
     await conversation.getByText('Thanks, received.').waitFor();
     await screenshot(page, 'conversation');
 
@@ -371,10 +382,21 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
   test('search finds a mail by a word in its body, in English and in Korean, and marks the word', async () => {
     const blobs = testBlobStore();
     const inbox = user.mailboxes.inbox;
-    await storeMail(db, blobs, { userId: user.id, mailboxId: inbox, eml: plainEml({ from: 'ann@example.test', to: user.email, subject: 'Garden', text: 'The zephyrine roses bloomed early this year.' }) });
-    await storeMail(db, blobs, { userId: user.id, mailboxId: inbox, eml: plainEml({ from: 'jiwoo@example.test', to: user.email, subject: '보고', text: '분기별 예산안을 검토했습니다. 회의는 내일입니다.' }) });
+    await storeMail(db, blobs, {
+      userId: user.id,
+      mailboxId: inbox,
+      eml: plainEml({ from: 'ann@example.test', to: user.email, subject: 'Garden', text: 'The zephyrine roses bloomed early this year.' }),
+    });
+    await storeMail(db, blobs, {
+      userId: user.id,
+      mailboxId: inbox,
+      eml: plainEml({ from: 'jiwoo@example.test', to: user.email, subject: '보고', text: '분기별 예산안을 검토했습니다. 회의는 내일입니다.' }),
+    });
     const search = page.getByRole('searchbox', { name: 'Search mail' });
-    for (const [word, subject] of [['zephyrine', 'Garden'], ['예산안', '보고']]) {
+    for (const [word, subject] of [
+      ['zephyrine', 'Garden'],
+      ['예산안', '보고'],
+    ]) {
       await search.fill(word);
       await search.press('Enter');
       await page.waitForFunction(() => document.querySelectorAll('.mail-row').length === 1);
@@ -409,7 +431,10 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
       await dialog.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor();
       await tab.reload();
       await tab.getByRole('dialog', { name: 'New message' }).getByRole('button', { name: 'Close', exact: true }).click();
-      await tab.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: /Drafts/ }).click();
+      await tab
+        .getByRole('navigation', { name: 'Mailboxes' })
+        .getByRole('link', { name: /Drafts/ })
+        .click();
       await row(subject, tab).click();
       await tab.getByRole('region', { name: 'Reading pane' }).getByRole('button', { name: 'Edit draft' }).click();
       const reopened = tab.getByRole('dialog', { name: 'New message' });
@@ -458,7 +483,12 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     const longAgo = new Date('2020-01-01T00:00:00Z').getTime();
     for (let index = 0; index < 50; index++) {
       const subject = `Batchling ${String(index).padStart(2, '0')}`;
-      await storeMail(db, blobs, { userId: user.id, mailboxId: user.mailboxes.inbox, receivedAt: new Date(longAgo + index * 1000), eml: plainEml({ from: 'batch@example.test', to: user.email, subject, text: 'one of many' }) });
+      await storeMail(db, blobs, {
+        userId: user.id,
+        mailboxId: user.mailboxes.inbox,
+        receivedAt: new Date(longAgo + index * 1000),
+        eml: plainEml({ from: 'batch@example.test', to: user.email, subject, text: 'one of many' }),
+      });
     }
     await page.reload();
     await page.getByRole('navigation', { name: 'Mailboxes' }).getByTestId('unread-inbox').waitFor();
@@ -476,7 +506,10 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     await bar.getByText('50 selected').waitFor();
     await screenshot(page, 'fifty-selected');
     await bar.getByRole('button', { name: 'Mark read' }).click();
-    await page.waitForFunction((expected) => Number.parseInt(document.querySelector('[data-testid="unread-inbox"]')?.textContent ?? '0', 10) === expected, before - 50);
+    await page.waitForFunction(
+      (expected) => Number.parseInt(document.querySelector('[data-testid="unread-inbox"]')?.textContent ?? '0', 10) === expected,
+      before - 50,
+    );
     await page.waitForFunction(() => document.querySelectorAll('.mail-row-item.unread').length === 0);
     await search.fill('');
     await page.waitForFunction(() => document.querySelectorAll('.mail-row').length >= 50);
@@ -488,7 +521,11 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
   test('an expired session asks to sign in again and returns to where the user was, draft included', async () => {
     await openMailbox('Sent');
     // The next list request is refused, as it is once the token has expired.
-    await page.route((url) => url.pathname === '/v2/mails', (route) => route.fulfill({ status: 401, contentType: 'application/problem+json', body: '{"status":401,"detail":"expired"}' }), { times: 1 });
+    await page.route(
+      (url) => url.pathname === '/v2/mails',
+      (route) => route.fulfill({ status: 401, contentType: 'application/problem+json', body: '{"status":401,"detail":"expired"}' }),
+      { times: 1 },
+    );
     await page.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: /Inbox/ }).click();
     await page.getByRole('alert').filter({ hasText: 'Your session has expired' }).waitFor();
     await page.getByLabel('Password').fill(user.password);
@@ -501,7 +538,11 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     const dialog = page.getByRole('dialog', { name: 'New message' });
     await dialog.getByLabel('To', { exact: true }).fill('later@recipients.test');
     await dialog.getByLabel('Subject').fill('Written before the session ended');
-    await page.route((url) => url.pathname === '/v2/mails/send', (route) => route.fulfill({ status: 401, contentType: 'application/problem+json', body: '{"status":401}' }), { times: 1 });
+    await page.route(
+      (url) => url.pathname === '/v2/mails/send',
+      (route) => route.fulfill({ status: 401, contentType: 'application/problem+json', body: '{"status":401}' }),
+      { times: 1 },
+    );
     await dialog.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('alert').filter({ hasText: 'Your session has expired' }).waitFor();
     await page.getByLabel('Password').fill(user.password);

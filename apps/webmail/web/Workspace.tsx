@@ -125,7 +125,8 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   /** One request for every ticked row (whole conversations when they are shown), or for the whole mailbox. */
   async function bulk(change: MailChanges | { delete: true }, selection?: BulkSelection) {
     const items = listRef.current.items.filter((item) => checked.has(item.id));
-    const chosen: BulkSelection = selection ?? (options.conversations ? { threadIds: items.map((item) => item.threadId) } : { ids: items.map((item) => item.id) });
+    const chosen: BulkSelection =
+      selection ?? (options.conversations ? { threadIds: items.map((item) => item.threadId) } : { ids: items.map((item) => item.id) });
     setBulkBusy(true);
     setBulkError(null);
     try {
@@ -314,7 +315,12 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
                     />
                   ) : (
                     !!mailbox?.unreadCount && (
-                      <button type="button" className="link mark-all-read" disabled={bulkBusy} onClick={() => void bulk({ seen: true }, { filter: { mailboxId: mailbox.id, seen: false } })}>
+                      <button
+                        type="button"
+                        className="link mark-all-read"
+                        disabled={bulkBusy}
+                        onClick={() => void bulk({ seen: true }, { filter: { mailboxId: mailbox.id, seen: false } })}
+                      >
                         Mark all as read
                       </button>
                     )
@@ -351,7 +357,10 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
       {tracking.sends.length > 0 && <SendTracker sends={tracking.sends} onUndo={(item) => void undo(item)} onDismiss={tracking.dismiss} />}
       {composing && draft && (
         <Compose
-          draft={draft} onChange={onDraft} onSent={sent} onClose={() => onComposing(false)}
+          draft={draft}
+          onChange={onDraft}
+          onSent={sent}
+          onClose={() => onComposing(false)}
           onDiscard={() => {
             if (draft.server) void deleteDraft(draft.server.id).then(afterSend, (failure: unknown) => setBulkError(messageOf(failure)));
             onDraft(null);

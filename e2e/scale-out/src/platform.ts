@@ -72,12 +72,7 @@ export async function startPlatform(shared: Record<string, string>, workerEnv: R
     ingestWorkers,
     deliveryWorkers,
     notifyWorkers,
-    all: () => [
-      ...[...readApis, ...sendApis, ...ingests].map((app) => app.process),
-      ...ingestWorkers,
-      ...deliveryWorkers,
-      ...notifyWorkers,
-    ],
+    all: () => [...[...readApis, ...sendApis, ...ingests].map((app) => app.process), ...ingestWorkers, ...deliveryWorkers, ...notifyWorkers],
   };
 }
 

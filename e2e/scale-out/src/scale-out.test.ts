@@ -3,7 +3,17 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { DeviceRegistry } from '@letterbox/push';
-import { accessTokenFor, type AppProcess, busiestWindow, createTestUser, openEventStream, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  type AppProcess,
+  busiestWindow,
+  createTestUser,
+  openEventStream,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 import { deliverIncoming, incomingMails } from './incoming-mail';
 import { submitSends, type Sender } from './outgoing-sends';
 import { linesAbout, outputsOf, startPlatform, type Platform } from './platform';
@@ -93,7 +103,10 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
         await deliverIncoming(platform.ingests, mails, 2, () => undefined);
         for (const stream of streams) {
           const created = [await stream.next(), await stream.next()].map((event) => JSON.parse(event.data) as { type: string; mailId: number });
-          assert.deepEqual(created.map((event) => event.type), ['mail.created', 'mail.created']);
+          assert.deepEqual(
+            created.map((event) => event.type),
+            ['mail.created', 'mail.created'],
+          );
           const reads = await Promise.all(
             platform.readApis.map(async (api) => {
               const response = await fetch(`${api.url}/v2/mails/${created[0].mailId}`, { headers: bearer(alice) });
@@ -109,7 +122,11 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
     });
 
     test(`${INCOMING} incoming mails and ${SENDERS * SENDS_PER_SENDER} sends, one process of each kind SIGKILLed midway: nothing lost, nothing twice`, async () => {
-      const mails = incomingMails(run, recipients.map((user) => user.email), INCOMING);
+      const mails = incomingMails(
+        run,
+        recipients.map((user) => user.email),
+        INCOMING,
+      );
       const killed: string[] = [];
       const kill = (name: string, process: AppProcess) => {
         killed.push(name);
@@ -130,7 +147,9 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
       });
       const [incomingTally, sendTally] = await Promise.all([incoming, outgoing]);
       assert.equal(killed.length, 6, `one of each kind killed: ${killed.join(', ')}`);
-      console.log(`incoming: ${incomingTally.acknowledged} acknowledged, ${incomingTally.retried} tries made again; sends: ${sendTally.submitted.length} submitted, ${sendTally.retried} requests made again`);
+      console.log(
+        `incoming: ${incomingTally.acknowledged} acknowledged, ${incomingTally.retried} tries made again; sends: ${sendTally.submitted.length} submitted, ${sendTally.retried} requests made again`,
+      );
 
       // Stored exactly once each.
       const stored = async () =>
@@ -141,12 +160,19 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
           )
         ).rows;
       let storedSoFar = 0;
-      const rows = await waitFor(async () => {
-        const all = await stored();
-        storedSoFar = all.length;
-        return all.length === INCOMING && all;
-      }, { timeoutMs: 120_000, intervalMs: 500, what: () => `all ${INCOMING} mails stored (${storedSoFar} so far)\n${outputsOf(platform)}` });
-      assert.deepEqual(rows.filter((row) => row.copies !== 1), [], 'no mail stored twice');
+      const rows = await waitFor(
+        async () => {
+          const all = await stored();
+          storedSoFar = all.length;
+          return all.length === INCOMING && all;
+        },
+        { timeoutMs: 120_000, intervalMs: 500, what: () => `all ${INCOMING} mails stored (${storedSoFar} so far)\n${outputsOf(platform)}` },
+      );
+      assert.deepEqual(
+        rows.filter((row) => row.copies !== 1),
+        [],
+        'no mail stored twice',
+      );
 
       // Notified: each stored mail pushed to its recipient's device, which shows one notification per tag.
       const mailIds = new Set(rows.map((row) => row.mail_id));
@@ -161,11 +187,14 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
         return counts;
       };
       let notified = 0;
-      const pushes = await waitFor(async () => {
-        const counts = await pushesPerMail();
-        notified = counts.size;
-        return counts.size === INCOMING && counts;
-      }, { timeoutMs: 60_000, intervalMs: 500, what: () => `every mail notified (${notified} of ${INCOMING})` });
+      const pushes = await waitFor(
+        async () => {
+          const counts = await pushesPerMail();
+          notified = counts.size;
+          return counts.size === INCOMING && counts;
+        },
+        { timeoutMs: 60_000, intervalMs: 500, what: () => `every mail notified (${notified} of ${INCOMING})` },
+      );
       const pushedTwice = [...pushes.values()].filter((count) => count > 1).length;
       console.log(`notifications: ${INCOMING} mails notified, ${pushedTwice} of them pushed twice (in flight at the notify worker's death; shown once)`);
       assert.ok(pushedTwice <= NOTIFY_CONCURRENCY, `only what the killed notify worker had in flight is pushed again: ${pushedTwice}`);
@@ -173,12 +202,20 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
       // Sent exactly once each, the provider looked up for what the dead worker had in flight.
       const sendIds = sendTally.submitted.map((send) => send.id);
       const sendStatuses = async () =>
-        (await db.sql.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM outbound_sends WHERE id = ANY($1::bigint[]) GROUP BY status', [sendIds])).rows;
+        (
+          await db.sql.query<{ status: string; n: number }>(
+            'SELECT status, count(*)::int AS n FROM outbound_sends WHERE id = ANY($1::bigint[]) GROUP BY status',
+            [sendIds],
+          )
+        ).rows;
       let statuses: Array<{ status: string; n: number }> = [];
-      await waitFor(async () => {
-        statuses = await sendStatuses();
-        return statuses.length === 1 && statuses[0].status === 'sent' && statuses[0].n === sendIds.length;
-      }, { timeoutMs: 120_000, intervalMs: 500, what: () => `all sends sent: ${JSON.stringify(statuses)}\n${outputsOf(platform)}` });
+      await waitFor(
+        async () => {
+          statuses = await sendStatuses();
+          return statuses.length === 1 && statuses[0].status === 'sent' && statuses[0].n === sendIds.length;
+        },
+        { timeoutMs: 120_000, intervalMs: 500, what: () => `all sends sent: ${JSON.stringify(statuses)}\n${outputsOf(platform)}` },
+      );
       assert.equal(new Set(sendIds).size, SENDERS * SENDS_PER_SENDER, 'each submitted send recorded once');
       const accepted = await providers.mails();
       const mailsTo = (address: string) => accepted.filter((mail) => mail.envelope.to.some((to) => to.toLowerCase() === address.toLowerCase()));
@@ -187,11 +224,20 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
       assert.deepEqual(
         deliveredTwice.map((send) => `send ${send.id} to ${send.to}: ${mailsTo(send.to).length}`),
         [],
-        `each send delivered exactly once; what the delivery workers said of those:\n${linesAbout(platform.deliveryWorkers, deliveredTwice.map((send) => send.id))}`,
+        `each send delivered exactly once; what the delivery workers said of those:\n${linesAbout(
+          platform.deliveryWorkers,
+          deliveredTwice.map((send) => send.id),
+        )}`,
       );
 
       // The per-sender limit held across both delivery workers: a provider holding each sender to it refused (almost) nothing.
-      const busiest = senders.map((sender) => busiestWindow(mailsOf(sender.email).map((mail) => mail.acceptedAt), 1000)[0]);
+      const busiest = senders.map(
+        (sender) =>
+          busiestWindow(
+            mailsOf(sender.email).map((mail) => mail.acceptedAt),
+            1000,
+          )[0],
+      );
       const counts = await Promise.all(senders.map((sender) => providers.counts(sender.email)));
       const refused = counts.reduce((sum, count) => sum + count.rateLimited, 0);
       const attempts = counts.reduce((sum, count) => sum + count.accepted + count.rateLimited, 0);
@@ -199,13 +245,19 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
         `per sender, the most mails the provider accepted within one second: ${busiest.join(', ')} (rate ${SENDER_RATE_PER_SECOND}/s, burst ${SENDER_BURST}); ` +
           `refused over the provider's limit (burst ${PROVIDER_BURST}): ${refused} of ${attempts} attempts`,
       );
-      assert.ok(refused <= REFUSED_SHARE_MAX * attempts, `the provider refused ${refused} of ${attempts} attempts over its limit; per sender: ${counts.map((count) => count.rateLimited).join(', ')}`);
+      assert.ok(
+        refused <= REFUSED_SHARE_MAX * attempts,
+        `the provider refused ${refused} of ${attempts} attempts over its limit; per sender: ${counts.map((count) => count.rateLimited).join(', ')}`,
+      );
       // The limit, not the submissions, paced them: past its burst, a sender's sends take a token each, so
       // its last cannot leave before the tokens allow, counted from the first submission (before any was taken).
       const pacedMs = ((SENDS_PER_SENDER - SENDER_BURST) / SENDER_RATE_PER_SECOND) * 1000;
       for (const sender of senders) {
         const lastMs = Math.max(...mailsOf(sender.email).map((mail) => mail.acceptedAt)) - sendsSubmittedFrom;
-        assert.ok(lastMs >= pacedMs - 50, `${sender.email}'s last send went out ${lastMs} ms after the first was submitted, before the ${pacedMs} ms the limit takes`);
+        assert.ok(
+          lastMs >= pacedMs - 50,
+          `${sender.email}'s last send went out ${lastMs} ms after the first was submitted, before the ${pacedMs} ms the limit takes`,
+        );
       }
 
       // The surviving read API reads what was stored through the dead ingest app.

@@ -53,7 +53,9 @@ describe('accounts: offices, users, passwords', () => {
 
   test('an email already taken is refused', async () => {
     const { office, user } = await newUser();
-    await assert.rejects(createUser(db, { officeId: office.id, email: user.email.toUpperCase(), displayName: 'Another', password: 'another password' }), { code: 'P2002' });
+    await assert.rejects(createUser(db, { officeId: office.id, email: user.email.toUpperCase(), displayName: 'Another', password: 'another password' }), {
+      code: 'P2002',
+    });
   });
 
   test('the password is kept hashed, and confirmed only as typed', async () => {

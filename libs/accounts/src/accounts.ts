@@ -58,7 +58,12 @@ export interface SessionAnnouncer {
 }
 
 /** A new password, which ends every token issued before it, in every process. */
-export async function changePassword(db: Database, sessions: SessionAnnouncer, userId: number, newPassword: string): Promise<{ officeId: number; tokenVersion: number }> {
+export async function changePassword(
+  db: Database,
+  sessions: SessionAnnouncer,
+  userId: number,
+  newPassword: string,
+): Promise<{ officeId: number; tokenVersion: number }> {
   const passwordHash = await hashPassword(newPassword);
   const { rows } = await db.sql.query<{ office_id: number; token_version: number }>({
     text: 'UPDATE users SET password_hash = $2, token_version = token_version + 1 WHERE id = $1 RETURNING office_id, token_version',

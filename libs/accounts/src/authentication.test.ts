@@ -95,7 +95,10 @@ describe('Authentication', () => {
 
   test('signing out ends every token of the user issued so far', async () => {
     const user = await createTestUser(db, 'frank');
-    const [phone, laptop] = [await authentication.signIn(user.email, user.password, address()), await authentication.signIn(user.email, user.password, address())];
+    const [phone, laptop] = [
+      await authentication.signIn(user.email, user.password, address()),
+      await authentication.signIn(user.email, user.password, address()),
+    ];
     await authentication.signOut(user.id);
     assert.equal(await stands(phone.accessToken), false);
     assert.equal(await stands(laptop.accessToken), false);

@@ -13,7 +13,8 @@ export function bearerTokenOf(request: FastifyRequest): string | undefined {
   const { rawHeaders } = request.raw;
   let count = 0;
   for (let index = 0; index < rawHeaders.length; index += 2) if (rawHeaders[index].toLowerCase() === 'authorization') count++;
-  if (count > 1) throw new BadRequestException({ detail: 'header.authorization: send it once', errors: [{ field: 'header.authorization', message: 'send it once' }] });
+  if (count > 1)
+    throw new BadRequestException({ detail: 'header.authorization: send it once', errors: [{ field: 'header.authorization', message: 'send it once' }] });
   const header = request.headers.authorization;
   if (header === undefined) return undefined;
   return BEARER.exec(header)?.[1] ?? '';

@@ -26,7 +26,14 @@ describe('the blob collector on S3, against the references in PostgreSQL', () =>
     user = await createTestUser(db, 'collected-s3');
     s3 = await startTestS3();
     const { env } = s3;
-    client = createS3Client({ endpoint: env.S3_ENDPOINT, bucket: env.S3_BUCKET, region: env.S3_REGION, accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY, forcePathStyle: true });
+    client = createS3Client({
+      endpoint: env.S3_ENDPOINT,
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION,
+      accessKeyId: env.S3_ACCESS_KEY_ID,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: true,
+    });
     store = new S3BlobStore(client, env.S3_BUCKET);
   });
   after(async () => {
@@ -34,7 +41,8 @@ describe('the blob collector on S3, against the references in PostgreSQL', () =>
     await db?.close();
   });
 
-  const collector = (options: { references?: BlobReferences } = {}) => new BlobCollector(store, options.references ?? references, { graceMs: GRACE_MS, batchSize: 100 });
+  const collector = (options: { references?: BlobReferences } = {}) =>
+    new BlobCollector(store, options.references ?? references, { graceMs: GRACE_MS, batchSize: 100 });
   const isStored = (key: string) =>
     store.readRanges(key, [{ start: 0, end: 1 }]).then(
       () => true,
@@ -73,7 +81,11 @@ describe('the blob collector on S3, against the references in PostgreSQL', () =>
     const then = new Date(Date.now() - 2 * GRACE_MS);
     await utimes(path.join(s3.directory, s3.env.S3_BUCKET, 'tmp', `${stale.slice(4)}._S3rver_object`), then, then);
     await collector().sweep();
-    const exists = (key: string) => client.send(new HeadObjectCommand({ Bucket: s3.env.S3_BUCKET, Key: key })).then(() => true, () => false);
+    const exists = (key: string) =>
+      client.send(new HeadObjectCommand({ Bucket: s3.env.S3_BUCKET, Key: key })).then(
+        () => true,
+        () => false,
+      );
     assert.equal(await exists(stale), false);
     assert.equal(await exists(fresh), true);
   });

@@ -87,7 +87,15 @@ describe('the blob collector, against the references in PostgreSQL', () => {
     await db.sql.query('INSERT INTO drafts (mail_id, user_id, content) VALUES ($1, $2, $3::jsonb)', [
       draftMail.id,
       user.id,
-      JSON.stringify({ to: [], cc: [], bcc: [], subject: '', important: false, requestReadReceipt: false, attachments: [{ id: 'a1', filename: 'b.txt', contentType: 'text/plain', storageKey: draftKey, size: 40 }] }),
+      JSON.stringify({
+        to: [],
+        cc: [],
+        bcc: [],
+        subject: '',
+        important: false,
+        requestReadReceipt: false,
+        attachments: [{ id: 'a1', filename: 'b.txt', contentType: 'text/plain', storageKey: draftKey, size: 40 }],
+      }),
     ]);
     const acceptedKey = (await store.put(message())).key;
     const inboundId = randomUUID();

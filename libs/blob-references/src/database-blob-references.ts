@@ -7,7 +7,9 @@ import type { BlobReferences } from '@letterbox/storage';
 
 const REFERENCED = namedStatement(
   'blob-references',
-  [mailBlobReferencesSql, sendBlobReferencesSql, draftBlobReferencesSql, acceptanceBlobReferencesSql].map((references) => references('$1::text[]')).join('\nUNION ALL\n'),
+  [mailBlobReferencesSql, sendBlobReferencesSql, draftBlobReferencesSql, acceptanceBlobReferencesSql]
+    .map((references) => references('$1::text[]'))
+    .join('\nUNION ALL\n'),
 );
 
 /**

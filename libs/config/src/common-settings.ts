@@ -15,9 +15,7 @@ const repoRoot = findRepoRoot(__dirname);
 
 export const portFrom = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 
-const postgresUrl = z
-  .string()
-  .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgresql:// URL');
+const postgresUrl = z.string().refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgresql:// URL');
 
 export const databaseConfig = {
   DATABASE_URL: postgresUrl.default('postgresql://letterbox:letterbox@127.0.0.1:5432/letterbox'),
@@ -75,13 +73,22 @@ export interface ConditionalSettings {
 
 export const authConfig = {
   AUTH_TOKEN_SECRET: demoSecret(z.string().min(32, 'must be at least 32 characters'), 'letterbox-demo-secret-change-me-in-production'),
-  AUTH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(12 * 60 * 60),
+  AUTH_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(12 * 60 * 60),
   /** How long a process trusts its memory of a user's token version; revocations announced over Redis end it at once. */
   AUTH_SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   /** Wrong passwords per account, and per client address, within the window; past them 429 with Retry-After. */
   SIGN_IN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   SIGN_IN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().min(1).default(100),
-  SIGN_IN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(15 * 60),
+  SIGN_IN_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(15 * 60),
 };
 
 const CLUSTER_NODE = /^[a-z0-9.-]+:(\d{1,5})$/i;
@@ -111,7 +118,10 @@ export const redisConfig = {
     .refine((value) => value === undefined || value.split(',').every((node) => isClusterNode(node.trim())), 'must be host:port pairs, comma-separated')
     .transform((value) => value?.split(',').map((node) => clusterNode(node.trim()))),
   /** Namespace of the queues' keys in Redis. */
-  QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]{1,40}$/i, 'must be 1 to 40 letters, digits, - or _').default('bull'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,40}$/i, 'must be 1 to 40 letters, digits, - or _')
+    .default('bull'),
 };
 
 /** The queue dashboard's HTTP Basic sign-in. */
@@ -137,7 +147,10 @@ export const httpConfig = {
   TRUSTED_PROXIES: z
     .string()
     .default('loopback')
-    .refine((value) => value.split(',').every((entry) => /^(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)$/i.test(entry.trim())), 'must be addresses, CIDRs or loopback / linklocal / uniquelocal, comma-separated')
+    .refine(
+      (value) => value.split(',').every((entry) => /^(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)$/i.test(entry.trim())),
+      'must be addresses, CIDRs or loopback / linklocal / uniquelocal, comma-separated',
+    )
     .transform((value) => value.split(',').map((entry) => entry.trim())),
   /** Browser pages allowed to call an API (CORS), comma-separated origins; by default the webmail's own. */
   CORS_ORIGINS: z

@@ -1,2 +1,13 @@
 export { loadConfig, ConfigError } from './load-config';
-export { databaseConfig, requestDatabaseConfig, storageConfig, authConfig, redisConfig, adminConfig, ingestTokenConfig, httpConfig, opsConfig, portFrom } from './common-settings';
+export {
+  databaseConfig,
+  requestDatabaseConfig,
+  storageConfig,
+  authConfig,
+  redisConfig,
+  adminConfig,
+  ingestTokenConfig,
+  httpConfig,
+  opsConfig,
+  portFrom,
+} from './common-settings';

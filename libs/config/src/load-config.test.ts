@@ -50,7 +50,10 @@ test('CORS origins and trusted proxies are lists; anything else is named', () =>
   assert.deepEqual(loadConfig(httpConfig, { TRUSTED_PROXIES: '10.0.0.0/8, loopback' }).TRUSTED_PROXIES, ['10.0.0.0/8', 'loopback']);
   assert.throws(() => loadConfig(httpConfig, { TRUSTED_PROXIES: 'everyone' }), /TRUSTED_PROXIES: must be/);
   assert.deepEqual(loadConfig(httpConfig, {}).CORS_ORIGINS, ['http://127.0.0.1:8080', 'http://localhost:8080']);
-  assert.deepEqual(loadConfig(httpConfig, { CORS_ORIGINS: 'https://mail.example.com, https://beta.example.com:8443' }).CORS_ORIGINS, ['https://mail.example.com', 'https://beta.example.com:8443']);
+  assert.deepEqual(loadConfig(httpConfig, { CORS_ORIGINS: 'https://mail.example.com, https://beta.example.com:8443' }).CORS_ORIGINS, [
+    'https://mail.example.com',
+    'https://beta.example.com:8443',
+  ]);
   assert.throws(() => loadConfig(httpConfig, { CORS_ORIGINS: '*' }), /CORS_ORIGINS: must be origins/);
 });
 
@@ -66,8 +69,18 @@ test('the S3 settings are needed only with STORAGE_BACKEND=s3, and each one miss
       return true;
     },
   );
-  assert.throws(() => loadConfig(storageConfig, { STORAGE_BACKEND: 's3', S3_BUCKET: 'My_Bucket', S3_FORCE_PATH_STYLE: 'yes' }), /S3_BUCKET: must be a bucket name[\s\S]*S3_FORCE_PATH_STYLE: must be true or false/);
-  const s3 = loadConfig(storageConfig, { STORAGE_BACKEND: 's3', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'mail', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_FORCE_PATH_STYLE: 'true' });
+  assert.throws(
+    () => loadConfig(storageConfig, { STORAGE_BACKEND: 's3', S3_BUCKET: 'My_Bucket', S3_FORCE_PATH_STYLE: 'yes' }),
+    /S3_BUCKET: must be a bucket name[\s\S]*S3_FORCE_PATH_STYLE: must be true or false/,
+  );
+  const s3 = loadConfig(storageConfig, {
+    STORAGE_BACKEND: 's3',
+    S3_ENDPOINT: 'http://127.0.0.1:9000',
+    S3_BUCKET: 'mail',
+    S3_ACCESS_KEY_ID: 'k',
+    S3_SECRET_ACCESS_KEY: 's',
+    S3_FORCE_PATH_STYLE: 'true',
+  });
   assert.equal(s3.S3_FORCE_PATH_STYLE, true);
   assert.equal(s3.S3_REGION, 'us-east-1');
 });

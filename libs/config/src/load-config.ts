@@ -11,10 +11,7 @@ export class ConfigError extends Error {}
  * a ConfigError naming every variable at fault, so an app stops at start-up instead of failing
  * (or being forged into) on its first request.
  */
-export function loadConfig<Shape extends z.ZodRawShape>(
-  shape: Shape,
-  env: NodeJS.ProcessEnv = process.env,
-): z.infer<z.ZodObject<Shape>> {
+export function loadConfig<Shape extends z.ZodRawShape>(shape: Shape, env: NodeJS.ProcessEnv = process.env): z.infer<z.ZodObject<Shape>> {
   const result = z.object(shape).safeParse(env);
   if (result.success) {
     const data: Record<string, unknown> = result.data;

@@ -70,17 +70,11 @@ async function migrationNames(migrationsDir: string): Promise<string[]> {
 
 async function applyOne(client: Client, name: string, script: string, checksum: string): Promise<void> {
   const id = randomUUID();
-  await client.query(
-    `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`,
-    [id, checksum, name],
-  );
+  await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`, [id, checksum, name]);
   try {
     await client.query('BEGIN');
     await client.query(script);
-    await client.query(
-      `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-      [id],
-    );
+    await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');

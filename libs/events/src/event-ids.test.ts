@@ -4,7 +4,20 @@ import { compareEventIds, isEventId } from './event-ids';
 
 test('an event id is a Redis stream id: two 64-bit unsigned parts joined by a dash', () => {
   for (const id of ['0-0', '1700000000000-0', '1700000000000-12', '18446744073709551615-18446744073709551615']) assert.equal(isEventId(id), true, id);
-  for (const id of ['', '1', '1-', '-1', '1-2-3', 'a-1', '1.5-0', ' 1-0', '1-0 ', '18446744073709551616-0', '0-18446744073709551616', '123456789012345678901-0']) {
+  for (const id of [
+    '',
+    '1',
+    '1-',
+    '-1',
+    '1-2-3',
+    'a-1',
+    '1.5-0',
+    ' 1-0',
+    '1-0 ',
+    '18446744073709551616-0',
+    '0-18446744073709551616',
+    '123456789012345678901-0',
+  ]) {
     assert.equal(isEventId(id), false, id);
   }
 });

@@ -19,7 +19,8 @@ describe('MailAnnouncer', () => {
   unreachable.on('error', () => undefined);
   const events = new UserEvents(redis, prefix);
   let nextUserId = 1;
-  const published = async (userId: number) => (await redis.xrange(`${prefix}:events:user:${userId}`, '-', '+')).map(([, fields]) => JSON.parse(fields[1]) as unknown);
+  const published = async (userId: number) =>
+    (await redis.xrange(`${prefix}:events:user:${userId}`, '-', '+')).map(([, fields]) => JSON.parse(fields[1]) as unknown);
 
   before(() => whenReady(redis, Error));
 
@@ -75,8 +76,14 @@ describe('MailAnnouncer', () => {
     const { logger, lines } = capturedLogger();
     const announcer = new MailAnnouncer(new UserEvents(unreachable, prefix), writes, logger);
     await announcer.announce([{ userId, event: { type: 'mail.updated', mailIds: [7], changes: { seen: true } } }]);
-    assert.deepEqual(records.map(({ userIds }) => userIds), [[userId]]);
-    assert.deepEqual(lines.map(({ level, msg }) => ({ level, msg })), [{ level: 50, msg: `mail.updated for user ${userId} was not announced` }]);
+    assert.deepEqual(
+      records.map(({ userIds }) => userIds),
+      [[userId]],
+    );
+    assert.deepEqual(
+      lines.map(({ level, msg }) => ({ level, msg })),
+      [{ level: 50, msg: `mail.updated for user ${userId} was not announced` }],
+    );
   });
 
   test('announceOrThrow runs what goes alongside once the writes are recorded, and throws a failed publish for its caller to retry', async () => {
@@ -89,12 +96,18 @@ describe('MailAnnouncer', () => {
         order.push('recorded');
       },
     };
-    await new MailAnnouncer(events, recorded).announceOrThrow(mailCreatedEvents([{ userId, mailId: 4, mailboxId: 40 }]), async () => void order.push('alongside'));
+    await new MailAnnouncer(events, recorded).announceOrThrow(
+      mailCreatedEvents([{ userId, mailId: 4, mailboxId: 40 }]),
+      async () => void order.push('alongside'),
+    );
     assert.deepEqual(order, ['recorded', 'alongside']);
     assert.deepEqual(await published(userId), [{ type: 'mail.created', mailId: 4, mailboxId: 40 }]);
 
     const failing = new MailAnnouncer(new UserEvents(unreachable, prefix), recorded);
-    await assert.rejects(failing.announceOrThrow(mailCreatedEvents([{ userId, mailId: 5, mailboxId: 40 }]), async () => undefined), EventsUnavailableError);
+    await assert.rejects(
+      failing.announceOrThrow(mailCreatedEvents([{ userId, mailId: 5, mailboxId: 40 }]), async () => undefined),
+      EventsUnavailableError,
+    );
     assert.equal(records.length, 2);
   });
 });

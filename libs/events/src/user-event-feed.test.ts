@@ -53,11 +53,21 @@ for (const { name, target } of redisTargets()) {
       const stops = [await feed.follow(user, first), await feed.follow(user, second), await feed.follow(other, others)];
       await events.publish(other, created(1));
       await events.publish(user, created(2));
-      await waitFor(() => first.events.length === 1 && second.events.length === 1, { what: 'both streams of the user got its event', timeoutMs: 10_000, intervalMs: 25 });
+      await waitFor(() => first.events.length === 1 && second.events.length === 1, {
+        what: 'both streams of the user got its event',
+        timeoutMs: 10_000,
+        intervalMs: 25,
+      });
       await waitFor(() => others.events.length === 1, { what: 'the other user got theirs', timeoutMs: 10_000, intervalMs: 25 });
       for (const stop of stops) stop();
-      assert.deepEqual([first, second].map((sink) => sink.events.map(({ event }) => event)), [[created(2)], [created(2)]]);
-      assert.deepEqual(others.events.map(({ event }) => event), [created(1)]);
+      assert.deepEqual(
+        [first, second].map((sink) => sink.events.map(({ event }) => event)),
+        [[created(2)], [created(2)]],
+      );
+      assert.deepEqual(
+        others.events.map(({ event }) => event),
+        [created(1)],
+      );
     });
 
     test('streams resuming while events are being published get each later event once, in order', async () => {
@@ -129,19 +139,26 @@ for (const { name, target } of redisTargets()) {
       const ids = [...String(clients).matchAll(clientId)].filter((match) => match[2] === subscriberName).map((match) => match[1]);
       assert.equal(ids.length, 1);
       await commands.client('KILL', 'ID', ids[0]);
-      await waitFor(() => before.every((sink) => sink.brokenBy instanceof EventsUnavailableError), { what: 'both streams broke', timeoutMs: 10_000, intervalMs: 25 });
+      await waitFor(() => before.every((sink) => sink.brokenBy instanceof EventsUnavailableError), {
+        what: 'both streams broke',
+        timeoutMs: 10_000,
+        intervalMs: 25,
+      });
       assert.deepEqual(feed.followedUsers(), []);
 
       const renewed = new RecordingSink();
-      await waitFor(async () => {
-        renewed.brokenBy = undefined;
-        const stop = await feed.follow(userId, renewed);
-        if (renewed.brokenBy) return false;
-        await events.publish(userId, created(2));
-        await waitFor(() => renewed.events.length === 1, { what: 'the event after reconnecting arrived', timeoutMs: 10_000, intervalMs: 25 });
-        stop();
-        return true;
-      }, { what: 'a stream opened after the reconnect worked', timeoutMs: 10_000, intervalMs: 25 });
+      await waitFor(
+        async () => {
+          renewed.brokenBy = undefined;
+          const stop = await feed.follow(userId, renewed);
+          if (renewed.brokenBy) return false;
+          await events.publish(userId, created(2));
+          await waitFor(() => renewed.events.length === 1, { what: 'the event after reconnecting arrived', timeoutMs: 10_000, intervalMs: 25 });
+          stop();
+          return true;
+        },
+        { what: 'a stream opened after the reconnect worked', timeoutMs: 10_000, intervalMs: 25 },
+      );
       assert.deepEqual(renewed.events[0].event, created(2));
     });
 

@@ -131,9 +131,7 @@ for (const { name, target } of redisTargets()) {
         return new UserEvents(connection, prefix);
       });
       await Promise.all(
-        publishers.flatMap((publisher, index) =>
-          Array.from({ length: 50 }, (_, sequence) => publisher.publish(userId, created(index * 1000 + sequence))),
-        ),
+        publishers.flatMap((publisher, index) => Array.from({ length: 50 }, (_, sequence) => publisher.publish(userId, created(index * 1000 + sequence)))),
       );
       const ids = await keptIds(userId);
       assert.equal(ids.length, 200);
@@ -144,13 +142,23 @@ for (const { name, target } of redisTargets()) {
       assert.deepEqual(live.ids(), ids, 'live order is history order');
       for (let index = 0; index < publishers.length; index++) {
         const own = live.events.map(({ event }) => (event as { mailId: number }).mailId).filter((mailId) => Math.floor(mailId / 1000) === index);
-        assert.deepEqual(own, Array.from({ length: 50 }, (_, sequence) => index * 1000 + sequence), 'each publisher’s events keep its order');
+        assert.deepEqual(
+          own,
+          Array.from({ length: 50 }, (_, sequence) => index * 1000 + sequence),
+          'each publisher’s events keep its order',
+        );
       }
     });
 
     test('a user id that is not a positive whole number is refused before anything is published', async () => {
       for (const userId of [0, -1, 1.5, Number.NaN]) {
-        await assert.rejects(events.publishAll([{ userId: newUser(), event: created(1) }, { userId, event: created(1) }]), RangeError);
+        await assert.rejects(
+          events.publishAll([
+            { userId: newUser(), event: created(1) },
+            { userId, event: created(1) },
+          ]),
+          RangeError,
+        );
       }
     });
   });

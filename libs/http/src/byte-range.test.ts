@@ -22,5 +22,8 @@ test('content disposition carries an ASCII fallback and the UTF-8 name', () => {
     contentDisposition('attachment', '보고서 2026.csv'),
     `attachment; filename="___ 2026.csv"; filename*=UTF-8''%EB%B3%B4%EA%B3%A0%EC%84%9C%202026.csv`,
   );
-  assert.equal(contentDisposition('inline', 'a "quoted" (name).png'), `inline; filename="a _quoted_ (name).png"; filename*=UTF-8''a%20%22quoted%22%20%28name%29.png`);
+  assert.equal(
+    contentDisposition('inline', 'a "quoted" (name).png'),
+    `inline; filename="a _quoted_ (name).png"; filename*=UTF-8''a%20%22quoted%22%20%28name%29.png`,
+  );
 });

@@ -16,7 +16,8 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 /** ioredis and BullMQ say Redis is gone by name or by message only. */
 const REDIS_ERROR_NAMES = new Set(['MaxRetriesPerRequestError', 'QueueUnavailableError']);
 const REDIS_MESSAGES = /Connection is closed|Stream isn't writeable|enableOfflineQueue|Redis is not connected/;
-const POSTGRES_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/;
+const POSTGRES_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/;
 
 /**
  * The fault behind an error, looking through its causes (Prisma's driver adapter wraps pg's errors): PostgreSQL
@@ -35,8 +36,11 @@ function faultOf(error: Error & { code?: unknown }): InfrastructureFault | undef
   const message = typeof error.message === 'string' ? error.message : '';
   if (code === 'ENOSPC') return { status: 507, kind: 'storage-full', retryAfterSeconds: 60, detail: 'storage is full; nothing was accepted, try again later' };
   if (code === '57014') return { status: 503, kind: 'database', retryAfterSeconds: 1, detail: 'the database did not answer in time; try again shortly' };
-  if (POSTGRES_UNAVAILABLE.test(code) || PRISMA_UNAVAILABLE.has(code) || POSTGRES_MESSAGES.test(message)) return { status: 503, kind: 'database', retryAfterSeconds: 5, detail: 'the database is unavailable; try again shortly' };
-  if (REDIS_ERROR_NAMES.has(error.name) || REDIS_MESSAGES.test(message)) return { status: 503, kind: 'redis', retryAfterSeconds: 5, detail: 'the queue and event store is unavailable; try again shortly' };
-  if (NETWORK_CODES.has(code)) return { status: 503, kind: 'network', retryAfterSeconds: 5, detail: 'a service this request needs is unavailable; try again shortly' };
+  if (POSTGRES_UNAVAILABLE.test(code) || PRISMA_UNAVAILABLE.has(code) || POSTGRES_MESSAGES.test(message))
+    return { status: 503, kind: 'database', retryAfterSeconds: 5, detail: 'the database is unavailable; try again shortly' };
+  if (REDIS_ERROR_NAMES.has(error.name) || REDIS_MESSAGES.test(message))
+    return { status: 503, kind: 'redis', retryAfterSeconds: 5, detail: 'the queue and event store is unavailable; try again shortly' };
+  if (NETWORK_CODES.has(code))
+    return { status: 503, kind: 'network', retryAfterSeconds: 5, detail: 'a service this request needs is unavailable; try again shortly' };
   return undefined;
 }

@@ -24,7 +24,10 @@ class WholesModule {}
 
 test('a response names its component, which names the components it holds; no other component is in the document', async () => {
   const document = await previewOpenApiDocument(WholesModule, { title: 'test', description: 'test' });
-  assert.deepEqual(document.paths['/wholes'].get?.responses['200'], { description: '', content: { 'application/json': { schema: { $ref: '#/components/schemas/TestWhole' } } } });
+  assert.deepEqual(document.paths['/wholes'].get?.responses['200'], {
+    description: '',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/TestWhole' } } },
+  });
   assert.deepEqual(Object.keys(document.components?.schemas ?? {}), ['TestPart', 'TestWhole']);
   assert.deepEqual(document.components?.schemas?.TestWhole, {
     type: 'object',

@@ -12,10 +12,16 @@ export interface ApiDescription {
 
 /** The OpenAPI document of an app's routes, with the components its responses name and those name in turn. */
 export function openApiDocument(app: INestApplication, api: ApiDescription): OpenAPIObject {
-  const document = SwaggerModule.createDocument(app, new DocumentBuilder().setTitle(api.title).setDescription(api.description).setVersion('2').addBearerAuth().build());
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder().setTitle(api.title).setDescription(api.description).setVersion('2').addBearerAuth().build(),
+  );
   const components = wireComponents();
   const named = namedComponents(document.paths, components);
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...Object.fromEntries(named.map((id) => [id, components[id]])) } };
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...Object.fromEntries(named.map((id) => [id, components[id]])) },
+  };
   return document;
 }
 

@@ -11,9 +11,7 @@ export function ApiZodQuery(schema: z.ZodObject): MethodDecorator {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   const required = new Set(json.required ?? []);
   return applyDecorators(
-    ...Object.entries(json.properties ?? {}).map(([name, property]) =>
-      ApiQuery({ name, required: required.has(name), schema: property }),
-    ),
+    ...Object.entries(json.properties ?? {}).map(([name, property]) => ApiQuery({ name, required: required.has(name), schema: property })),
   );
 }
 

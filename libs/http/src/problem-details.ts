@@ -15,7 +15,9 @@ export type ErrorClassifier = (error: unknown) => { status: number; detail: stri
 /** Node's and busboy's words for a request stream the client stopped sending. */
 function isClientGone(exception: unknown): boolean {
   const { code, message } = (exception ?? {}) as { code?: unknown; message?: unknown };
-  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || message === 'aborted' || /closed before its end|Request aborted/i.test(String(message));
+  return (
+    code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || message === 'aborted' || /closed before its end|Request aborted/i.test(String(message))
+  );
 }
 
 /** How often one kind of infrastructure fault is logged while it lasts: an outage is not thousands of lines. */

@@ -81,7 +81,15 @@ const INSERT_INBOUND_BATCH = namedStatement(
 ), ${mailRowsInsertCtes({
     from: 'claimed c JOIN input i USING (user_id, dedup_key) JOIN inboxes b USING (user_id)',
     input: 'i',
-    placement: { id: 'c.mail_id', user_id: 'i.user_id', mailbox_id: 'b.mailbox_id', received_at: 'i.received_at', seen: 'false', flagged: 'false', important: 'false' },
+    placement: {
+      id: 'c.mail_id',
+      user_id: 'i.user_id',
+      mailbox_id: 'b.mailbox_id',
+      received_at: 'i.received_at',
+      seen: 'false',
+      flagged: 'false',
+      important: 'false',
+    },
   })}
 SELECT c.inbound_id, c.user_id, n.id AS mail_id, n.mailbox_id, COALESCE(NULLIF(n.from_name, ''), n.from_address) AS sender, n.subject, true AS stored_now
   FROM claimed c JOIN new_mails n ON n.id = c.mail_id

@@ -23,10 +23,7 @@ export async function insertInboundInPieces(sql: Pool, rows: InboundMailRow[], r
       return insertInboundBatch(sql, [barest(rows[0])]);
     }
     const middle = Math.ceil(rows.length / 2);
-    const halves = [
-      ...(await insertInboundInPieces(sql, rows.slice(0, middle), report)),
-      ...(await insertInboundInPieces(sql, rows.slice(middle), report)),
-    ];
+    const halves = [...(await insertInboundInPieces(sql, rows.slice(0, middle), report)), ...(await insertInboundInPieces(sql, rows.slice(middle), report))];
     return distinct(halves);
   }
 }

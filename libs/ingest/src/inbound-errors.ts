@@ -27,6 +27,6 @@ export class UnknownRecipientsError extends InboundRejectedError {
 
 export class NoRecipientsError extends InboundRejectedError {
   constructor() {
-    super('no recipient is a Letterbox user: name them as `to`, or in the message\'s To, Cc or Bcc');
+    super("no recipient is a Letterbox user: name them as `to`, or in the message's To, Cc or Bcc");
   }
 }

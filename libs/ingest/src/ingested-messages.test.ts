@@ -31,7 +31,13 @@ for (const { name, target } of redisTargets()) {
     test('the same message is remembered per recipient', async () => {
       const dedupKey = dedupKeyOf('b@example.org', `<${randomUUID()}@example.org>`);
       await ingested.remember([{ userId: 1, dedupKey, inboundId: 'first' }]);
-      assert.deepEqual(await ingested.storedBy([{ userId: 1, dedupKey }, { userId: 2, dedupKey }]), ['first', null]);
+      assert.deepEqual(
+        await ingested.storedBy([
+          { userId: 1, dedupKey },
+          { userId: 2, dedupKey },
+        ]),
+        ['first', null],
+      );
     });
   });
 }

@@ -51,7 +51,10 @@ export class IntakeSpool {
     const bytes: Array<Buffer | Error | undefined> = messages.map(() => undefined);
     await Promise.all(
       [...byFile].map(async ([file, indexes]) => {
-        const read = await this.readFrom(file, indexes.map((index) => messages[index])).catch((error: unknown) => indexes.map(() => error as Error));
+        const read = await this.readFrom(
+          file,
+          indexes.map((index) => messages[index]),
+        ).catch((error: unknown) => indexes.map(() => error as Error));
         indexes.forEach((index, position) => (bytes[index] = read[position]));
       }),
     );

@@ -52,7 +52,10 @@ describe('parseMessageHead', () => {
   });
 
   it('refuses what has no header block: binary bytes, text or JSON without header lines, nothing at all', () => {
-    assert.throws(() => parse(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff])), /not an RFC 5322 message: it does not begin with a header field/);
+    assert.throws(
+      () => parse(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff])),
+      /not an RFC 5322 message: it does not begin with a header field/,
+    );
     assert.throws(() => parse('Dear Alice, this is just text.\r\n\r\nNo headers.\r\n'), /not an RFC 5322 message: it does not begin with a header field/);
     assert.throws(() => parse('{"subject":"hello","to":"a@example.test"}'), /not an RFC 5322 message: it does not begin with a header field/);
     assert.throws(() => parse('\r\n\r\n'), /the message is empty/);

@@ -14,11 +14,7 @@ export interface MailBody {
  * from the clock or from crypto.randomBytes (Date, Message-ID, multipart boundaries), so the
  * same input always gives the same bytes. `label` keeps apart mails that share an envelope.
  */
-export function composeMail(
-  label: string,
-  envelope: MailEnvelope & { subject: string; date: Date },
-  body: MailBody,
-): Promise<Buffer> {
+export function composeMail(label: string, envelope: MailEnvelope & { subject: string; date: Date }, body: MailBody): Promise<Buffer> {
   const fingerprint = createHash('sha256').update(label).update(JSON.stringify(envelope)).digest('hex');
   const senderDomain = envelope.from.address.split('@').pop();
   const composer = new MailComposer({

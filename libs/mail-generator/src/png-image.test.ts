@@ -11,7 +11,7 @@ test('encodePng writes a PNG that a standard decoder reads back pixel for pixel'
 
   assert.deepEqual(png.subarray(0, 8), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   const chunks: Array<{ type: string; data: Buffer }> = [];
-  for (let offset = 8; offset < png.length; ) {
+  for (let offset = 8; offset < png.length;) {
     const length = png.readUInt32BE(offset);
     const typeAndData = png.subarray(offset + 4, offset + 8 + length);
     assert.equal(png.readUInt32BE(offset + 8 + length), crc32(typeAndData));

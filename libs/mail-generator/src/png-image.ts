@@ -22,12 +22,7 @@ export function encodePng(width: number, height: number, colorAt: (x: number, y:
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 2, 0, 0, 0], 8); // 8-bit depth, truecolour, deflate, adaptive filtering, no interlace
-  return Buffer.concat([
-    PNG_SIGNATURE,
-    chunk('IHDR', header),
-    chunk('IDAT', storedZlibStream(scanlines)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', storedZlibStream(scanlines)), chunk('IEND', Buffer.alloc(0))]);
 }
 
 function chunk(type: string, data: Buffer): Buffer {

@@ -16,13 +16,10 @@ export function envelopeBanner(width: number, height: number, startColor: Rgb, e
     const inside = x >= left && x <= right && y >= top && y <= bottom;
     const onBorder = Math.min(x - left, right - x, y - top, bottom - y) < 2;
     const onFlap =
-      squaredDistanceToSegment(x, y, left, top, flapTip.x, flapTip.y) < 2.25 ||
-      squaredDistanceToSegment(x, y, right, top, flapTip.x, flapTip.y) < 2.25;
+      squaredDistanceToSegment(x, y, left, top, flapTip.x, flapTip.y) < 2.25 || squaredDistanceToSegment(x, y, right, top, flapTip.x, flapTip.y) < 2.25;
     return inside && (onBorder || onFlap);
   };
-  return encodePng(width, height, (x, y) =>
-    onOutline(x, y) ? WHITE : mix(startColor, endColor, (x / width + y / height) / 2),
-  );
+  return encodePng(width, height, (x, y) => (onOutline(x, y) ? WHITE : mix(startColor, endColor, (x / width + y / height) / 2)));
 }
 
 /**

@@ -21,7 +21,16 @@ export { ChangeMail } from './change/change-mail';
 export { ChangeMailsInBulk } from './change/change-mails-in-bulk';
 export { ReadReceipts, newCertKey, readReceiptKeys } from './receipts/read-receipts';
 export { decodeCursor } from './list/list-cursor';
-export { MailboxNotFoundError, MailboxLockedError, MailboxNameTakenError, SystemMailboxError, WrongPasswordError, MailNotFoundError, AttachmentNotFoundError, ThreadNotFoundError } from './mail-errors';
+export {
+  MailboxNotFoundError,
+  MailboxLockedError,
+  MailboxNameTakenError,
+  SystemMailboxError,
+  WrongPasswordError,
+  MailNotFoundError,
+  AttachmentNotFoundError,
+  ThreadNotFoundError,
+} from './mail-errors';
 export { mapSummaryRow, SUMMARY_COLUMNS, type MailRecord, type SummaryRow } from './mail-views';
 export {
   mailDetailSchema,

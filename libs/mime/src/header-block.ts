@@ -31,9 +31,7 @@ export interface HeaderSummary {
 export const MAX_REFERENCES = 20;
 
 /** Headers holding address lists, whose encoded words may only be display names. */
-const ADDRESS_HEADERS = new Set([
-  'from', 'sender', 'reply-to', 'to', 'cc', 'bcc', 'resent-from', 'resent-sender', 'resent-to', 'resent-cc', 'resent-bcc',
-]);
+const ADDRESS_HEADERS = new Set(['from', 'sender', 'reply-to', 'to', 'cc', 'bcc', 'resent-from', 'resent-sender', 'resent-to', 'resent-cc', 'resent-bcc']);
 
 /**
  * Parses a raw header block into decoded headers, in order. `fallbackCharset` (the body's)

@@ -129,7 +129,10 @@ describe('summarizeHeaders', () => {
   it('joins repeated address headers and takes the first From', () => {
     const summary = summarize(['From: first@x.test', 'From: second@x.test', 'To: a@x.test', 'To: b@x.test, c@x.test']);
     assert.equal(summary.from?.address, 'first@x.test');
-    assert.deepEqual(summary.to.map((entry) => entry.address), ['a@x.test', 'b@x.test', 'c@x.test']);
+    assert.deepEqual(
+      summary.to.map((entry) => entry.address),
+      ['a@x.test', 'b@x.test', 'c@x.test'],
+    );
   });
 
   it('reads raw UTF-8 display names', () => {
@@ -137,8 +140,28 @@ describe('summarizeHeaders', () => {
   });
 
   it('gives defaults for a message with no headers it knows', () => {
-    assert.deepEqual(summarize(['X-Other: 1']), { messageId: undefined, subject: '', from: undefined, to: [], cc: [], bcc: [], date: undefined, inReplyTo: undefined, references: [] });
-    assert.deepEqual(summarizeHeaders([]), { messageId: undefined, subject: '', from: undefined, to: [], cc: [], bcc: [], date: undefined, inReplyTo: undefined, references: [] });
+    assert.deepEqual(summarize(['X-Other: 1']), {
+      messageId: undefined,
+      subject: '',
+      from: undefined,
+      to: [],
+      cc: [],
+      bcc: [],
+      date: undefined,
+      inReplyTo: undefined,
+      references: [],
+    });
+    assert.deepEqual(summarizeHeaders([]), {
+      messageId: undefined,
+      subject: '',
+      from: undefined,
+      to: [],
+      cc: [],
+      bcc: [],
+      date: undefined,
+      inReplyTo: undefined,
+      references: [],
+    });
   });
 
   it('trims the Message-ID and ignores an empty one', () => {

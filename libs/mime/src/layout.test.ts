@@ -14,8 +14,7 @@ function bodyText(message: Buffer, part: Parameters<typeof renderBodies>[0][numb
 
 describe('scanLayout on realistic messages', () => {
   const text = 'Grüße aus Köln — 1 + 1 = 2\r\n' + 'A long line that keeps going and going, '.repeat(8) + '\r\nbye\r\n';
-  const html =
-    '<p>Hi <b>there</b> <img src="cid:logo@letterbox.test"></p>\r\n<p>' + 'A long html line with = signs and ünïcödé, '.repeat(6) + '</p>';
+  const html = '<p>Hi <b>there</b> <img src="cid:logo@letterbox.test"></p>\r\n<p>' + 'A long html line with = signs and ünïcödé, '.repeat(6) + '</p>';
   const logo = pattern(3000, 1);
   const binary = pattern(100_000);
   const notes = 'key=value with trailing space \r\n' + 'x'.repeat(200) + '\r\n=41 stays literal, tab\t\r\nlast line without break =';
@@ -77,7 +76,13 @@ describe('scanLayout on realistic messages', () => {
     const layout = await scanLayout(message);
     assert.equal(bodyText(message, bodyById(layout, '1.1')), text);
     assert.equal(bodyText(message, bodyById(layout, '1.2.1')), html);
-    assert.deepEqual(renderBodies(layout.bodies, layout.bodies.map((part) => slice(message, part))), { text, html });
+    assert.deepEqual(
+      renderBodies(
+        layout.bodies,
+        layout.bodies.map((part) => slice(message, part)),
+      ),
+      { text, html },
+    );
   });
 
   it('gives attachment ranges that decode to exactly the composed bytes', async () => {
@@ -97,7 +102,7 @@ describe('scanLayout on realistic messages', () => {
     }
   });
 
-  it('resolves the html part\'s cid: image to the inline attachment, as the reader does', async () => {
+  it("resolves the html part's cid: image to the inline attachment, as the reader does", async () => {
     const message = await build();
     const layout = await scanLayout(message);
     const inline = new Map(layout.attachments.filter((part) => part.contentId).map((part) => [part.contentId, `/attachments/${part.partId}`]));
@@ -127,7 +132,10 @@ describe('scanLayout on realistic messages', () => {
   it('reads a single-part html message as body part 1', async () => {
     const message = await compose({ from: 'a@x.test', subject: 'html', html: '<p>Only html</p>' });
     const layout = await scanLayout(message);
-    assert.deepEqual(layout.bodies.map((part) => [part.partId, part.contentType]), [['1', 'text/html']]);
+    assert.deepEqual(
+      layout.bodies.map((part) => [part.partId, part.contentType]),
+      [['1', 'text/html']],
+    );
     // a single part's body runs to the end of the data, nodemailer's final CRLF included
     assert.equal(bodyText(message, layout.bodies[0]), '<p>Only html</p>\r\n');
     assert.equal(renderBodies(layout.bodies, [slice(message, layout.bodies[0])]).text, 'Only html');
@@ -258,7 +266,10 @@ describe('scanLayout on realistic messages', () => {
       ],
     });
     const layout = await scanLayout(message);
-    assert.deepEqual(layout.bodies.map((part) => part.partId), ['1']);
+    assert.deepEqual(
+      layout.bodies.map((part) => part.partId),
+      ['1'],
+    );
     assert.equal(bodyText(message, layout.bodies[0]), 'See attached.');
     assert.deepEqual(
       layout.attachments.map((part) => [part.partId, part.filename, part.contentType]),
@@ -298,9 +309,14 @@ describe('scanLayout on realistic messages', () => {
 describe('scanLayout attachment names and kinds', () => {
   const parts = [
     // RFC 2231 with continuations, as nodemailer writes it
-    ["Content-Type: application/pdf", "Content-Disposition: attachment;", " filename*0*=utf-8''%C3%9C%E2%82%AC%20r%C3%A9sum%C3%A9%20;", ' filename*1*=%E5%A0%B1%E5%91%8A.pdf'],
+    [
+      'Content-Type: application/pdf',
+      'Content-Disposition: attachment;',
+      " filename*0*=utf-8''%C3%9C%E2%82%AC%20r%C3%A9sum%C3%A9%20;",
+      ' filename*1*=%E5%A0%B1%E5%91%8A.pdf',
+    ],
     // RFC 2231 whose decoded text happens to read as UTF-8 bytes too ("Ü€" is DC AC)
-    ["Content-Type: text/plain", "Content-Disposition: attachment; filename*=utf-8''%C3%9C%E2%82%AC.txt"],
+    ['Content-Type: text/plain', "Content-Disposition: attachment; filename*=utf-8''%C3%9C%E2%82%AC.txt"],
     // RFC 2231 in latin1
     ['Content-Type: text/csv', "Content-Disposition: attachment; filename*=iso-8859-1''r%E9sum%E9.csv"],
     // RFC 2047, B and Q, quoted
@@ -347,7 +363,10 @@ describe('scanLayout attachment names and kinds', () => {
         ['11', 'part-11.bin', 'application/octet-stream', 'attachment'],
       ],
     );
-    assert.deepEqual(layout.bodies.map((part) => part.partId), ['1']);
+    assert.deepEqual(
+      layout.bodies.map((part) => part.partId),
+      ['1'],
+    );
   });
 
   it('gives every part the range of its own content', async () => {

@@ -19,7 +19,10 @@ async function scan(message: Buffer, sizes = [5, 1, 13, 2]): Promise<ScannedLayo
 }
 
 function shown(message: Buffer, layout: ScannedLayout) {
-  return renderBodies(layout.bodies, layout.bodies.map((part) => slice(message, part)));
+  return renderBodies(
+    layout.bodies,
+    layout.bodies.map((part) => slice(message, part)),
+  );
 }
 
 describe('scanLayout on malformed input', () => {
@@ -37,7 +40,10 @@ describe('scanLayout on malformed input', () => {
     for (const message of [eml(['From: a@x.test', 'Subject: only headers']), eml(['From: a@x.test', 'Subject: only headers', ''])]) {
       const layout = await scan(message);
       assert.equal(layout.headerEnd, message.length);
-      assert.deepEqual(layout.bodies.map((part) => [part.start, part.end]), [[message.length, message.length]]);
+      assert.deepEqual(
+        layout.bodies.map((part) => [part.start, part.end]),
+        [[message.length, message.length]],
+      );
       assert.equal(summarizeHeaders(parseHeaderBlock(slice(message, { start: 0, end: layout.headerEnd }))).subject, 'only headers');
     }
   });
@@ -45,9 +51,7 @@ describe('scanLayout on malformed input', () => {
   it('reads a message without Content-Type as us-ascii text/plain', async () => {
     const message = eml(['From: a@x.test', '', 'Plain body', 'second line']);
     const layout = await scan(message);
-    assert.deepEqual(layout.bodies, [
-      { partId: '1', contentType: 'text/plain', charset: 'us-ascii', encoding: '7bit', start: 18, end: message.length },
-    ]);
+    assert.deepEqual(layout.bodies, [{ partId: '1', contentType: 'text/plain', charset: 'us-ascii', encoding: '7bit', start: 18, end: message.length }]);
     assert.equal(shown(message, layout).text, 'Plain body\r\nsecond line');
   });
 
@@ -55,7 +59,11 @@ describe('scanLayout on malformed input', () => {
     for (const type of ['', 'text', 'text/', 'plain text; charset=utf-8', '/html']) {
       const message = eml([`Content-Type: ${type}`, '', 'Body']);
       const layout = await scan(message);
-      assert.deepEqual(layout.bodies.map((part) => [part.partId, part.contentType]), [['1', 'text/plain']], type);
+      assert.deepEqual(
+        layout.bodies.map((part) => [part.partId, part.contentType]),
+        [['1', 'text/plain']],
+        type,
+      );
       assert.deepEqual(layout.attachments, []);
       assert.equal(shown(message, layout).text, 'Body');
     }
@@ -94,14 +102,20 @@ describe('scanLayout on malformed input', () => {
   it('reads mixed CRLF and LF line ends', async () => {
     const message = Buffer.from('Content-Type: multipart/mixed; boundary=m\n\r\n--m\nContent-Type: text/plain\r\n\nmixed\r\n--m--\n');
     const layout = await scan(message);
-    assert.deepEqual(layout.bodies.map((part) => slice(message, part).toString()), ['mixed']);
+    assert.deepEqual(
+      layout.bodies.map((part) => slice(message, part).toString()),
+      ['mixed'],
+    );
   });
 
   it('shows a multipart whose boundary never appears as text', async () => {
     const message = eml(['Content-Type: multipart/mixed; boundary="never"', '', 'Hello, this is', '--not-the-boundary', 'the body']);
     const layout = await scan(message);
     assert.deepEqual(layout.attachments, []);
-    assert.deepEqual(layout.bodies.map((part) => [part.partId, part.contentType]), [['1', 'text/plain']]);
+    assert.deepEqual(
+      layout.bodies.map((part) => [part.partId, part.contentType]),
+      [['1', 'text/plain']],
+    );
     assert.equal(shown(message, layout).text, 'Hello, this is\r\n--not-the-boundary\r\nthe body');
   });
 
@@ -152,7 +166,10 @@ describe('scanLayout on malformed input', () => {
       '',
     ]);
     const layout = await scan(message);
-    assert.deepEqual(layout.bodies.map((part) => slice(message, part).toString()), ['text part']);
+    assert.deepEqual(
+      layout.bodies.map((part) => slice(message, part).toString()),
+      ['text part'],
+    );
     assert.equal(layout.attachments.length, 1);
     assert.equal(layout.attachments[0].end, message.length);
     assert.ok((await decodePart(message, layout.attachments[0])).equals(content));
@@ -184,7 +201,10 @@ describe('scanLayout on malformed input', () => {
   it('stops inside part headers cut off by the end of data', async () => {
     const message = eml(['Content-Type: multipart/mixed; boundary=h', '', '--h', 'Content-Type: text/plain', 'Content-Transf']);
     const layout = await scan(message);
-    assert.deepEqual(layout.bodies.map((part) => [part.partId, part.start, part.end]), [['1', message.length, message.length]]);
+    assert.deepEqual(
+      layout.bodies.map((part) => [part.partId, part.start, part.end]),
+      [['1', message.length, message.length]],
+    );
   });
 
   it('skips invalid base64 characters', async () => {
@@ -272,7 +292,10 @@ describe('scanLayout on malformed input', () => {
     const line = 'x'.repeat(1024 * 1024);
     const body = Buffer.from(`Subject: long\r\n\r\n${line}`);
     const layout = await scan(body, [4093, 1]);
-    assert.deepEqual(layout.bodies.map((part) => [part.start, part.end]), [[17, body.length]]);
+    assert.deepEqual(
+      layout.bodies.map((part) => [part.start, part.end]),
+      [[17, body.length]],
+    );
 
     const header = Buffer.from(`X-Long: ${line}`);
     const headerLayout = await scan(header, [4093, 1]);
@@ -297,7 +320,11 @@ describe('scanLayout on malformed input', () => {
     ]);
     for (const size of [1000, 65536]) {
       const layout = await scanChunks(chunks(message, [size]));
-      assert.deepEqual(layout.bodies.map((part) => slice(message, part).toString()), [line, 'after'], `chunks of ${size}`);
+      assert.deepEqual(
+        layout.bodies.map((part) => slice(message, part).toString()),
+        [line, 'after'],
+        `chunks of ${size}`,
+      );
     }
   });
 
@@ -326,7 +353,10 @@ describe('scanLayout on malformed input', () => {
       ],
     );
     const beforeClose = message.indexOf('\r\n--n--');
-    assert.deepEqual(layout.attachments.map((part) => [part.partId, part.filename, part.start, part.end]), [['4', 'last.png', beforeClose, beforeClose]]);
+    assert.deepEqual(
+      layout.attachments.map((part) => [part.partId, part.filename, part.start, part.end]),
+      [['4', 'last.png', beforeClose, beforeClose]],
+    );
   });
 
   it('accepts transport padding after a delimiter and ignores lines that only start like one', async () => {
@@ -341,7 +371,10 @@ describe('scanLayout on malformed input', () => {
       'epilogue',
     ]);
     const layout = await scan(message);
-    assert.deepEqual(layout.bodies.map((part) => slice(message, part).toString()), ['--padding is text']);
+    assert.deepEqual(
+      layout.bodies.map((part) => slice(message, part).toString()),
+      ['--padding is text'],
+    );
   });
 
   it('survives a flood of header lines and of delimiters', async () => {

@@ -52,9 +52,7 @@ export function readPartInfo(lines: string[]): PartInfo {
   // RFC 2231 form is text already, and taking it for raw UTF-8 again would garble it.
   const type = libmime.parseHeaderValue(decodeRawBytes(byName.get('content-type') ?? 'text/plain'));
   const contentType = normaliseType(type.value);
-  const disposition = byName.has('content-disposition')
-    ? libmime.parseHeaderValue(decodeRawBytes(byName.get('content-disposition') ?? ''))
-    : undefined;
+  const disposition = byName.has('content-disposition') ? libmime.parseHeaderValue(decodeRawBytes(byName.get('content-disposition') ?? '')) : undefined;
   const rawFilename = disposition?.params.filename ?? type.params.name;
   const contentId = byName.get('content-id')?.replace(/^<|>$/g, '').trim();
   return {

@@ -34,8 +34,17 @@ describe('renderBodies', () => {
     for (const textEncoding of ['quoted-printable', 'base64'] as const) {
       const message = await compose({ from: 'a@x.test', text, html: `<p>${text}</p>`, textEncoding });
       const layout = await scanLayout(message);
-      assert.deepEqual(layout.bodies.map((body) => body.encoding), [textEncoding, textEncoding]);
-      assert.deepEqual(renderBodies(layout.bodies, layout.bodies.map((body) => slice(message, body))), { text, html: `<p>${text}</p>` });
+      assert.deepEqual(
+        layout.bodies.map((body) => body.encoding),
+        [textEncoding, textEncoding],
+      );
+      assert.deepEqual(
+        renderBodies(
+          layout.bodies,
+          layout.bodies.map((body) => slice(message, body)),
+        ),
+        { text, html: `<p>${text}</p>` },
+      );
     }
   });
 
@@ -72,7 +81,8 @@ describe('decodeCharset', () => {
 
 describe('htmlToText and makeSnippet', () => {
   it('drops style, script and head, keeps line structure and entities', () => {
-    const html = '<head><title>t</title></head><style>p{color:red}</style><script>x()</script><div>A &amp; B</div><p>1 &lt; 2</p>line<br>break<ul><li>one</li><li>two</li></ul>';
+    const html =
+      '<head><title>t</title></head><style>p{color:red}</style><script>x()</script><div>A &amp; B</div><p>1 &lt; 2</p>line<br>break<ul><li>one</li><li>two</li></ul>';
     assert.deepEqual(lines(htmlToText(html)), ['A & B', '1 < 2', 'line', 'break one', 'two']);
   });
 

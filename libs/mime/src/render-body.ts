@@ -24,6 +24,9 @@ export function renderBodies(parts: BodyPartLayout[], encodedParts: Buffer[]): R
 /** The first words of a message, as a list shows them. */
 export function makeSnippet(text: string, length = 200): string {
   // Only the start is shown: what follows it is never scanned, however long the text.
-  const flat = text.slice(0, length * 8).replace(/\s+/g, ' ').trim();
+  const flat = text
+    .slice(0, length * 8)
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length <= length ? flat : flat.slice(0, length - 1).trimEnd() + '…';
 }

@@ -61,15 +61,15 @@ describe('sanitizeMailHtml keeps what mail layout needs', () => {
       sanitizeMailHtml('<a href="https://x.test/p?q=1&amp;r=2" target="_self" onclick="x()">link</a>'),
       '<a href="https://x.test/p?q=1&amp;r=2" target="_blank" rel="noopener noreferrer nofollow">link</a>',
     );
-    assert.equal(
-      sanitizeMailHtml('<a href="mailto:a@x.test">m</a>'),
-      '<a href="mailto:a@x.test" target="_blank" rel="noopener noreferrer nofollow">m</a>',
-    );
+    assert.equal(sanitizeMailHtml('<a href="mailto:a@x.test">m</a>'), '<a href="mailto:a@x.test" target="_blank" rel="noopener noreferrer nofollow">m</a>');
     assert.match(sanitizeMailHtml('<a href="https://x.test" rel="opener">x</a>'), /rel="noopener noreferrer nofollow"/);
   });
 
   it('keeps remote images', () => {
-    assert.equal(sanitizeMailHtml('<img src="https://x.test/a.png" alt="a" width="10" height="20" border="0">'), '<img src="https://x.test/a.png" alt="a" width="10" height="20" border="0" />');
+    assert.equal(
+      sanitizeMailHtml('<img src="https://x.test/a.png" alt="a" width="10" height="20" border="0">'),
+      '<img src="https://x.test/a.png" alt="a" width="10" height="20" border="0" />',
+    );
   });
 });
 

@@ -159,7 +159,10 @@ describe('scanLayout cuts overlong lines the same way however they arrive', () =
     const whole = await scanLayout(message);
     for (const size of [1, 1000, 16 * 1024, 65536]) assert.deepEqual(await scanChunks(chunks(message, [size])), whole, `chunks of ${size}`);
     // past the limit the boundary parameter is lost: the multipart is shown as text
-    assert.deepEqual(whole.bodies.map((part) => [part.partId, part.start, part.end]), [['1', whole.headerEnd, message.length]]);
+    assert.deepEqual(
+      whole.bodies.map((part) => [part.partId, part.start, part.end]),
+      [['1', whole.headerEnd, message.length]],
+    );
   });
 
   it('reads a body line longer than the line limit that looks like a delimiter alike', async () => {

@@ -31,7 +31,8 @@ const putConfig = (body: unknown) => fetch(`${base}/fcm/config`, { method: 'PUT'
 function push(token: string, options: { project?: string; authorization?: string | null; body?: string } = {}): Promise<Response> {
   const headers: Record<string, string> = { ...json };
   if (options.authorization !== null) headers.authorization = options.authorization ?? 'Bearer test-access-token';
-  const body = options.body ?? JSON.stringify({ message: { token, notification: { title: 'Alice', body: 'Lunch?' }, data: { mailId: '7', type: 'new-mail' } } });
+  const body =
+    options.body ?? JSON.stringify({ message: { token, notification: { title: 'Alice', body: 'Lunch?' }, data: { mailId: '7', type: 'new-mail' } } });
   return fetch(`${base}/v1/projects/${options.project ?? 'letterbox-test'}/messages:send`, { method: 'POST', headers, body });
 }
 
@@ -67,13 +68,16 @@ test('a message to a live token is accepted with its name, recorded and counted'
   assert.equal(list.failed, 0);
   assert.deepEqual(list.tokens, { 'tok-live': { accepted: 1, failed: {} } });
   const [item] = list.items;
-  assert.deepEqual({ ...item, acceptedAt: undefined }, {
-    name,
-    token: 'tok-live',
-    notification: { title: 'Alice', body: 'Lunch?' },
-    data: { mailId: '7', type: 'new-mail' },
-    acceptedAt: undefined,
-  });
+  assert.deepEqual(
+    { ...item, acceptedAt: undefined },
+    {
+      name,
+      token: 'tok-live',
+      notification: { title: 'Alice', body: 'Lunch?' },
+      data: { mailId: '7', type: 'new-mail' },
+      acceptedAt: undefined,
+    },
+  );
   assert.ok(!Number.isNaN(Date.parse(item.acceptedAt)));
 });
 

@@ -89,7 +89,14 @@ class InMemoryMockFcm implements MockFcm {
     }
     counts.accepted += 1;
     const name = `projects/${project}/messages/${++this.sequence}`;
-    this.kept.push({ name, token: message.token, notification: message.notification, data: message.data, tag: message.android?.notification?.tag, acceptedAt: Date.now() });
+    this.kept.push({
+      name,
+      token: message.token,
+      notification: message.notification,
+      data: message.data,
+      tag: message.android?.notification?.tag,
+      acceptedAt: Date.now(),
+    });
     this.keepLatest();
     return { httpStatus: 200, body: { name } };
   }

@@ -21,7 +21,12 @@ describe('mock SMTP provider', () => {
   test('accepts a mail only after the latency, keeping its envelope and raw EML', async () => {
     mock.configure({ latencyMs: 100 });
     const started = performance.now();
-    const info = await sendTestMail({ port: mock.port, from: 'Alice@letterbox.test', to: ['bob@example.test', 'carol@example.test'], subject: 'Quarterly report' });
+    const info = await sendTestMail({
+      port: mock.port,
+      from: 'Alice@letterbox.test',
+      to: ['bob@example.test', 'carol@example.test'],
+      subject: 'Quarterly report',
+    });
     // Timers count whole milliseconds, so one may fire a hair before the exact mark.
     assert.ok(performance.now() - started >= 95, 'the 250 came after the latency');
     const [mail] = mock.messages();
@@ -43,15 +48,24 @@ describe('mock SMTP provider', () => {
   test('messages can be filtered by recipient and account, in any case', async () => {
     await sendTestMail({ port: mock.port, from: 'a@letterbox.test', to: 'x@example.test' });
     await sendTestMail({ port: mock.port, from: 'b@letterbox.test', to: 'y@example.test' });
-    assert.deepEqual(mock.messages({ to: 'Y@example.test' }).map((mail) => mail.account), ['b@letterbox.test']);
-    assert.deepEqual(mock.messages({ account: 'A@letterbox.test' }).map((mail) => mail.envelope.to), [['x@example.test']]);
+    assert.deepEqual(
+      mock.messages({ to: 'Y@example.test' }).map((mail) => mail.account),
+      ['b@letterbox.test'],
+    );
+    assert.deepEqual(
+      mock.messages({ account: 'A@letterbox.test' }).map((mail) => mail.envelope.to),
+      [['x@example.test']],
+    );
     assert.equal(mock.messages().length, 2);
   });
 
   test('keeps only the latest keepMessages mails, but counts them all', async () => {
     mock.configure({ keepMessages: 2 });
     for (const subject of ['one', 'two', 'three']) await sendTestMail({ port: mock.port, subject });
-    assert.deepEqual(mock.messages().map((mail) => /^Subject: (\w+)/m.exec(mail.raw.toString())?.[1]), ['two', 'three']);
+    assert.deepEqual(
+      mock.messages().map((mail) => /^Subject: (\w+)/m.exec(mail.raw.toString())?.[1]),
+      ['two', 'three'],
+    );
     assert.equal(mock.counts()['sender@letterbox.test'].accepted, 3);
   });
 

@@ -4,13 +4,7 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 's
 import { AccountCounters, type AccountCounts } from './account-counters';
 import { OpenSockets } from './open-sockets';
 import { ReceivedMails, type MailFilter, type ReceivedMail } from './received-mails';
-import {
-  DEFAULT_SMTP_BEHAVIOUR,
-  smtpBehaviourPatchSchema,
-  smtpBehaviourSchema,
-  type SmtpBehaviour,
-  type SmtpBehaviourPatch,
-} from './smtp-behaviour';
+import { DEFAULT_SMTP_BEHAVIOUR, smtpBehaviourPatchSchema, smtpBehaviourSchema, type SmtpBehaviour, type SmtpBehaviourPatch } from './smtp-behaviour';
 import { rollInjectedFailure } from './smtp-outcome';
 import { smtpReply } from './smtp-reply';
 import { TokenBuckets } from './token-buckets';
@@ -66,7 +60,9 @@ class MockSmtpServer implements MockSmtp {
       onConnect: (_session, done) => done(this.unavailable()),
       onMailFrom: (_address, _session, done) => done(this.unavailable()),
       onRcptTo: (address, _session, done) =>
-        done(this.behaviour.refusedRecipients.includes(address.address.toLowerCase()) ? smtpReply(550, `5.1.1 <${address.address}>: no such mailbox`) : undefined),
+        done(
+          this.behaviour.refusedRecipients.includes(address.address.toLowerCase()) ? smtpReply(550, `5.1.1 <${address.address}>: no such mailbox`) : undefined,
+        ),
       onData: (stream, session, reply) => this.receive(stream, session, reply),
     });
     // Clients that reset or time out are their own business; unhandled, the 'error' event would end the process.

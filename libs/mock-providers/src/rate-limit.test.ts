@@ -14,7 +14,10 @@ test('an account sending more than its burst at once gets 451 for the rest; othe
   const results = await Promise.allSettled(Array.from({ length: 5 }, () => sendTestMail({ port: mock.port, from: 'busy@letterbox.test' })));
   const refused = results.filter((result) => result.status === 'rejected').map((result) => result.reason as { responseCode?: number; response?: string });
   assert.equal(results.length - refused.length, 2);
-  assert.deepEqual(refused.map((failure) => failure.responseCode), [451, 451, 451]);
+  assert.deepEqual(
+    refused.map((failure) => failure.responseCode),
+    [451, 451, 451],
+  );
   assert.match(refused[0].response ?? '', /^451 4\.7\.1 Rate limit exceeded for busy@letterbox\.test, try again later$/);
 
   await sendTestMail({ port: mock.port, from: 'quiet@letterbox.test' });

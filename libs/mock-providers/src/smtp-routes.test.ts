@@ -76,7 +76,10 @@ test('GET /smtp/messages shows envelope, account, size and headers, the EML only
   assert.equal(first.account, 'alice@letterbox.test');
   assert.equal(second.account, 'office-3');
   assert.ok(!Number.isNaN(Date.parse(first.acceptedAt)));
-  assert.deepEqual(first.headers.find((header) => header.name === 'Subject'), { name: 'Subject', value: 'First' });
+  assert.deepEqual(
+    first.headers.find((header) => header.name === 'Subject'),
+    { name: 'Subject', value: 'First' },
+  );
   assert.equal(first.raw, undefined);
 
   const latest = await get<MessageList>('/smtp/messages?account=office-3&limit=1&raw=1');

@@ -42,6 +42,9 @@ export class HealthController {
   @Get('ready')
   async ready(@Res() reply: FastifyReply) {
     const report = await readiness(this.checks);
-    await reply.status(report.status === 'ok' ? 200 : 503).header('cache-control', 'no-store').send(report);
+    await reply
+      .status(report.status === 'ok' ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send(report);
   }
 }

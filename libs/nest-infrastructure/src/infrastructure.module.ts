@@ -106,7 +106,11 @@ export class InfrastructureModule implements OnApplicationShutdown {
       },
       {
         provide: READINESS_CHECKS,
-        useFactory: (db: Database, redis: AuthRedis, blobs: BlobStore) => ({ database: postgresCheck(db.sql), redis: redisCheck(redis.commands), storage: storageCheck(blobs) }),
+        useFactory: (db: Database, redis: AuthRedis, blobs: BlobStore) => ({
+          database: postgresCheck(db.sql),
+          redis: redisCheck(redis.commands),
+          storage: storageCheck(blobs),
+        }),
         inject: [DATABASE, AUTH_REDIS, BlobStore],
       },
     ];

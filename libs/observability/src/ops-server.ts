@@ -17,7 +17,8 @@ export async function startOpsServer(options: { host: string; port: number; chec
   const logger = loggerFor('ops');
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
-    const answer = (status: number, contentType: string, body: string) => response.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store' }).end(body);
+    const answer = (status: number, contentType: string, body: string) =>
+      response.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store' }).end(body);
     const json = (status: number, body: object) => answer(status, 'application/json; charset=utf-8', JSON.stringify(body));
     if (request.method !== 'GET' && request.method !== 'HEAD') return json(405, { status: 405, detail: 'only GET' });
     if (path === '/health/live') return json(200, { status: 'ok' });

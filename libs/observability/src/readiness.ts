@@ -33,14 +33,21 @@ export async function readiness(checks: Record<string, DependencyCheck>): Promis
   return report;
 }
 
-export const postgresCheck = (sql: { query(text: string): Promise<unknown> }): DependencyCheck => async () => {
-  await sql.query('SELECT 1');
-};
+export const postgresCheck =
+  (sql: { query(text: string): Promise<unknown> }): DependencyCheck =>
+  async () => {
+    await sql.query('SELECT 1');
+  };
 
-export const redisCheck = (redis: { ping(): Promise<string> }): DependencyCheck => async () => {
-  const answer = await redis.ping();
-  if (answer !== 'PONG') throw new Error(`PING answered ${answer}`);
-};
+export const redisCheck =
+  (redis: { ping(): Promise<string> }): DependencyCheck =>
+  async () => {
+    const answer = await redis.ping();
+    if (answer !== 'PONG') throw new Error(`PING answered ${answer}`);
+  };
 
 /** Storage answers when it can be written to: its folder on disk, its bucket on S3 (BlobStore.check). */
-export const storageCheck = (storage: { check(): Promise<void> }): DependencyCheck => () => storage.check();
+export const storageCheck =
+  (storage: { check(): Promise<void> }): DependencyCheck =>
+  () =>
+    storage.check();

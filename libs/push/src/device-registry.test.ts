@@ -79,7 +79,10 @@ describe('DeviceRegistry against PostgreSQL', () => {
     assert.equal(await devices.prune([a, b, token('unknown')]), 2);
     assert.equal(await devices.prune([]), 0);
     const { rows } = await db.sql.query<{ token: string }>('SELECT token FROM devices WHERE token = ANY($1::text[])', [[a, b, kept]]);
-    assert.deepEqual(rows.map((row) => row.token), [kept]);
+    assert.deepEqual(
+      rows.map((row) => row.token),
+      [kept],
+    );
   });
   test('past the most devices a user keeps, registering another forgets the least recently seen', async () => {
     const user = await createTestUser(db, 'many-devices');

@@ -68,7 +68,10 @@ const FORGET_BEYOND_LIMIT = namedStatement(
   'DELETE FROM devices WHERE id IN (SELECT id FROM devices WHERE user_id = $1 ORDER BY last_seen_at DESC, id DESC OFFSET $2)',
 );
 const REMOVE = namedStatement('devices-remove', 'DELETE FROM devices WHERE user_id = $1 AND token = $2');
-const LIST = namedStatement('devices-list', 'SELECT token, platform, created_at, last_seen_at FROM devices WHERE user_id = $1 ORDER BY created_at DESC, id DESC');
+const LIST = namedStatement(
+  'devices-list',
+  'SELECT token, platform, created_at, last_seen_at FROM devices WHERE user_id = $1 ORDER BY created_at DESC, id DESC',
+);
 const TOKENS = namedStatement('devices-tokens', 'SELECT token FROM devices WHERE user_id = $1 ORDER BY id');
 const TOKENS_AMONG = namedStatement('devices-tokens-among', 'SELECT token FROM devices WHERE user_id = $1 AND token = ANY($2::text[]) ORDER BY id');
 const PRUNE = namedStatement('devices-prune', 'DELETE FROM devices WHERE token = ANY($1::text[])');

@@ -36,7 +36,8 @@ const mockCredential: Credential = {
  *   keep-alive pool that every call reuses, as wide as `maxConnections`.
  */
 export function openFcm(target: FcmTarget): FcmConnection {
-  const agent = target.kind === 'mock' ? new MockFcmAgent(target.url, target.maxConnections) : new Agent({ keepAlive: true, maxSockets: target.maxConnections });
+  const agent =
+    target.kind === 'mock' ? new MockFcmAgent(target.url, target.maxConnections) : new Agent({ keepAlive: true, maxSockets: target.maxConnections });
   const app = initializeApp(
     {
       credential: target.kind === 'mock' ? mockCredential : cert(target.serviceAccountFile),

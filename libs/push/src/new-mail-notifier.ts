@@ -28,12 +28,22 @@ export class NewMailNotifier {
     pushTotal.inc({ outcome: 'delivered' }, report.delivered);
     pushTotal.inc({ outcome: 'pruned' }, pruned);
     pushTotal.inc({ outcome: 'failed' }, report.permanent.length);
-    logger.info({ mailId: payload.mailId, userId: payload.userId, delivered: report.delivered, pruned, failedForNow: report.transient.length }, `mail ${payload.mailId}: pushed to ${report.delivered} device(s)`);
-    if (report.permanent.length > 0) logger.error({ mailId: payload.mailId }, `mail ${payload.mailId}: FCM refused ${report.permanent.length} device(s) for good: ${summary(report.permanent)}`);
+    logger.info(
+      { mailId: payload.mailId, userId: payload.userId, delivered: report.delivered, pruned, failedForNow: report.transient.length },
+      `mail ${payload.mailId}: pushed to ${report.delivered} device(s)`,
+    );
+    if (report.permanent.length > 0)
+      logger.error(
+        { mailId: payload.mailId },
+        `mail ${payload.mailId}: FCM refused ${report.permanent.length} device(s) for good: ${summary(report.permanent)}`,
+      );
     if (report.transient.length === 0) return JOB_DONE;
     if (attempt.final) {
       pushTotal.inc({ outcome: 'failed' }, report.transient.length);
-      logger.error({ mailId: payload.mailId }, `mail ${payload.mailId}: giving up on ${report.transient.length} device(s) after ${attempt.number} attempts: ${summary(report.transient)}`);
+      logger.error(
+        { mailId: payload.mailId },
+        `mail ${payload.mailId}: giving up on ${report.transient.length} device(s) after ${attempt.number} attempts: ${summary(report.transient)}`,
+      );
       return JOB_DONE;
     }
     return {

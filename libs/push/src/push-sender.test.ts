@@ -58,7 +58,10 @@ describe('PushSender through firebase-admin against the mock FCM', () => {
     const watch = observed(connection.messaging);
     const report = await new PushSender(watch.messaging).send(tokens, NOTIFICATION);
     assert.deepEqual(report, { delivered: 1200, dead: [], transient: [], permanent: [] });
-    assert.deepEqual([...watch.calls].sort((a, b) => a - b), [200, 500, 500]);
+    assert.deepEqual(
+      [...watch.calls].sort((a, b) => a - b),
+      [200, 500, 500],
+    );
     assert.equal(watch.mostInFlight(), 3, 'the chunks are sent in parallel');
     const counts = mock.fcm.counts();
     for (const token of tokens) assert.deepEqual(counts[token], { accepted: 1, failed: {} }, token);
@@ -78,7 +81,9 @@ describe('PushSender through firebase-admin against the mock FCM', () => {
     const [live, quota, internal, mismatch, apns] = tokensFor('tok-', 5);
     const [dead] = tokensFor('dead-', 1);
     const [invalid] = tokensFor('invalid-', 1);
-    mock.fcm.configure({ failNext: { [quota]: ['QUOTA_EXCEEDED'], [internal]: ['INTERNAL'], [mismatch]: ['SENDER_ID_MISMATCH'], [apns]: ['THIRD_PARTY_AUTH_ERROR'] } });
+    mock.fcm.configure({
+      failNext: { [quota]: ['QUOTA_EXCEEDED'], [internal]: ['INTERNAL'], [mismatch]: ['SENDER_ID_MISMATCH'], [apns]: ['THIRD_PARTY_AUTH_ERROR'] },
+    });
     const report = await new PushSender(connection.messaging).send([live, dead, invalid, quota, internal, mismatch, apns], NOTIFICATION);
     assert.equal(report.delivered, 1);
     assert.deepEqual(report.dead.sort(), [dead, invalid].sort());
@@ -103,7 +108,10 @@ describe('PushSender through firebase-admin against the mock FCM', () => {
     mock.fcm.configure({ failNext: { [brief]: ['UNAVAILABLE'], [lasting]: Array(5).fill('UNAVAILABLE') } });
     const report = await new PushSender(connection.messaging).send([brief, lasting], NOTIFICATION);
     assert.equal(report.delivered, 1);
-    assert.deepEqual(report.transient.map(({ token, code }) => [token, code]), [[lasting, 'messaging/server-unavailable']]);
+    assert.deepEqual(
+      report.transient.map(({ token, code }) => [token, code]),
+      [[lasting, 'messaging/server-unavailable']],
+    );
     assert.deepEqual(mock.fcm.counts(brief)[brief], { accepted: 1, failed: { UNAVAILABLE: 1 } });
     assert.deepEqual(mock.fcm.counts(lasting)[lasting], { accepted: 0, failed: { UNAVAILABLE: 5 } }, 'firebase-admin tried 1 + 4 times');
   });
@@ -137,7 +145,10 @@ describe('PushSender through firebase-admin against the mock FCM', () => {
       const tokens = tokensFor('tok-', 3);
       const report = await new PushSender(unreachable.messaging).send(tokens, NOTIFICATION);
       assert.equal(report.delivered, 0);
-      assert.deepEqual(report.transient.map((failed) => failed.token), tokens);
+      assert.deepEqual(
+        report.transient.map((failed) => failed.token),
+        tokens,
+      );
       for (const failed of report.transient) {
         assert.equal(failed.code, 'app/network-error');
         assert.match(failed.message, /ECONNREFUSED/);

@@ -49,10 +49,7 @@ export interface QueueWorkerDefinition<Queue extends QueueName> {
  * readiness with Redis asked on a connection of its own. Closing lets the chores and jobs in flight finish
  * (or go back to the queue), then closes what the definition holds.
  */
-export async function startQueueWorker<Queue extends QueueName>(
-  config: QueueSettings,
-  definition: QueueWorkerDefinition<Queue>,
-): Promise<RunningWorker> {
+export async function startQueueWorker<Queue extends QueueName>(config: QueueSettings, definition: QueueWorkerDefinition<Queue>): Promise<RunningWorker> {
   const { logger } = definition;
   const health = failFastConnection(config, 'redis producer');
   const worker = startJobWorker(definition.queue, definition.handlers, config, { ...definition.options, prefix: config.QUEUE_PREFIX });

@@ -25,7 +25,10 @@ test('while Redis is unreachable, many calls fail fast, all waiting on one ready
       assert.ok(result.reason instanceof QueueUnavailableError, String(result.reason));
     }
     assert.equal(waiting, 1);
-    assert.deepEqual(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning'), []);
+    assert.deepEqual(
+      warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning'),
+      [],
+    );
   } finally {
     process.off('warning', onWarning);
     await queues.close().catch(() => undefined);

@@ -12,7 +12,10 @@ for (const { name, target } of redisTargets()) {
       try {
         const keys = Array.from({ length: 30 }, (_, index) => `${prefix}:${index}`);
         await Promise.all(keys.map((key, index) => redis.set(key, String(index))));
-        assert.deepEqual(await Promise.all(keys.map((key) => redis.get(key))), keys.map((_, index) => String(index)));
+        assert.deepEqual(
+          await Promise.all(keys.map((key) => redis.get(key))),
+          keys.map((_, index) => String(index)),
+        );
         assert.equal(await unlinkKeys(redis, `${prefix}:*`), keys.length);
       } finally {
         redis.disconnect();

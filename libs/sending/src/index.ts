@@ -6,7 +6,15 @@ export { sendGroupCommit } from './submit/send-group-commit';
 export { UserSends } from './submit/user-sends';
 export { SendDelivery } from './deliver/send-delivery';
 export { SenderRateLimit } from './deliver/sender-rate-limit';
-export { SendNotFoundError, SendAlreadyStartedError, IdempotencyKeyReusedError, NoRecipientsError, DraftNotFoundError, DraftVersionConflictError, SenderGoneError } from './send-errors';
+export {
+  SendNotFoundError,
+  SendAlreadyStartedError,
+  IdempotencyKeyReusedError,
+  NoRecipientsError,
+  DraftNotFoundError,
+  DraftVersionConflictError,
+  SenderGoneError,
+} from './send-errors';
 export { Drafts } from './drafts/drafts';
 export { draftViewSchema, type DraftView } from './drafts/draft-content';
 export { SendSubmission } from './submit/send-submission';

@@ -11,7 +11,14 @@ export async function writeGroup<Item, Result>(items: Item[], write: (items: Ite
     return await write(items);
   } catch (error) {
     if (items.length === 1 || !ROW_ERROR_CLASSES.has(String((error as { code?: string }).code).slice(0, 2))) throw error;
-    return Promise.all(items.map((item) => write([item]).then(([result]) => result, (alone: unknown) => asError(alone))));
+    return Promise.all(
+      items.map((item) =>
+        write([item]).then(
+          ([result]) => result,
+          (alone: unknown) => asError(alone),
+        ),
+      ),
+    );
   }
 }
 

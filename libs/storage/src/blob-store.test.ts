@@ -41,10 +41,19 @@ async function diskBackend(compression: Compression): Promise<Backend> {
 async function s3Backend(compression: Compression): Promise<Backend> {
   const s3: TestS3 = await startTestS3();
   const settings = { ...s3.env, STORAGE_DIR: '', STORAGE_COMPRESS: compression, S3_FORCE_PATH_STYLE: true };
-  const client = createS3Client({ ...settings, endpoint: s3.env.S3_ENDPOINT, bucket: s3.env.S3_BUCKET, region: s3.env.S3_REGION, accessKeyId: s3.env.S3_ACCESS_KEY_ID, secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY, forcePathStyle: true });
+  const client = createS3Client({
+    ...settings,
+    endpoint: s3.env.S3_ENDPOINT,
+    bucket: s3.env.S3_BUCKET,
+    region: s3.env.S3_REGION,
+    accessKeyId: s3.env.S3_ACCESS_KEY_ID,
+    secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: true,
+  });
   return {
     store: createBlobStore(settings),
-    temporaries: async () => ((await client.send(new ListObjectsV2Command({ Bucket: s3.env.S3_BUCKET, Prefix: 'tmp/' }))).Contents ?? []).map((object) => object.Key ?? ''),
+    temporaries: async () =>
+      ((await client.send(new ListObjectsV2Command({ Bucket: s3.env.S3_BUCKET, Prefix: 'tmp/' }))).Contents ?? []).map((object) => object.Key ?? ''),
     close: () => s3.close(),
   };
 }
@@ -78,7 +87,13 @@ for (const [name, makeBackend] of [
         assert.ok((await collect(store.createReadStream(key))).equals(content));
         assert.ok((await collect(store.createReadStream(key, { start: 1234, end: 200_001 }))).equals(content.subarray(1234, 200_001)));
         assert.equal((await collect(store.createReadStream(key, { start: 10, end: 10 }))).length, 0);
-        const ranges = [{ start: 0, end: 10 }, { start: 299_990, end: 300_000 }, { start: 5, end: 70_000 }, { start: 7, end: 7 }, { start: 299_999, end: 310_000 }];
+        const ranges = [
+          { start: 0, end: 10 },
+          { start: 299_990, end: 300_000 },
+          { start: 5, end: 70_000 },
+          { start: 7, end: 7 },
+          { start: 299_999, end: 310_000 },
+        ];
         const parts = await store.readRanges(key, ranges);
         ranges.forEach((range, index) => assert.ok(parts[index].equals(content.subarray(range.start, range.end)), `range ${index}`));
       });

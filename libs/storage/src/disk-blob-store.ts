@@ -107,8 +107,7 @@ export class DiskBlobStore extends BlobStore {
     const file = this.pathOf(key);
     if (range && range.end <= range.start) return Readable.from([]);
     const out = new PassThrough();
-    const forwardError = (error: NodeJS.ErrnoException) =>
-      out.destroy(error.code === 'ENOENT' ? new BlobNotFoundError(key) : error);
+    const forwardError = (error: NodeJS.ErrnoException) => out.destroy(error.code === 'ENOENT' ? new BlobNotFoundError(key) : error);
     if (!isCompressed(key)) {
       const raw = createReadStream(file, range ? { start: range.start, end: range.end - 1 } : {});
       raw.on('error', forwardError);

@@ -161,7 +161,9 @@ export class S3BlobStore extends BlobStore {
       await piped;
       key = blobKeyOf(measure.digest(), this.compression);
       if (tracked) existed = (await this.head(key)) !== undefined;
-      await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: head, ContentLength: head.length, Metadata: { [PUT_ID_METADATA]: putId } }));
+      await this.s3.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: head, ContentLength: head.length, Metadata: { [PUT_ID_METADATA]: putId } }),
+      );
     } else {
       body.unshift(head);
       const tmpKey = `${TMP_PREFIX}${putId}`;
@@ -175,7 +177,13 @@ export class S3BlobStore extends BlobStore {
         key = blobKeyOf(measure.digest(), this.compression);
         if (tracked) existed = (await this.head(key)) !== undefined;
         await this.s3.send(
-          new CopyObjectCommand({ Bucket: this.bucket, Key: key, CopySource: `${this.bucket}/${tmpKey}`, MetadataDirective: 'REPLACE', Metadata: { [PUT_ID_METADATA]: putId } }),
+          new CopyObjectCommand({
+            Bucket: this.bucket,
+            Key: key,
+            CopySource: `${this.bucket}/${tmpKey}`,
+            MetadataDirective: 'REPLACE',
+            Metadata: { [PUT_ID_METADATA]: putId },
+          }),
         );
       } finally {
         await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: tmpKey })).catch((error: unknown) => {

@@ -25,7 +25,11 @@ export interface RunningIngestServer {
 }
 
 /** POSTs a raw message to the ingest app at `url`, as a mail gateway does. */
-export async function postInbound(url: string, eml: Buffer | string, options: InboundPostOptions = {}): Promise<{ status: number; contentType: string | null; body: InboundAnswer }> {
+export async function postInbound(
+  url: string,
+  eml: Buffer | string,
+  options: InboundPostOptions = {},
+): Promise<{ status: number; contentType: string | null; body: InboundAnswer }> {
   const query = new URLSearchParams((options.to ?? []).map((to): [string, string] => ['to', to]));
   const token = options.token === undefined ? TEST_INGEST_TOKEN : options.token;
   const response = await fetch(`${url}/v2/inbound${query.size > 0 ? `?${query}` : ''}`, {

@@ -55,7 +55,24 @@ async function rebuild(primaryUrl: URL): Promise<void> {
   await query(primary, 'SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1', [SLOT]);
   await allowReplication(primary);
   await rm(DATA_DIR, { recursive: true, force: true });
-  await asPostgres(`${PG_BIN}/pg_basebackup`, ['-h', primaryUrl.hostname, '-p', primaryUrl.port || '5432', '-U', 'postgres', '-D', DATA_DIR, '-R', '-X', 'stream', '-c', 'fast', '-C', '-S', SLOT]);
+  await asPostgres(`${PG_BIN}/pg_basebackup`, [
+    '-h',
+    primaryUrl.hostname,
+    '-p',
+    primaryUrl.port || '5432',
+    '-U',
+    'postgres',
+    '-D',
+    DATA_DIR,
+    '-R',
+    '-X',
+    'stream',
+    '-c',
+    'fast',
+    '-C',
+    '-S',
+    SLOT,
+  ]);
   // Debian keeps a cluster's configuration outside its data directory: the copy has none of its own.
   await asPostgresFile(path.join(DATA_DIR, 'postgresql.conf'), await standbyConfiguration(primary));
   await asPostgresFile(path.join(DATA_DIR, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
@@ -80,7 +97,8 @@ async function stopReplica(): Promise<void> {
   const pids = new Set([...stdout.matchAll(/pid=(\d+)/g)].map((match) => Number(match[1])));
   for (const pid of pids) {
     const command = await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '');
-    if (command.trim() !== 'postgres') throw new Error(`port ${REPLICA_PORT}, the test replica's, is held by ${command.trim() || 'an unknown process'} (${pid})`);
+    if (command.trim() !== 'postgres')
+      throw new Error(`port ${REPLICA_PORT}, the test replica's, is held by ${command.trim() || 'an unknown process'} (${pid})`);
     process.kill(pid, 'SIGINT');
   }
   for (let waited = 0; pids.size > 0 && waited < 30_000; waited += 200) {

@@ -112,7 +112,7 @@ function lockTime(): number {
 
 function waitUntil(condition: () => boolean, what: string, timeoutMs = 30_000): void {
   const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (const deadline = Date.now() + timeoutMs; !condition(); ) {
+  for (const deadline = Date.now() + timeoutMs; !condition();) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     Atomics.wait(pause, 0, 0, 100);
   }

@@ -10,7 +10,9 @@ export interface SendApiProcess {
 export async function startSendApiProcess(env: Record<string, string>): Promise<SendApiProcess> {
   const port = await freePort();
   // No line per request: what is waited for is /health, not its output.
-  const app = startAppProcess('send API', 'apps/send-api/src/main.ts', { env: { LOG_LEVEL: 'warn', ...env, SEND_API_PORT: String(port), SEND_API_HOST: '127.0.0.1' } });
+  const app = startAppProcess('send API', 'apps/send-api/src/main.ts', {
+    env: { LOG_LEVEL: 'warn', ...env, SEND_API_PORT: String(port), SEND_API_HOST: '127.0.0.1' },
+  });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(app, `${url}/health`);
   return {

@@ -7,7 +7,17 @@ import { storageConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { spoolFolderOf } from '@letterbox/ingest';
 import type { InboundMessageJob, JobQueues } from '@letterbox/queue';
-import { createTestUser, inboxOf, type RunningIngestServer, startIngestWorkerProcess, testDatabase, testQueuePrefix, testQueues, type TestUser, waitFor } from '@letterbox/testing';
+import {
+  createTestUser,
+  inboxOf,
+  type RunningIngestServer,
+  startIngestWorkerProcess,
+  testDatabase,
+  testQueuePrefix,
+  testQueues,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 import { startIngestServer } from '../testing/ingest-server';
 
 describe('acceptances recorded in PostgreSQL and queued in groups', () => {
@@ -115,7 +125,10 @@ describe('acceptances recorded in PostgreSQL and queued in groups', () => {
       assert.equal((await inboxOf(db, alice.id)).messageIds.get(bad.payload.messageId), undefined, 'not stored while unreadable');
 
       await flipSpooledByte(bad.payload);
-      await waitFor(async () => (await inboxOf(db, alice.id)).messageIds.get(bad.payload.messageId) === 1, { what: 'the split-out message stored', timeoutMs: 30_000 });
+      await waitFor(async () => (await inboxOf(db, alice.id)).messageIds.get(bad.payload.messageId) === 1, {
+        what: 'the split-out message stored',
+        timeoutMs: 30_000,
+      });
       await waitFor(async () => (await acceptance(bad.payload.inboundId)) === undefined, { what: 'its acceptance forgotten' });
       const inbox = await inboxOf(db, alice.id);
       assert.deepEqual(

@@ -42,7 +42,12 @@ describe('a full disk', { skip: asRoot ? false : 'mounting a small tmpfs needs r
         body: eml,
       });
       const body = (await response.json()) as { detail: string };
-      answers.push({ status: response.status, type: response.headers.get('content-type'), retryAfter: response.headers.get('retry-after'), detail: body.detail });
+      answers.push({
+        status: response.status,
+        type: response.headers.get('content-type'),
+        retryAfter: response.headers.get('retry-after'),
+        detail: body.detail,
+      });
     }
     assert.equal(answers[0].status, 202, JSON.stringify(answers[0]));
     const full = answers.filter((answer) => answer.status !== 202);

@@ -5,7 +5,18 @@ import { primaryOnly, type Database } from '@letterbox/db';
 import { MailListQuery, ThreadQueries } from '@letterbox/mail';
 import { referenceMail } from '@letterbox/mail-generator';
 import type { JobQueues } from '@letterbox/queue';
-import { type AppProcess, createTestUser, inboxOf, type RunningIngestServer, startIngestWorkerProcess, testDatabase, testQueuePrefix, testQueues, type TestUser, waitFor } from '@letterbox/testing';
+import {
+  type AppProcess,
+  createTestUser,
+  inboxOf,
+  type RunningIngestServer,
+  startIngestWorkerProcess,
+  testDatabase,
+  testQueuePrefix,
+  testQueues,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 import { startIngestServer } from '../testing/ingest-server';
 
 const BURST = 1000;
@@ -98,7 +109,10 @@ describe('POST /v2/inbound', () => {
     const user = await createTestUser(db, 'burst');
     const messages = Array.from({ length: BURST }, (_, index) => plainMessage(user.email, `burst-${index}-${user.domain}`));
     const first = await Promise.all(messages.map((eml) => ingest.post(eml, { to: [user.email] })));
-    assert.deepEqual(first.filter((answer) => answer.status !== 202), []);
+    assert.deepEqual(
+      first.filter((answer) => answer.status !== 202),
+      [],
+    );
     const stored = await waitFor(async () => ((await inboxOf(db, user.id)).total >= BURST ? inboxOf(db, user.id) : undefined), {
       what: `${BURST} stored mails`,
       timeoutMs: 60_000,
@@ -109,7 +123,10 @@ describe('POST /v2/inbound', () => {
     assert.ok([...stored.messageIds.values()].every((copies) => copies === 1));
 
     const again = await Promise.all(messages.map((eml) => ingest.post(eml, { to: [user.email] })));
-    assert.deepEqual(again.filter((answer) => answer.status !== 202), []);
+    assert.deepEqual(
+      again.filter((answer) => answer.status !== 202),
+      [],
+    );
     await waitFor(async () => (await jobCounts()).active + (await jobCounts()).waiting === 0, { what: 'the second burst to be processed' });
     const afterRedelivery = await inboxOf(db, user.id);
     assert.equal(afterRedelivery.total, BURST);
@@ -135,9 +152,15 @@ describe('POST /v2/inbound', () => {
         const reads = primaryOnly(db.sql);
         const unknown = { name: '', address: '' };
         const list = await new MailListQuery(reads).page(user.id, { filter: {}, order: 'desc', limit: 10 });
-        assert.deepEqual(list.items.map((mail) => [mail.subject, mail.from]), [[subject, unknown]]);
+        assert.deepEqual(
+          list.items.map((mail) => [mail.subject, mail.from]),
+          [[subject, unknown]],
+        );
         const threads = await new ThreadQueries(reads).page(user.id, { filter: {}, limit: 10 });
-        assert.deepEqual(threads.items.map((thread) => thread.participants), [[unknown]]);
+        assert.deepEqual(
+          threads.items.map((thread) => thread.participants),
+          [[unknown]],
+        );
         const { rows } = await db.sql.query<{ contacts: number }>('SELECT count(*)::int AS contacts FROM contacts WHERE user_id = $1', [user.id]);
         assert.equal(rows[0].contacts, 0, 'no contact is made of an unknown sender');
       });
@@ -153,7 +176,12 @@ describe('POST /v2/inbound', () => {
   describe('refusals name what is wrong, as problem+json, and accept nothing', () => {
     const valid = () => plainMessage(alice.email, randomUUID());
 
-    const cases: Array<{ name: string; send: () => Promise<{ status: number; contentType: string | null; body: { detail?: string; errors?: Array<{ field: string }> } }>; status: number; mentions: RegExp }> = [
+    const cases: Array<{
+      name: string;
+      send: () => Promise<{ status: number; contentType: string | null; body: { detail?: string; errors?: Array<{ field: string }> } }>;
+      status: number;
+      mentions: RegExp;
+    }> = [
       { name: 'no gateway token', send: () => ingest.post(valid(), { token: null }), status: 401, mentions: /gateway token is required/ },
       { name: 'a wrong gateway token', send: () => ingest.post(valid(), { token: 'not-the-token-at-all' }), status: 401, mentions: /not valid/ },
       { name: 'another content type', send: () => ingest.post(valid(), { contentType: 'text/plain' }), status: 415, mentions: /text\/plain/ },
@@ -171,10 +199,25 @@ describe('POST /v2/inbound', () => {
         status: 422,
         mentions: /body: not an RFC 5322 message: it does not begin with a header field/,
       },
-      { name: 'an unknown recipient', send: () => ingest.post(valid(), { to: [alice.email, 'nobody@nowhere.test'] }), status: 422, mentions: /query\.to: no Letterbox user nobody@nowhere\.test/ },
+      {
+        name: 'an unknown recipient',
+        send: () => ingest.post(valid(), { to: [alice.email, 'nobody@nowhere.test'] }),
+        status: 422,
+        mentions: /query\.to: no Letterbox user nobody@nowhere\.test/,
+      },
       { name: 'a `to` that is not an address', send: () => ingest.post(valid(), { to: ['not-an-address'] }), status: 400, mentions: /query\.to/ },
-      { name: 'no Letterbox user among the headers', send: () => ingest.post(plainMessage('someone@elsewhere.example', randomUUID())), status: 422, mentions: /no recipient is a Letterbox user/ },
-      { name: 'a message over the size limit', send: () => ingest.post(plainMessage(alice.email, randomUUID()) + 'x'.repeat(70 * 1024), { to: [alice.email] }), status: 413, mentions: /larger than 65536 bytes/ },
+      {
+        name: 'no Letterbox user among the headers',
+        send: () => ingest.post(plainMessage('someone@elsewhere.example', randomUUID())),
+        status: 422,
+        mentions: /no recipient is a Letterbox user/,
+      },
+      {
+        name: 'a message over the size limit',
+        send: () => ingest.post(plainMessage(alice.email, randomUUID()) + 'x'.repeat(70 * 1024), { to: [alice.email] }),
+        status: 413,
+        mentions: /larger than 65536 bytes/,
+      },
     ];
 
     for (const { name, send, status, mentions } of cases) {

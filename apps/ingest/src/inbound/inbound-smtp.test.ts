@@ -4,7 +4,17 @@ import { after, before, describe, test } from 'node:test';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Database } from '@letterbox/db';
 import { referenceMail } from '@letterbox/mail-generator';
-import { type AppProcess, createTestUser, inboxOf, type RunningIngestServer, startIngestWorkerProcess, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import {
+  type AppProcess,
+  createTestUser,
+  inboxOf,
+  type RunningIngestServer,
+  startIngestWorkerProcess,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 import { startIngestServer } from '../testing/ingest-server';
 
 const MAX_MESSAGE_BYTES = 900 * 1024;
@@ -34,7 +44,11 @@ describe('the SMTP listener, used by a standard SMTP client (nodemailer)', () =>
 
   test('a message sent over SMTP lands in the inbox, attachments and all', async () => {
     const messageId = `<smtp-${randomUUID()}@example.org>`;
-    const raw = await referenceMail('medium', { from: { name: 'Sender', address: 'sender@example.org' }, to: [{ name: 'Alice', address: alice.email }], messageId });
+    const raw = await referenceMail('medium', {
+      from: { name: 'Sender', address: 'sender@example.org' },
+      to: [{ name: 'Alice', address: alice.email }],
+      messageId,
+    });
     const info = await smtp.sendMail({ envelope: { from: 'sender@example.org', to: [alice.email] }, raw });
     assert.deepEqual(info.accepted, [alice.email]);
     assert.match(String(info.response), /^250 2\.0\.0 queued as [0-9a-f-]{36}/);

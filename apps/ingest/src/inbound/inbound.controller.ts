@@ -47,7 +47,10 @@ export class InboundController {
       inboundTotal.inc({ channel: 'http', outcome: 'refused', reason: 'rate-limited' });
       content.resume();
       void reply.header('retry-after', '1');
-      throw new HttpException(`this address has ${this.inProgress.maxPerClient} messages in progress, the most allowed; retry shortly`, HttpStatus.TOO_MANY_REQUESTS);
+      throw new HttpException(
+        `this address has ${this.inProgress.maxPerClient} messages in progress, the most allowed; retry shortly`,
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
     }
     try {
       const accepted = await this.intake.accept({ content, envelopeRecipients: query.to });

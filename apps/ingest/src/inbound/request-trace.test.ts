@@ -4,7 +4,17 @@ import { after, before, describe, test } from 'node:test';
 import { Queue } from 'bullmq';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
-import { type AppProcess, createTestUser, type RunningIngestServer, startIngestWorkerProcess, TEST_INGEST_TOKEN, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import {
+  type AppProcess,
+  createTestUser,
+  type RunningIngestServer,
+  startIngestWorkerProcess,
+  TEST_INGEST_TOKEN,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 import { startIngestServer } from '../testing/ingest-server';
 
 describe('an incoming mail followed by its request id', () => {
@@ -41,10 +51,16 @@ describe('an incoming mail followed by its request id', () => {
         }),
       ),
     );
-    assert.deepEqual(answers.map((answer) => [answer.status, answer.headers.get('x-request-id')]), requestIds.map((requestId) => [202, requestId]));
+    assert.deepEqual(
+      answers.map((answer) => [answer.status, answer.headers.get('x-request-id')]),
+      requestIds.map((requestId) => [202, requestId]),
+    );
     for (const [index, requestId] of requestIds.entries()) {
       const job = await waitFor(
-        async () => (await notifications.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).find((candidate) => candidate.data.subject === `traced ${index}`),
+        async () =>
+          (await notifications.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).find(
+            (candidate) => candidate.data.subject === `traced ${index}`,
+          ),
         { what: `the push of mail ${index}` },
       );
       assert.equal(job.data.requestId, requestId);

@@ -2,10 +2,24 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
-import { type AppProcess, createTestUser, freePort, inboxOf, type RunningIngestServer, startAppProcess, startIngestWorkerProcess, TEST_INGEST_TOKEN, testDatabase, testQueuePrefix, waitFor, waitForOutput } from '@letterbox/testing';
+import {
+  type AppProcess,
+  createTestUser,
+  freePort,
+  inboxOf,
+  type RunningIngestServer,
+  startAppProcess,
+  startIngestWorkerProcess,
+  TEST_INGEST_TOKEN,
+  testDatabase,
+  testQueuePrefix,
+  waitFor,
+  waitForOutput,
+} from '@letterbox/testing';
 import { startIngestServer } from '../testing/ingest-server';
 
-const messageTo = (to: string, messageId: string) => `From: news@example.org\r\nTo: ${to}\r\nSubject: spooled\r\nMessage-ID: ${messageId}\r\n\r\nhello ${randomUUID()}\r\n`;
+const messageTo = (to: string, messageId: string) =>
+  `From: news@example.org\r\nTo: ${to}\r\nSubject: spooled\r\nMessage-ID: ${messageId}\r\n\r\nhello ${randomUUID()}\r\n`;
 
 describe('acceptances spooled together (disk storage)', () => {
   const queuePrefix = testQueuePrefix();
@@ -38,7 +52,10 @@ describe('acceptances spooled together (disk storage)', () => {
       [answers.slice(0, -1).map((answer) => answer.body.inboundId)],
     );
     assert.equal(rows.length, messageIds.length, 'each acceptance is recorded');
-    assert.ok(rows.every((row) => row.file), 'with its place in the spool');
+    assert.ok(
+      rows.every((row) => row.file),
+      'with its place in the spool',
+    );
     const files = new Set(rows.map((row) => row.file));
     assert.ok(files.size < messageIds.length, `${messageIds.length} messages in ${files.size} spool files: grouped`);
   });
@@ -91,7 +108,10 @@ describe('an ingest app killed right after acknowledging', () => {
     const rest = Promise.all(messageIds.slice(messageIds.length / 4).map(post));
     await app.stop('SIGKILL');
     await rest;
-    assert.ok(acknowledged.length >= messageIds.length / 4 && acknowledged.length < messageIds.length, `killed with messages in flight (${acknowledged.length} acknowledged)`);
+    assert.ok(
+      acknowledged.length >= messageIds.length / 4 && acknowledged.length < messageIds.length,
+      `killed with messages in flight (${acknowledged.length} acknowledged)`,
+    );
 
     worker = await startIngestWorkerProcess({ QUEUE_PREFIX: queuePrefix });
     const inbox = await waitFor(

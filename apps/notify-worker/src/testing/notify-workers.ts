@@ -23,10 +23,11 @@ export class NotifyQueue {
 
   /** The job of a mail, once it has completed or failed for good. */
   async settled(mailId: number, timeoutMs = 20_000): Promise<NotifyJob> {
-    await waitFor(
-      async () => ['completed', 'failed'].includes((await this.state(mailId)) ?? ''),
-      { what: `the notification of mail ${mailId}`, timeoutMs, intervalMs: 50 },
-    );
+    await waitFor(async () => ['completed', 'failed'].includes((await this.state(mailId)) ?? ''), {
+      what: `the notification of mail ${mailId}`,
+      timeoutMs,
+      intervalMs: 50,
+    });
     // Read once settled, so its attempts and data are the final ones.
     return (await this.queue.getJob(`notify-${mailId}`)) as NotifyJob;
   }

@@ -54,7 +54,11 @@ export class AuthController {
   @HttpCode(200)
   @ApiBearerAuth()
   @ApiZodBody(passwordBody)
-  changePassword(@CurrentUser() current: AuthenticatedUser, @Body(new ZodValidationPipe(passwordBody, 'body')) body: z.infer<typeof passwordBody>, @Req() request: FastifyRequest) {
+  changePassword(
+    @CurrentUser() current: AuthenticatedUser,
+    @Body(new ZodValidationPipe(passwordBody, 'body')) body: z.infer<typeof passwordBody>,
+    @Req() request: FastifyRequest,
+  ) {
     return this.authentication.changePassword(current.userId, body.currentPassword, body.newPassword, request.ip).catch(asFieldError);
   }
 }

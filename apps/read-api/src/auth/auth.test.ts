@@ -129,8 +129,15 @@ describe('signing in', () => {
   });
 
   test('a token issued with another secret, or expired, is refused by /v2/auth/me', async () => {
-    const forged = new AccessTokens('a-different-secret-with-more-than-32-characters', 3600).issue({ userId: user.id, officeId: user.officeId, tokenVersion: 0 });
-    const expired = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, 60).issue({ userId: user.id, officeId: user.officeId, tokenVersion: 0 }, Date.now() - 3600_000);
+    const forged = new AccessTokens('a-different-secret-with-more-than-32-characters', 3600).issue({
+      userId: user.id,
+      officeId: user.officeId,
+      tokenVersion: 0,
+    });
+    const expired = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, 60).issue(
+      { userId: user.id, officeId: user.officeId, tokenVersion: 0 },
+      Date.now() - 3600_000,
+    );
     for (const token of [forged.accessToken, expired.accessToken]) {
       const response = await me(token);
       assert.equal(response.status, 401);

@@ -42,7 +42,13 @@ describe('tokens end with a sign-out, a new password or the account', () => {
     await verdict(send.url, '/v2/mails/send/1', token),
   ];
   const signIn = async (user: TestUser, password = user.password) =>
-    (await (await fetch(`${first.url}/v2/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password }) })).json()) as SignedIn;
+    (await (
+      await fetch(`${first.url}/v2/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: user.email, password }),
+      })
+    ).json()) as SignedIn;
 
   test('each process remembers a user’s token version: no database round trip on every request', async () => {
     const erin = await createTestUser(db, 'erin');
@@ -73,7 +79,11 @@ describe('tokens end with a sign-out, a new password or the account', () => {
     const old = (await signIn(carol)).accessToken;
     assert.deepEqual(await everywhere(old), ['in', 'in', 'in']);
     const change = (body: object) =>
-      fetch(`${first.url}/v2/auth/password`, { method: 'POST', headers: { authorization: `Bearer ${old}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${first.url}/v2/auth/password`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${old}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const wrong = await change({ currentPassword: 'not it', newPassword: 'a-new-password-1' });
     assert.equal(wrong.status, 403);
     assert.match(((await wrong.json()) as { detail: string }).detail, /body\.currentPassword/);

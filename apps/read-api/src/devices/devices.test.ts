@@ -15,7 +15,6 @@ interface Device {
   lastSeenAt: string;
 }
 
-
 /** A token shaped like FCM's: an instance id, a colon, a long URL-safe base64 tail (over the router's 100-character parameters). */
 const fcmToken = () => `${randomBytes(16).toString('base64url')}:APA91b${randomBytes(110).toString('base64url')}`;
 
@@ -132,7 +131,10 @@ describe('device routes', () => {
     assert.equal(gone.title, 'Not Found');
 
     await problemOf(await remove(aliceToken, bobs), 404);
-    assert.ok((await list(bobToken)).some((device) => device.token === bobs), 'bob’s device is untouched');
+    assert.ok(
+      (await list(bobToken)).some((device) => device.token === bobs),
+      'bob’s device is untouched',
+    );
   });
 
   test('without a bearer token every device route is 401', async () => {
@@ -168,7 +170,11 @@ describe('device routes', () => {
   test('DELETE with a malformed token is a 400 problem naming path.token', async () => {
     for (const token of ['not a token', 'slash/inside', 'star*token']) {
       const problem = await problemOf(await call('DELETE', `/v2/devices/${encodeURIComponent(token)}`, aliceToken), 400);
-      assert.deepEqual(problem.errors?.map((error) => error.field), ['path.token'], token);
+      assert.deepEqual(
+        problem.errors?.map((error) => error.field),
+        ['path.token'],
+        token,
+      );
     }
   });
 });

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { isEventId } from '@letterbox/events';
 
-const eventId = z
-  .string()
-  .max(41)
-  .refine(isEventId, 'must be the id of an event this stream sent, such as 1767225600000-0');
+const eventId = z.string().max(41).refine(isEventId, 'must be the id of an event this stream sent, such as 1767225600000-0');
 
 /** EventSource cannot send headers, so the token and the id to resume from may come in the URL instead. */
 export const eventStreamQuery = z

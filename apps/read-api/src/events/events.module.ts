@@ -46,7 +46,11 @@ export class EventsModule implements BeforeApplicationShutdown, OnApplicationShu
           inject: [EVENT_CONNECTIONS],
         },
         { provide: OpenStreams, useFactory: () => new OpenStreams(config.EVENT_STREAMS_PER_USER) },
-        { provide: MailAnnouncer, useFactory: (events: UserEvents, writes: UserWrites) => new MailAnnouncer(events, writes), inject: [UserEvents, READ_ROUTING] },
+        {
+          provide: MailAnnouncer,
+          useFactory: (events: UserEvents, writes: UserWrites) => new MailAnnouncer(events, writes),
+          inject: [UserEvents, READ_ROUTING],
+        },
       ],
       exports: [MailAnnouncer],
     };

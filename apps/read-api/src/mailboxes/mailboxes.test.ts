@@ -36,7 +36,7 @@ describe('folders: made, renamed, deleted; mailboxes locked and unlocked', () =>
     });
     return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as Record<string, unknown> };
   };
-  const mailboxes = async () => ((await call('GET', '/v2/mailboxes')).body.items as MailboxView[]);
+  const mailboxes = async () => (await call('GET', '/v2/mailboxes')).body.items as MailboxView[];
   const problem = (answer: Awaited<ReturnType<typeof call>>, status: number, detail: RegExp) => {
     assert.equal(answer.status, status, JSON.stringify(answer.body));
     assert.equal(answer.type, PROBLEM_JSON);

@@ -74,7 +74,10 @@ describe('bulk changes: many mails in one request and one statement', () => {
     assert.deepEqual(await counts(user.mailboxes.inbox), { total: before.total, unread: (before.unread ?? 0) - 15 });
     const event = await nextEvent();
     assert.equal(event.type, 'mail.updated');
-    assert.deepEqual([...(event.mailIds as number[])].sort((a, b) => a - b), ids.slice(0, 15));
+    assert.deepEqual(
+      [...(event.mailIds as number[])].sort((a, b) => a - b),
+      ids.slice(0, 15),
+    );
     assert.deepEqual(event.changes, { seen: true, flagged: true });
     assert.deepEqual((await bulk({ ids: ids.slice(0, 15), seen: true })).body, { updated: 0, deleted: 0 }, 'mail already read is not counted');
   });
@@ -103,7 +106,11 @@ describe('bulk changes: many mails in one request and one statement', () => {
     assert.deepEqual((await bulk({ ids: [ids[0], ids[4], ids[5]], delete: true })).body, { updated: 2, deleted: 1 });
     assert.deepEqual(await counts(user.mailboxes.trash), { total: (trashBefore.total ?? 0) + 1, unread: (trashBefore.unread ?? 0) + 1 });
     assert.deepEqual(await counts(folder), { total: 3, unread: 3 });
-    assert.deepEqual(await nextEvent(), { type: 'mail.updated', mailIds: [ids[0], ids[4]].sort((a, b) => a - b), changes: { mailboxId: user.mailboxes.trash } });
+    assert.deepEqual(await nextEvent(), {
+      type: 'mail.updated',
+      mailIds: [ids[0], ids[4]].sort((a, b) => a - b),
+      changes: { mailboxId: user.mailboxes.trash },
+    });
     assert.deepEqual(await nextEvent(), { type: 'mail.deleted', mailIds: [ids[5]] });
   });
 
@@ -122,7 +129,7 @@ describe('bulk changes: many mails in one request and one statement', () => {
     await nextEvent();
   });
 
-  test('another user\'s mail, a locked folder\'s mail and deleted mail are not touched', async () => {
+  test("another user's mail, a locked folder's mail and deleted mail are not touched", async () => {
     const theirs = await mails(3, other.mailboxes.inbox, other);
     assert.deepEqual((await bulk({ ids: theirs, seen: true })).body, { updated: 0, deleted: 0 });
     const vault = (await call('POST', '/v2/mailboxes', { name: 'Vault' })).body.id as number;
@@ -135,7 +142,9 @@ describe('bulk changes: many mails in one request and one statement', () => {
     assert.equal(refused.status, 423);
     assert.equal((await bulk({ filter: { mailboxId: vault }, seen: true })).status, 423);
     assert.equal((await bulk({ ids: [locked[0]], mailboxId: 2_000_000_000 })).status, 404);
-    const { rows } = await db.sql.query<{ seen: number }>('SELECT count(*) FILTER (WHERE seen)::int AS seen FROM mails WHERE id = ANY($1::int8[])', [[...theirs, ...locked]]);
+    const { rows } = await db.sql.query<{ seen: number }>('SELECT count(*) FILTER (WHERE seen)::int AS seen FROM mails WHERE id = ANY($1::int8[])', [
+      [...theirs, ...locked],
+    ]);
     assert.equal(rows[0].seen, 0);
   });
 

@@ -32,9 +32,7 @@ describe('changing, moving and deleting mail', () => {
     for (let seed = 0; seed < 6; seed++) {
       inbox.push((await storeMail(db, blobs, { userId: user.id, mailboxId: user.mailboxes.inbox, eml: await randomMail(7100 + seed, { to }) })).id);
     }
-    seenInboxMail = (
-      await storeMail(db, blobs, { userId: user.id, mailboxId: user.mailboxes.inbox, eml: await randomMail(7200, { to }), seen: true })
-    ).id;
+    seenInboxMail = (await storeMail(db, blobs, { userId: user.id, mailboxId: user.mailboxes.inbox, eml: await randomMail(7200, { to }), seen: true })).id;
     lockedMail = (
       await storeMail(db, blobs, {
         userId: user.id,
@@ -43,8 +41,7 @@ describe('changing, moving and deleting mail', () => {
       })
     ).id;
     await db.prisma.mailbox.update({ where: { id: lockedId }, data: { locked: true } });
-    lockedPartId =
-      (await db.prisma.attachment.findFirst({ where: { mailId: BigInt(lockedMail) }, select: { partId: true } }))?.partId ?? '2';
+    lockedPartId = (await db.prisma.attachment.findFirst({ where: { mailId: BigInt(lockedMail) }, select: { partId: true } }))?.partId ?? '2';
     api = await startReadApiServer();
     token = await api.login(user.email, user.password);
   });
@@ -289,30 +286,27 @@ describe('changing, moving and deleting mail', () => {
     assert.equal(response.headers.get('content-type'), PROBLEM_JSON);
   });
 
-  test(
-    'concurrent changes and deletes of one mail in the trash: each answer is 200 or 404, never a 5xx',
-    async () => {
-      const mailId = (
-        await storeMail(db, testBlobStore(), {
-          userId: user.id,
-          mailboxId: user.mailboxes.trash,
-          eml: await randomMail(7300, { to: [{ name: 'Changer', address: user.email }] }),
-        })
-      ).id;
-      const answers = await Promise.all(
-        Array.from({ length: 8 }, (_, index) => (index % 2 ? call('DELETE', `/v2/mails/${mailId}`) : call('PATCH', `/v2/mails/${mailId}`, { seen: true }))),
-      );
-      const statuses = answers.map((response) => response.status);
-      await Promise.all(answers.map((response) => response.arrayBuffer()));
-      const row = await db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(mailId) }, select: { deletedAt: true } });
-      assert.ok(row.deletedAt instanceof Date, 'one of the deletes went through');
-      assert.deepEqual(
-        statuses.filter((status) => status !== 200 && status !== 404),
-        [],
-        `statuses: ${statuses.join(', ')}`,
-      );
-    },
-  );
+  test('concurrent changes and deletes of one mail in the trash: each answer is 200 or 404, never a 5xx', async () => {
+    const mailId = (
+      await storeMail(db, testBlobStore(), {
+        userId: user.id,
+        mailboxId: user.mailboxes.trash,
+        eml: await randomMail(7300, { to: [{ name: 'Changer', address: user.email }] }),
+      })
+    ).id;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => (index % 2 ? call('DELETE', `/v2/mails/${mailId}`) : call('PATCH', `/v2/mails/${mailId}`, { seen: true }))),
+    );
+    const statuses = answers.map((response) => response.status);
+    await Promise.all(answers.map((response) => response.arrayBuffer()));
+    const row = await db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(mailId) }, select: { deletedAt: true } });
+    assert.ok(row.deletedAt instanceof Date, 'one of the deletes went through');
+    assert.deepEqual(
+      statuses.filter((status) => status !== 200 && status !== 404),
+      [],
+      `statuses: ${statuses.join(', ')}`,
+    );
+  });
 
   test('after all the changes, every counter equals a count of the live mail', async () => {
     const truth = await countedInDatabase();
@@ -331,6 +325,10 @@ describe('changing, moving and deleting mail', () => {
     assert.deepEqual({ total: rows[0].total_count, unread: rows[0].unread_count }, truth[lockedId], 'the locked one is kept too');
     const all = await listIds('');
     const unlocked = Object.entries(truth).filter(([id]) => Number(id) !== lockedId);
-    assert.equal(all.total, unlocked.reduce((sum, [, box]) => sum + box.total, 0), 'the list total leaves the locked mailbox out');
+    assert.equal(
+      all.total,
+      unlocked.reduce((sum, [, box]) => sum + box.total, 0),
+      'the list total leaves the locked mailbox out',
+    );
   });
 });

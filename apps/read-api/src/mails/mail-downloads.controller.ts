@@ -31,7 +31,12 @@ export class MailDownloadsController {
   /** The EML exactly as stored, as message/rfc822, with single-range support. */
   @Get('raw')
   @ApiZodPath(mailIdParams)
-  async raw(@CurrentUser() user: AuthenticatedUser, @Param(validMailId) params: z.infer<typeof mailIdParams>, @Headers('range') rangeHeader: string | undefined, @Res() reply: FastifyReply) {
+  async raw(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(validMailId) params: z.infer<typeof mailIdParams>,
+    @Headers('range') rangeHeader: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     const mail = await this.mails.record(user.userId, params.id);
     const range = parseByteRange(rangeHeader, mail.size);
     download(reply.header('accept-ranges', 'bytes'), { contentType: 'message/rfc822', disposition: 'attachment', filename: `${mail.id}.eml` });
@@ -46,7 +51,12 @@ export class MailDownloadsController {
   @Get('attachments/:partId')
   @ApiQuery({ name: 'disposition', required: false, enum: ['attachment', 'inline'] })
   @ApiZodPath(attachmentParams)
-  async attachment(@CurrentUser() user: AuthenticatedUser, @Param(validAttachment) params: z.infer<typeof attachmentParams>, @Query('disposition') disposition: string | undefined, @Res() reply: FastifyReply) {
+  async attachment(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(validAttachment) params: z.infer<typeof attachmentParams>,
+    @Query('disposition') disposition: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     const mail = await this.mails.record(user.userId, params.id);
     const { stream, attachment } = this.content.openAttachment(mail, params.partId);
     const shown = disposition === 'inline' ? 'inline' : 'attachment';

@@ -63,10 +63,7 @@ describe('GET /v2/mails list and count', () => {
     for (let index = 0; index < 5; index++) {
       await storeMail(db, blobs, { userId: user.id, mailboxId: user.mailboxes.inbox, eml: await randomMail(77 + index, {}), receivedAt: sameInstant });
     }
-    await db.sql.query(
-      `UPDATE mails SET deleted_at = now() WHERE id IN (SELECT id FROM mails WHERE user_id = $1 ORDER BY id LIMIT 40 OFFSET 100)`,
-      [user.id],
-    );
+    await db.sql.query(`UPDATE mails SET deleted_at = now() WHERE id IN (SELECT id FROM mails WHERE user_id = $1 ORDER BY id LIMIT 40 OFFSET 100)`, [user.id]);
     api = await startReadApiServer();
     token = await api.login(user.email, user.password);
   });
@@ -132,10 +129,10 @@ describe('GET /v2/mails list and count', () => {
     assert.ok(Number(rows[0].locked) > 0, 'the data has locked mail');
     assert.ok(Number(rows[0].deleted) > 0, 'the data has deleted mail');
     const all = await listAll({});
-    const { rows: hidden } = await db.sql.query<{ id: string }>(
-      'SELECT id FROM mails WHERE user_id = $1 AND (mailbox_id = $2 OR deleted_at IS NOT NULL)',
-      [user.id, lockedMailboxId],
-    );
+    const { rows: hidden } = await db.sql.query<{ id: string }>('SELECT id FROM mails WHERE user_id = $1 AND (mailbox_id = $2 OR deleted_at IS NOT NULL)', [
+      user.id,
+      lockedMailboxId,
+    ]);
     const shown = new Set(all.ids);
     for (const row of hidden) assert.ok(!shown.has(Number(row.id)), `mail ${row.id} must not be listed`);
   });
@@ -152,7 +149,13 @@ describe('GET /v2/mails list and count', () => {
     assert.equal((await call('PATCH', `/v2/mails/${first}`, { seen: true })).status, 200);
     assert.equal((await call('PATCH', `/v2/mails/${second}`, { mailboxId: projectsMailboxId })).status, 200);
     assert.equal((await call('DELETE', `/v2/mails/${third}`)).status, 200);
-    for (const filter of [{}, { seen: false }, { mailboxId: user.mailboxes.inbox }, { mailboxId: projectsMailboxId, seen: false }, { mailboxId: user.mailboxes.trash }]) {
+    for (const filter of [
+      {},
+      { seen: false },
+      { mailboxId: user.mailboxes.inbox },
+      { mailboxId: projectsMailboxId, seen: false },
+      { mailboxId: user.mailboxes.trash },
+    ]) {
       const expected = await leftJoinList(db, user.id, filter);
       const { ids, totals } = await listAll(filter);
       assert.deepEqual(ids, expected, JSON.stringify(filter));

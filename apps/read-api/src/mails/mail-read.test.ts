@@ -48,8 +48,7 @@ describe('reading a mail', () => {
     await db?.close();
   });
 
-  const get = (path: string, headers: Record<string, string> = {}) =>
-    fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
 
   for (const size of SIZES) {
     test(`${size}: headers, bodies and attachment metadata`, async () => {

@@ -2,13 +2,9 @@ import { z } from 'zod';
 import { integerParam } from '@letterbox/http';
 import { decodeCursor, parseSearchQuery, type MailListFilter } from '@letterbox/mail';
 
-const booleanParam = z
-  .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
-  .transform((value) => value === 'true' || value === '1');
+const booleanParam = z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).transform((value) => value === 'true' || value === '1');
 
-const instant = z.iso
-  .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-31T00:00:00Z' })
-  .transform((value) => new Date(value));
+const instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-31T00:00:00Z' }).transform((value) => new Date(value));
 
 const EXPANSIONS = ['attachments', 'receipt_confirm'] as const;
 type Expansion = (typeof EXPANSIONS)[number];
@@ -109,7 +105,10 @@ export const mailPatchBody = z
   });
 
 const MAX_BULK_IDS = 1000;
-const bulkIds = z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).min(1).max(MAX_BULK_IDS, `must list at most ${MAX_BULK_IDS}; use filter for more`);
+const bulkIds = z
+  .array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
+  .min(1)
+  .max(MAX_BULK_IDS, `must list at most ${MAX_BULK_IDS}; use filter for more`);
 
 /** The mail list's filters, as JSON. */
 const bulkFilter = z
@@ -145,5 +144,6 @@ export const bulkChangeBody = z
     const selections = [body.ids, body.threadIds, body.filter].filter((selection) => selection !== undefined).length;
     if (selections !== 1) context.addIssue({ code: 'custom', message: 'give exactly one of ids, threadIds, filter' });
     const changes = [body.seen, body.flagged, body.important, body.mailboxId].some((value) => value !== undefined);
-    if (changes === (body.delete === true)) context.addIssue({ code: 'custom', message: 'give delete, or at least one of seen, flagged, important, mailboxId' });
+    if (changes === (body.delete === true))
+      context.addIssue({ code: 'custom', message: 'give delete, or at least one of seen, flagged, important, mailboxId' });
   });

@@ -52,8 +52,7 @@ describe('malformed mail is shown, never a server error', () => {
     await db?.close();
   });
 
-  const get = (urlPath: string) =>
-    fetch(`${api.url}${urlPath}`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(HANG) });
+  const get = (urlPath: string) => fetch(`${api.url}${urlPath}`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(HANG) });
 
   function idOf(name: string): number {
     const id = stored.get(name);
@@ -137,14 +136,11 @@ describe('malformed mail is shown, never a server error', () => {
     assert.deepEqual([empty.subject, empty.text, empty.attachments], ['', '', []]);
   });
 
-  test(
-    'raw 8-bit EUC-KR headers are shown in Korean',
-    async () => {
-      const mail = await read('raw-euc-kr-headers');
-      assert.equal(mail.subject, '안녕하세요, 회의 자료입니다');
-      assert.equal(mail.from.name, '김민준');
-    },
-  );
+  test('raw 8-bit EUC-KR headers are shown in Korean', async () => {
+    const mail = await read('raw-euc-kr-headers');
+    assert.equal(mail.subject, '안녕하세요, 회의 자료입니다');
+    assert.equal(mail.from.name, '김민준');
+  });
 
   test('the malformed mails are listed like any other', async () => {
     const response = await get(`/v2/mails?mailboxId=${user.mailboxes.inbox}&limit=100&with=attachments`);
@@ -237,23 +233,20 @@ describe('malformed mail is shown, never a server error', () => {
       assert.equal((await get(`/v2/mails/${cutId}`)).status, 200);
     });
 
-    test(
-      'raw and attachment downloads end (with an error or a short, closed body) instead of hanging',
-      async () => {
-        const guard = { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(3000) };
-        const outcomes = await Promise.all(
-          [`/v2/mails/${cutId}/raw`, `/v2/mails/${cutId}/attachments/${cutPart}`].map(async (urlPath) => {
-            try {
-              const response = await fetch(`${api.url}${urlPath}`, guard);
-              await response.arrayBuffer();
-              return `${urlPath}: ${response.status}`;
-            } catch (error) {
-              return `${urlPath}: ${(error as Error).name}`;
-            }
-          }),
-        );
-        for (const outcome of outcomes) assert.doesNotMatch(outcome, /TimeoutError/, outcome);
-      },
-    );
+    test('raw and attachment downloads end (with an error or a short, closed body) instead of hanging', async () => {
+      const guard = { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(3000) };
+      const outcomes = await Promise.all(
+        [`/v2/mails/${cutId}/raw`, `/v2/mails/${cutId}/attachments/${cutPart}`].map(async (urlPath) => {
+          try {
+            const response = await fetch(`${api.url}${urlPath}`, guard);
+            await response.arrayBuffer();
+            return `${urlPath}: ${response.status}`;
+          } catch (error) {
+            return `${urlPath}: ${(error as Error).name}`;
+          }
+        }),
+      );
+      for (const outcome of outcomes) assert.doesNotMatch(outcome, /TimeoutError/, outcome);
+    });
   });
 });

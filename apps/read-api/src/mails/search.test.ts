@@ -37,11 +37,16 @@ describe('full-text search: q= on the mail and conversation lists', () => {
       }),
     );
     await put('html', await compose({ from: 'bob@outside.test', subject: 'Walk', html: '<p>Meet at the <b>lighthouse</b> tomorrow &amp; bring tea</p>' }));
-    await put('korean', await compose({ from: '김민수 <minsu@outside.test>', subject: '주간 보고', text: '다음 주 회의록을 첨부합니다. 예산 검토 부탁드립니다.' }));
+    await put(
+      'korean',
+      await compose({ from: '김민수 <minsu@outside.test>', subject: '주간 보고', text: '다음 주 회의록을 첨부합니다. 예산 검토 부탁드립니다.' }),
+    );
     await put('japanese', await compose({ from: 'tanaka@outside.test', subject: '連絡', text: '東京都の会議は来週です。' }));
     await put('chinese', await compose({ from: 'li@outside.test', subject: '通知', text: '我们明天讨论项目预算。' }));
     const eucKr = Buffer.concat([
-      Buffer.from('From: office@outside.test\r\nTo: me@letterbox.test\r\nSubject: notice\r\nDate: Sun, 1 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=euc-kr\r\nContent-Transfer-Encoding: 8bit\r\n\r\n'),
+      Buffer.from(
+        'From: office@outside.test\r\nTo: me@letterbox.test\r\nSubject: notice\r\nDate: Sun, 1 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=euc-kr\r\nContent-Transfer-Encoding: 8bit\r\n\r\n',
+      ),
       iconv.encode('서울 사무실 이전 안내입니다.\r\n', 'euc-kr'),
     ]);
     await put('euc-kr', eucKr, user, user.mailboxes.spam);
@@ -65,11 +70,17 @@ describe('full-text search: q= on the mail and conversation lists', () => {
 
   test('a word in the body is found, with a snippet that marks it', async () => {
     const page = await search('quarterly');
-    assert.deepEqual(page.items.map((item) => item.id), [ids.english]);
+    assert.deepEqual(
+      page.items.map((item) => item.id),
+      [ids.english],
+    );
     assert.equal(page.total, 1);
     const highlight = page.items[0].highlight;
     assert.ok(highlight, 'the hit has a highlight');
-    assert.deepEqual(highlight.marks.map(([start, end]) => highlight.text.slice(start, end)), ['quarterly']);
+    assert.deepEqual(
+      highlight.marks.map(([start, end]) => highlight.text.slice(start, end)),
+      ['quarterly'],
+    );
     assert.deepEqual(await found('QUARTERLY Budget'), [ids.english], 'words in any case, all of them');
   });
 
@@ -80,7 +91,7 @@ describe('full-text search: q= on the mail and conversation lists', () => {
   });
 
   test('HTML is searched as text, and sender names and addresses are searched too', async () => {
-    assert.deepEqual(await found('lighthouse'), [ids.html], 'another user\'s mail with the word is not found');
+    assert.deepEqual(await found('lighthouse'), [ids.html], "another user's mail with the word is not found");
     assert.deepEqual(await found('archer'), [ids.english]);
     assert.deepEqual(await found('ann'), [ids.english]);
   });
@@ -97,10 +108,13 @@ describe('full-text search: q= on the mail and conversation lists', () => {
     assert.deepEqual(await found('사무실'), [ids['euc-kr']], 'an EUC-KR body, decoded when stored');
     assert.deepEqual(await found('회의실'), [], 'a word that is not there');
     const korean = (await search('회의록')).items[0].highlight;
-    assert.deepEqual(korean?.marks.map(([start, end]) => korean.text.slice(start, end)), ['회의록']);
+    assert.deepEqual(
+      korean?.marks.map(([start, end]) => korean.text.slice(start, end)),
+      ['회의록'],
+    );
   });
 
-  test('operators combine with words and with the list\'s own filters', async () => {
+  test("operators combine with words and with the list's own filters", async () => {
     assert.deepEqual(await found('has:attachment'), [ids.english]);
     assert.deepEqual(await found('from:ann quarterly'), [ids.english]);
     assert.deepEqual(await found('from:bob quarterly'), []);
@@ -119,7 +133,10 @@ describe('full-text search: q= on the mail and conversation lists', () => {
 
   test('the conversation list takes q= too', async () => {
     const page = (await search('lighthouse', '/v2/threads')) as unknown as ThreadListPage;
-    assert.deepEqual(page.items.map((item) => item.latest.id), [ids.html]);
+    assert.deepEqual(
+      page.items.map((item) => item.latest.id),
+      [ids.html],
+    );
     assert.ok(page.items[0].latest.highlight?.marks.length);
   });
 

@@ -162,10 +162,9 @@ describe('read receipt confirmation', () => {
       assert.deepEqual(withoutDate(pixel.headers), withoutDate(firstPixel.headers), 'identical headers but Date and X-Request-Id');
       assert.deepEqual(await receipts(), snapshot, 'no receipt of either office changed or was created');
       const key = decodeURIComponent(path.split('/')[4]);
-      const { rows } = await db.sql.query<{ office_id: number; read_count: number }>(
-        'SELECT office_id, read_count FROM read_receipts WHERE cert_key = $1',
-        [key],
-      );
+      const { rows } = await db.sql.query<{ office_id: number; read_count: number }>('SELECT office_id, read_count FROM read_receipts WHERE cert_key = $1', [
+        key,
+      ]);
       for (const row of rows) assert.ok([sender.officeId, elsewhere.officeId].includes(row.office_id), 'a key is only ever in its own office');
     });
   }

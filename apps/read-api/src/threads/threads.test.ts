@@ -68,8 +68,7 @@ describe('conversations: threads assigned on store, listed collapsed, read whole
     await db?.close();
   });
 
-  const store = (headers: Headers, mailboxId = user.mailboxes.inbox, owner = user) =>
-    storeMail(db, blobs, { userId: owner.id, mailboxId, eml: eml(headers) });
+  const store = (headers: Headers, mailboxId = user.mailboxes.inbox, owner = user) => storeMail(db, blobs, { userId: owner.id, mailboxId, eml: eml(headers) });
   const get = async <T>(path: string) => {
     const response = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
     return { status: response.status, body: (await response.json()) as T };
@@ -101,16 +100,25 @@ describe('conversations: threads assigned on store, listed collapsed, read whole
     assert.equal(monthsLater.threadId, monthsLater.id, 'past 30 days a subject alone starts a new conversation');
   });
 
-  test('threads are per user: the same Message-IDs in another user\'s mail stay apart', async () => {
+  test("threads are per user: the same Message-IDs in another user's mail stay apart", async () => {
     await store({ id: '<shared-1@example.com>', subject: 'Shared', date: '2026-11-05T09:00:00Z' });
-    const theirs = await store({ id: '<shared-2@example.com>', subject: 'Re: Shared', inReplyTo: '<shared-1@example.com>', date: '2026-11-05T10:00:00Z' }, other.mailboxes.inbox, other);
+    const theirs = await store(
+      { id: '<shared-2@example.com>', subject: 'Re: Shared', inReplyTo: '<shared-1@example.com>', date: '2026-11-05T10:00:00Z' },
+      other.mailboxes.inbox,
+      other,
+    );
     assert.equal(theirs.threadId, theirs.id);
   });
 
   test('a conversation takes at most 100 messages; the next reply starts another', async () => {
     const first = await store({ id: '<long-0@example.com>', subject: 'Long one', date: '2026-11-06T00:00:00Z' });
     for (let index = 1; index < 100; index++) {
-      const reply = await store({ id: `<long-${index}@example.com>`, subject: 'Re: Long one', inReplyTo: '<long-0@example.com>', date: '2026-11-06T01:00:00Z' });
+      const reply = await store({
+        id: `<long-${index}@example.com>`,
+        subject: 'Re: Long one',
+        inReplyTo: '<long-0@example.com>',
+        date: '2026-11-06T01:00:00Z',
+      });
       assert.equal(reply.threadId, first.id);
     }
     const overflow = await store({ id: '<long-100@example.com>', subject: 'Re: Long one', inReplyTo: '<long-0@example.com>', date: '2026-11-06T02:00:00Z' });
@@ -135,25 +143,41 @@ describe('conversations: threads assigned on store, listed collapsed, read whole
       return (await response.json()) as ThreadListPage;
     };
     const all = await list('limit=10');
-    assert.deepEqual(all.items.map((item) => item.threadId), [a1.id, b1.id, c1.id]);
+    assert.deepEqual(
+      all.items.map((item) => item.threadId),
+      [a1.id, b1.id, c1.id],
+    );
     const alpha = all.items[0];
     assert.equal(alpha.latest.id, a3.id);
     assert.equal(alpha.messageCount, 3);
     assert.equal(alpha.unreadCount, 2);
     assert.equal(alpha.hasAttachments, true);
-    assert.deepEqual(alpha.participants.map((p) => p.address), ['ann@x.com', 'bob@x.com']);
+    assert.deepEqual(
+      alpha.participants.map((p) => p.address),
+      ['ann@x.com', 'bob@x.com'],
+    );
     assert.equal(all.nextCursor, null);
 
     const first = await list('limit=2');
-    assert.deepEqual(first.items.map((item) => item.threadId), [a1.id, b1.id]);
+    assert.deepEqual(
+      first.items.map((item) => item.threadId),
+      [a1.id, b1.id],
+    );
     const second = await list(`limit=2&cursor=${encodeURIComponent(first.nextCursor ?? '')}`);
-    assert.deepEqual(second.items.map((item) => item.threadId), [c1.id], 'a thread appears once across pages');
+    assert.deepEqual(
+      second.items.map((item) => item.threadId),
+      [c1.id],
+      'a thread appears once across pages',
+    );
 
     const inbox = await list(`mailboxId=${person.mailboxes.inbox}`);
     assert.equal(inbox.items[0].latest.receivedAt, new Date(at(5)).toISOString(), 'ordered by the newest message the filter keeps');
     assert.equal(inbox.items[0].messageCount, 3, 'the count is the whole conversation');
     const unread = await list('seen=false');
-    assert.deepEqual(unread.items.map((item) => item.threadId), [a1.id, b1.id, c1.id]);
+    assert.deepEqual(
+      unread.items.map((item) => item.threadId),
+      [a1.id, b1.id, c1.id],
+    );
   });
 
   test('locked mailboxes are left out of conversations; a thread is read whole, in order, and only by its owner', async () => {
@@ -169,11 +193,17 @@ describe('conversations: threads assigned on store, listed collapsed, read whole
 
     const headers = { authorization: `Bearer ${personToken}` };
     const page = (await (await fetch(`${api.url}/v2/threads`, { headers })).json()) as ThreadListPage;
-    assert.deepEqual(page.items.map((item) => [item.threadId, item.messageCount]), [[first.id, 2]]);
+    assert.deepEqual(
+      page.items.map((item) => [item.threadId, item.messageCount]),
+      [[first.id, 2]],
+    );
 
     const thread = await fetch(`${api.url}/v2/threads/${first.id}`, { headers });
     const body = (await thread.json()) as { threadId: number; messages: MailSummary[] };
-    assert.deepEqual(body.messages.map((mail) => mail.id), [first.id, third.id]);
+    assert.deepEqual(
+      body.messages.map((mail) => mail.id),
+      [first.id, third.id],
+    );
     assert.ok(body.messages.every((mail) => mail.threadId === first.id));
 
     const someoneElse = await get<{ detail: string }>(`/v2/threads/${first.id}`);
@@ -184,9 +214,19 @@ describe('conversations: threads assigned on store, listed collapsed, read whole
 
   test('the thread summaries stay what a recount gives after reads, moves, deletes, locks and concurrent stores', async () => {
     const person = await createTestUser(db, 'threads-summary');
-    const folder = (await db.sql.query<{ id: number }>(`INSERT INTO mailboxes (user_id, name, role) VALUES ($1, 'Side', 'custom') RETURNING id`, [person.id])).rows[0].id;
+    const folder = (await db.sql.query<{ id: number }>(`INSERT INTO mailboxes (user_id, name, role) VALUES ($1, 'Side', 'custom') RETURNING id`, [person.id]))
+      .rows[0].id;
     const put = (index: number, inReplyTo?: string) =>
-      store({ id: `<s${index}@x>`, subject: inReplyTo ? 'Re: Summary' : `Summary ${index}`, inReplyTo, date: `2026-09-${String(1 + (index % 28)).padStart(2, '0')}T10:00:00Z` }, person.mailboxes.inbox, person);
+      store(
+        {
+          id: `<s${index}@x>`,
+          subject: inReplyTo ? 'Re: Summary' : `Summary ${index}`,
+          inReplyTo,
+          date: `2026-09-${String(1 + (index % 28)).padStart(2, '0')}T10:00:00Z`,
+        },
+        person.mailboxes.inbox,
+        person,
+      );
     const roots = await Promise.all(Array.from({ length: 8 }, (_, index) => put(index)));
     await Promise.all(Array.from({ length: 24 }, (_, index) => put(100 + index, `<s${index % 8}@x>`)));
     const recount = async () => {
@@ -218,7 +258,7 @@ describe('conversations: threads assigned on store, listed collapsed, read whole
     assert.deepEqual(await summaries(), await recount(), 'after concurrent reads, moves, stores and a deleted thread');
 
     await db.sql.query('UPDATE mailboxes SET locked = true WHERE id = $1', [folder]);
-    assert.deepEqual(await summaries(), await recount(), 'a locked folder\'s mail leaves the counts');
+    assert.deepEqual(await summaries(), await recount(), "a locked folder's mail leaves the counts");
     await db.sql.query('UPDATE mailboxes SET locked = false WHERE id = $1', [folder]);
     assert.deepEqual(await summaries(), await recount(), 'and comes back when it is unlocked');
   });

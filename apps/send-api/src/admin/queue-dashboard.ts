@@ -53,8 +53,16 @@ export async function mountQueueDashboard(
       const refused = await new Promise<Partial<FastifyError> | undefined>((resolve) => scope.basicAuth(request, reply, (error) => resolve(error)));
       if (!refused) return;
       // A browser's first request carries no credentials: not a guess, but an address past its limit still waits.
-      const wait = refused instanceof TooManyGuesses ? refused.secondsToWait : refused.code === NO_CREDENTIALS ? await attempts.secondsToWait('dashboard:', request.ip) : 0;
-      if (wait > 0) return sendProblem(reply.removeHeader('www-authenticate'), problemBody(429, `too many wrong passwords; try again in ${wait} s`), { 'retry-after': String(wait) });
+      const wait =
+        refused instanceof TooManyGuesses
+          ? refused.secondsToWait
+          : refused.code === NO_CREDENTIALS
+            ? await attempts.secondsToWait('dashboard:', request.ip)
+            : 0;
+      if (wait > 0)
+        return sendProblem(reply.removeHeader('www-authenticate'), problemBody(429, `too many wrong passwords; try again in ${wait} s`), {
+          'retry-after': String(wait),
+        });
       return sendProblem(reply, problemBody(401, 'sign in with the dashboard credentials (ADMIN_USERNAME / ADMIN_PASSWORD)'));
     });
     await scope.register(board.registerPlugin(), { prefix: BASE_PATH });

@@ -50,7 +50,11 @@ export class DraftsController {
   @Get(':id')
   @ApiZodResponse(200, draftViewSchema)
   @ApiZodPath(draftIdParams)
-  async read(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(draftIdParams, 'path')) params: DraftIdParams, @Res({ passthrough: true }) reply: FastifyReply) {
+  async read(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(new ZodValidationPipe(draftIdParams, 'path')) params: DraftIdParams,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return tagged(reply, await this.drafts.get(user.userId, params.id));
   }
 
@@ -88,7 +92,11 @@ export class DraftsController {
   @HttpCode(202)
   @ApiZodResponse(202, submittedSendSchema)
   @ApiZodBody(draftSendBody)
-  @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag the draft was read with; without it (and without `version`), the draft is sent as it is.' })
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: 'The ETag the draft was read with; without it (and without `version`), the draft is sent as it is.',
+  })
   @ApiZodPath(draftIdParams)
   async send(
     @CurrentUser() user: AuthenticatedUser,
@@ -111,7 +119,10 @@ export class DraftsController {
     const fromHeader = this.validateIfMatch.transform({ 'if-match': ifMatch })['if-match'];
     if (fromHeader !== undefined) return { version: fromHeader, onConflict: preconditionFailed };
     if (bodyVersion !== undefined || !required) return { version: bodyVersion, onConflict: rethrow };
-    throw new HttpException({ detail: 'header.if-match: give the ETag the draft was read with, or version in the body', errors: [{ field: 'header.if-match', message: 'required' }] }, 428);
+    throw new HttpException(
+      { detail: 'header.if-match: give the ETag the draft was read with, or version in the body', errors: [{ field: 'header.if-match', message: 'required' }] },
+      428,
+    );
   }
 }
 

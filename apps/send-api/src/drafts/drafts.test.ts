@@ -6,7 +6,18 @@ import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
 import type { DraftView } from '@letterbox/sending';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  type AppProcess,
+  createTestUser,
+  deliveryWorkerEnv,
+  SendClient,
+  startDeliveryWorkerProcess,
+  testBlobStore,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+} from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 const PROBLEM_JSON = /^application\/problem\+json/;
@@ -47,7 +58,12 @@ describe('drafts on the server', () => {
       body: json ? JSON.stringify(body) : (body as FormData | undefined),
     });
     const text = await response.text();
-    return { status: response.status, etag: response.headers.get('etag'), type: response.headers.get('content-type'), body: (text ? JSON.parse(text) : undefined) as DraftView & { detail?: string; id: number } };
+    return {
+      status: response.status,
+      etag: response.headers.get('etag'),
+      type: response.headers.get('content-type'),
+      body: (text ? JSON.parse(text) : undefined) as DraftView & { detail?: string; id: number },
+    };
   }
 
   const mailOf = (id: number) => db.prisma.mail.findUnique({ where: { id: BigInt(id) }, include: { attachments: true, search: { select: { body: true } } } });
@@ -97,22 +113,34 @@ describe('drafts on the server', () => {
     form.append('attachments', new Blob([file], { type: 'application/pdf' }), 'plan.pdf');
     const made = await call('POST', '/v2/drafts', form);
     assert.equal(made.status, 201, JSON.stringify(made.body));
-    assert.deepEqual(made.body.attachments.map((one) => [one.filename, one.size]), [['plan.pdf', 20_000]]);
+    assert.deepEqual(
+      made.body.attachments.map((one) => [one.filename, one.size]),
+      [['plan.pdf', 20_000]],
+    );
     const saved = await call('PUT', `/v2/drafts/${made.body.id}`, { text: 'still attached' }, { 'if-match': '"1"' });
-    assert.deepEqual(saved.body.attachments.map((one) => one.filename), ['plan.pdf']);
+    assert.deepEqual(
+      saved.body.attachments.map((one) => one.filename),
+      ['plan.pdf'],
+    );
     const mail = await mailOf(made.body.id);
-    assert.deepEqual(mail?.attachments.map((one) => one.filename), ['plan.pdf'], 'the draft mail lists it');
+    assert.deepEqual(
+      mail?.attachments.map((one) => one.filename),
+      ['plan.pdf'],
+      'the draft mail lists it',
+    );
     const removed = await call('PUT', `/v2/drafts/${made.body.id}`, { removeAttachments: [made.body.attachments[0].id] }, { 'if-match': '"2"' });
     assert.deepEqual(removed.body.attachments, []);
     assert.deepEqual((await mailOf(made.body.id))?.attachments, []);
   });
 
-  test('a reply drafted on the server is in the original\'s conversation; sending it delivers it, flags the original and empties Drafts', async () => {
+  test("a reply drafted on the server is in the original's conversation; sending it delivers it, flags the original and empties Drafts", async () => {
     const tag = randomUUID().slice(0, 8);
     const original = await storeMail(db, blobs, {
       userId: user.id,
       mailboxId: user.mailboxes.inbox,
-      eml: Buffer.from(`From: Ann <ann.${tag}@outside.test>\r\nTo: ${user.email}\r\nSubject: Offsite ${tag}\r\nMessage-ID: <offsite-${tag}@outside.test>\r\n\r\nWhere?\r\n`),
+      eml: Buffer.from(
+        `From: Ann <ann.${tag}@outside.test>\r\nTo: ${user.email}\r\nSubject: Offsite ${tag}\r\nMessage-ID: <offsite-${tag}@outside.test>\r\n\r\nWhere?\r\n`,
+      ),
     });
     const made = await call('POST', '/v2/drafts', { original: original.id, mode: 'reply', text: 'By the lake.' });
     assert.equal(made.status, 201, JSON.stringify(made.body));
@@ -132,7 +160,7 @@ describe('drafts on the server', () => {
     assert.equal((await db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(original.id) } })).answered, true);
   });
 
-  test('a draft is discarded; another user\'s draft is a 404 to every route', async () => {
+  test("a draft is discarded; another user's draft is a 404 to every route", async () => {
     const made = await call('POST', '/v2/drafts', { subject: 'Mine' });
     const theirs = accessTokenFor(stranger);
     assert.equal((await call('GET', `/v2/drafts/${made.body.id}`, undefined, {}, theirs)).status, 404);

@@ -8,7 +8,20 @@ import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, startIngestWorkerProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  type AppProcess,
+  createTestUser,
+  deliveryWorkerEnv,
+  SendClient,
+  startDeliveryWorkerProcess,
+  startIngestWorkerProcess,
+  storedSentCopy,
+  testBlobStore,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+} from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 function addresses(field: AddressObject | AddressObject[] | undefined): string[] {
@@ -84,8 +97,7 @@ describe('reply, reply all and forward', () => {
     return { copy, message, parsed: await simpleParser(message.raw) };
   }
 
-  const flagsOf = async (mailId: number) =>
-    db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(mailId) }, select: { answered: true, forwarded: true } });
+  const flagsOf = async (mailId: number) => db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(mailId) }, select: { answered: true, forwarded: true } });
 
   test('a reply goes to the sender with In-Reply-To, References and Re:, joins the conversation, and marks the original answered', async () => {
     const mail = await original();
@@ -97,7 +109,7 @@ describe('reply, reply all and forward', () => {
     assert.equal(parsed.subject, `Re: Budget ${mail.tag}`);
     assert.equal(parsed.inReplyTo, `<budget-${mail.tag}@outside.test>`);
     assert.deepEqual([parsed.references].flat(), [`<first-${mail.tag}@outside.test>`, `<budget-${mail.tag}@outside.test>`]);
-    assert.equal(copy.threadId, BigInt(mail.threadId), 'the Sent copy is in the original\'s conversation');
+    assert.equal(copy.threadId, BigInt(mail.threadId), "the Sent copy is in the original's conversation");
     assert.deepEqual(await flagsOf(mail.id), { answered: true, forwarded: false });
     // The user's open clients are told, as the read API tells them of other changes.
     const redis = new IORedis(loadConfig(redisConfig).REDIS_URL);
@@ -105,7 +117,9 @@ describe('reply, reply all and forward', () => {
       const history = await redis.xrange(`${queuePrefix}:events:user:${user.id}`, '-', '+');
       const events = history.map(([, fields]) => JSON.parse(fields[fields.indexOf('event') + 1]) as Record<string, unknown>);
       assert.ok(
-        events.some((event) => event.type === 'mail.updated' && JSON.stringify(event.mailIds) === `[${mail.id}]` && JSON.stringify(event.changes) === '{"answered":true}'),
+        events.some(
+          (event) => event.type === 'mail.updated' && JSON.stringify(event.mailIds) === `[${mail.id}]` && JSON.stringify(event.changes) === '{"answered":true}',
+        ),
         JSON.stringify(events),
       );
     } finally {
@@ -124,14 +138,21 @@ describe('reply, reply all and forward', () => {
     assert.deepEqual(addresses(all.parsed.cc), [`dora.${mail.tag}@outside.test`]);
     assert.ok(!all.message.envelope.to.includes(user.email), 'the user does not write to themselves');
 
-    const chosen = await delivered((await client.send({ original: mail.id, mode: 'reply', to: ['only@outside.test'], subject: 'Re: my words', text: 'x' })).body.id);
+    const chosen = await delivered(
+      (await client.send({ original: mail.id, mode: 'reply', to: ['only@outside.test'], subject: 'Re: my words', text: 'x' })).body.id,
+    );
     assert.deepEqual(chosen.message.envelope.to, ['only@outside.test']);
     assert.equal(chosen.parsed.subject, 'Re: my words');
   });
 
-  test('a forward carries the original\'s attachment and inline image by reference, byte for byte, and marks it forwarded', async () => {
+  test("a forward carries the original's attachment and inline image by reference, byte for byte, and marks it forwarded", async () => {
     const mail = await original({ attachments: true });
-    const answer = await client.send({ original: mail.id, mode: 'forward', to: ['eve@outside.test'], html: '<p>FYI</p><img src="cid:chart-' + mail.tag + '">' });
+    const answer = await client.send({
+      original: mail.id,
+      mode: 'forward',
+      to: ['eve@outside.test'],
+      html: '<p>FYI</p><img src="cid:chart-' + mail.tag + '">',
+    });
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
     const { parsed } = await delivered(answer.body.id);
     assert.equal(parsed.subject, `Fwd: Budget ${mail.tag}`);
@@ -146,10 +167,14 @@ describe('reply, reply all and forward', () => {
     assert.deepEqual(await flagsOf(mail.id), { answered: false, forwarded: true });
     const send = await db.prisma.outboundSend.findUniqueOrThrow({ where: { id: BigInt(answer.body.id) } });
     const forwarded = (send.request as { attachments: Array<{ storageKey: string }> }).attachments;
-    assert.deepEqual(forwarded.map((one) => one.storageKey), [mail.storageKey, mail.storageKey], 'both parts are read from the original, not uploaded again');
+    assert.deepEqual(
+      forwarded.map((one) => one.storageKey),
+      [mail.storageKey, mail.storageKey],
+      'both parts are read from the original, not uploaded again',
+    );
   });
 
-  test('someone else\'s mail or a missing one is a 404 on original; a forward needs recipients; mode needs original', async () => {
+  test("someone else's mail or a missing one is a 404 on original; a forward needs recipients; mode needs original", async () => {
     const theirs = await storeMail(db, blobs, {
       userId: stranger.id,
       mailboxId: stranger.mailboxes.inbox,

@@ -6,7 +6,22 @@ import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import type { Database } from '@letterbox/db';
 import { ColleagueDelivery, createInboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, startIngestWorkerProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, testQueues, type TestUser, waitFor } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  type AppProcess,
+  createTestUser,
+  deliveryWorkerEnv,
+  SendClient,
+  startDeliveryWorkerProcess,
+  startIngestWorkerProcess,
+  storedSentCopy,
+  testBlobStore,
+  testDatabase,
+  testQueuePrefix,
+  testQueues,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 describe('mail between colleagues', () => {
@@ -67,17 +82,22 @@ describe('mail between colleagues', () => {
     }
   });
 
-  test('a colleague\'s mail handed over twice (a retried delivery) is stored once', async () => {
+  test("a colleague's mail handed over twice (a retried delivery) is stored once", async () => {
     const queues = testQueues(queuePrefix);
     try {
       const directory = new RecipientDirectory(db.sql);
-      const colleagues = new ColleagueDelivery(directory, createInboundIntake({ sql: db.sql, blobs, references: new DatabaseBlobReferences(db.sql), queues, maxMessageBytes: 1024 * 1024, directory }));
+      const colleagues = new ColleagueDelivery(
+        directory,
+        createInboundIntake({ sql: db.sql, blobs, references: new DatabaseBlobReferences(db.sql), queues, maxMessageBytes: 1024 * 1024, directory }),
+      );
       assert.deepEqual(await colleagues.colleaguesAmong([bob.email, 'nobody@outside.test']), new Set([bob.email]));
       const messageId = `<twice-${randomUUID()}@letterbox.test>`;
       const message = () => Buffer.from(`From: ${alice.email}\r\nTo: ${bob.email}\r\nSubject: twice\r\nMessage-ID: ${messageId}\r\n\r\nonce\r\n`);
       await colleagues.deliver(Readable.from([message()]), [bob.email]);
       await colleagues.deliver(Readable.from([message()]), [bob.email]);
-      await waitFor(async () => (await db.sql.query('SELECT 1 FROM inbound_acceptances WHERE payload->>\'messageId\' = $1', [messageId])).rowCount === 0, { what: 'both handed-over copies to be processed' });
+      await waitFor(async () => (await db.sql.query("SELECT 1 FROM inbound_acceptances WHERE payload->>'messageId' = $1", [messageId])).rowCount === 0, {
+        what: 'both handed-over copies to be processed',
+      });
       assert.equal((await inboxOf(bob, messageId)).length, 1);
     } finally {
       await queues.close();

@@ -49,13 +49,21 @@ describe('sends recorded together (group commit)', () => {
     assert.ok(recorded.every(({ created }) => created));
     assert.equal(new Set(recorded.map(({ send }) => send.id)).size, subjects.length);
     // now() is the transaction's start: one value for every send of one statement.
-    const { rows } = await db.sql.query<{ transactions: number }>('SELECT count(DISTINCT requested_at)::int AS transactions FROM outbound_sends WHERE id = ANY($1::int8[])', [
-      recorded.map(({ send }) => send.id),
-    ]);
+    const { rows } = await db.sql.query<{ transactions: number }>(
+      'SELECT count(DISTINCT requested_at)::int AS transactions FROM outbound_sends WHERE id = ANY($1::int8[])',
+      [recorded.map(({ send }) => send.id)],
+    );
     assert.equal(rows[0].transactions, 1);
     const keeping = recorded.filter((_, index) => index % 2 === 0).map(({ send }) => send);
-    assert.ok(recorded.every(({ send }, index) => (send.sentMailId === null) === (index % 2 === 1)), 'a send keeping a copy is told its mail id at once');
-    assert.equal(await db.prisma.mail.count({ where: { id: { in: keeping.map((send) => BigInt(send.sentMailId ?? 0)) } } }), 0, 'no copy is stored by the request');
+    assert.ok(
+      recorded.every(({ send }, index) => (send.sentMailId === null) === (index % 2 === 1)),
+      'a send keeping a copy is told its mail id at once',
+    );
+    assert.equal(
+      await db.prisma.mail.count({ where: { id: { in: keeping.map((send) => BigInt(send.sentMailId ?? 0)) } } }),
+      0,
+      'no copy is stored by the request',
+    );
 
     await new SentCopies(db, testBlobStore(), queuePrefix).store(recorded.map(({ send }) => send.id));
     for (const [index, { send }] of recorded.entries()) {
@@ -105,7 +113,10 @@ describe('sends recorded together (group commit)', () => {
       [sendIds],
     );
     const byId = new Map(rows.map((row) => [Number(row.id), row]));
-    assert.ok(sendIds.slice(0, 10).every((id) => byId.get(id)?.stored && !byId.get(id)?.sent_copy_pending), 'the ten copies are stored');
+    assert.ok(
+      sendIds.slice(0, 10).every((id) => byId.get(id)?.stored && !byId.get(id)?.sent_copy_pending),
+      'the ten copies are stored',
+    );
     assert.deepEqual({ ...byId.get(sendIds[10]), id: undefined }, { id: undefined, sent_copy_pending: true, stored: false });
   });
 });

@@ -45,14 +45,21 @@ describe('a multipart send that does not parse is the client’s to fix', () => 
       body,
       signal: AbortSignal.timeout(10_000),
     });
-    return { status: response.status, type: response.headers.get('content-type') ?? '', body: (await response.json()) as Problem & { id?: number; sentMailId?: number } };
+    return {
+      status: response.status,
+      type: response.headers.get('content-type') ?? '',
+      body: (await response.json()) as Problem & { id?: number; sentMailId?: number },
+    };
   }
 
   async function expectRefused(answer: Awaited<ReturnType<typeof post>>, detail: RegExp) {
     assert.equal(answer.status, 400, JSON.stringify(answer.body));
     assert.match(answer.type, /^application\/problem\+json/);
     assert.match(answer.body.detail, detail);
-    assert.ok(answer.body.errors?.some((error) => error.field === 'attachments'), JSON.stringify(answer.body.errors));
+    assert.ok(
+      answer.body.errors?.some((error) => error.field === 'attachments'),
+      JSON.stringify(answer.body.errors),
+    );
   }
 
   const to = () => field('to', `${randomUUID().slice(0, 8)}@recipients.test`);
@@ -86,6 +93,9 @@ describe('a multipart send that does not parse is the client’s to fix', () => 
     // As the ingest worker stores it: the Sent copy lists the attachment under the name kept.
     await new SentCopies(db, testBlobStore(), queuePrefix).store([answer.body.id ?? 0]);
     const attachments = await db.prisma.attachment.findMany({ where: { mailId: BigInt(answer.body.sentMailId ?? 0) } });
-    assert.deepEqual(attachments.map((one) => [one.filename, one.contentType]), [['passwd.txt', 'text/plain']]);
+    assert.deepEqual(
+      attachments.map((one) => [one.filename, one.contentType]),
+      [['passwd.txt', 'text/plain']],
+    );
   });
 });

@@ -4,7 +4,19 @@ import { after, before, describe, test } from 'node:test';
 import { simpleParser } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, startDeliveryWorkerProcess, startIngestWorkerProcess, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  type AppProcess,
+  createTestUser,
+  deliveryWorkerEnv,
+  SendClient,
+  startDeliveryWorkerProcess,
+  startIngestWorkerProcess,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 const SENDS = 20;
@@ -45,10 +57,9 @@ describe('send API and delivery worker with one database connection each', () =>
     }));
     const answers = await Promise.all(
       sends.map((send, index) =>
-        client.sendMultipart(
-          { to: send.to, subject: `Pool ${run} #${index}`, html: `<p>Send ${index}</p>`, requestReadReceipt: 'true' },
-          [{ filename: `file-${index}.bin`, contentType: 'application/octet-stream', content: send.file }],
-        ),
+        client.sendMultipart({ to: send.to, subject: `Pool ${run} #${index}`, html: `<p>Send ${index}</p>`, requestReadReceipt: 'true' }, [
+          { filename: `file-${index}.bin`, contentType: 'application/octet-stream', content: send.file },
+        ]),
       ),
     );
     assert.deepEqual(

@@ -32,7 +32,8 @@ export async function readSendForm(request: FastifyRequest, blobs: BlobStore, ma
     // The multipart reader skips, without a word, a part whose name or filename holds a line break (such as a
     // decoded RFC 2231 filename*): refused here rather than sent without the file the user attached.
     if (!counter.closed) throw refused('the form ends before its closing boundary');
-    if (form.parts < counter.parts) throw refused(`${counter.parts - form.parts} part(s) could not be read: a name or filename holds a line break, or the part is not form-data`);
+    if (form.parts < counter.parts)
+      throw refused(`${counter.parts - form.parts} part(s) could not be read: a name or filename holds a line break, or the part is not form-data`);
     return form;
   } catch (error) {
     throw asClientError(error);
@@ -46,7 +47,8 @@ function asClientError(error: unknown): unknown {
   if (error instanceof SourceEndedEarlyError) return refused('the form ends inside a file');
   if (error instanceof HttpException || !(error instanceof Error)) return error;
   const status = (error as { statusCode?: number }).statusCode;
-  if (status !== undefined && status < 500) return new HttpException({ detail: `attachments: ${error.message}`, errors: [{ field: 'attachments', message: error.message }] }, status);
+  if (status !== undefined && status < 500)
+    return new HttpException({ detail: `attachments: ${error.message}`, errors: [{ field: 'attachments', message: error.message }] }, status);
   if (status === undefined && isFormError(error)) return refused(error.message);
   return error;
 }
@@ -76,7 +78,11 @@ async function readMultipart(request: FastifyRequest, blobs: BlobStore, maxAttac
     }
     const stored = await blobs.put(part.file);
     total += stored.size;
-    if (total > maxAttachmentBytes) throw new PayloadTooLargeException({ detail: `attachments: more than ${maxAttachmentBytes} bytes in all`, errors: [{ field: 'attachments', message: `more than ${maxAttachmentBytes} bytes in all` }] });
+    if (total > maxAttachmentBytes)
+      throw new PayloadTooLargeException({
+        detail: `attachments: more than ${maxAttachmentBytes} bytes in all`,
+        errors: [{ field: 'attachments', message: `more than ${maxAttachmentBytes} bytes in all` }],
+      });
     attachments.push({ filename: safeFilename(part.filename), contentType, storageKey: stored.key, size: stored.size });
   }
   return { fields, attachments, parts };

@@ -3,7 +3,19 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, sleep, startDeliveryWorkerProcess, testDatabase, testQueuePrefix, type TestUser, waitFor } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  type AppProcess,
+  createTestUser,
+  deliveryWorkerEnv,
+  SendClient,
+  sleep,
+  startDeliveryWorkerProcess,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
 /** Nothing listens here: the send API's Redis is down. */
@@ -65,28 +77,28 @@ describe('sends recorded while the send API’s Redis is down', () => {
   }
 
   async function rowsTo(address: string): Promise<OutboundRow[]> {
-    const { rows } = await db.sql.query<OutboundRow>(
-      `SELECT id, status, enqueued_at, attempts FROM outbound_sends WHERE user_id = $1 AND request->'to' ? $2`,
-      [sender.id, address],
-    );
+    const { rows } = await db.sql.query<OutboundRow>(`SELECT id, status, enqueued_at, attempts FROM outbound_sends WHERE user_id = $1 AND request->'to' ? $2`, [
+      sender.id,
+      address,
+    ]);
     return rows;
   }
 
-  test(
-    'POST answers (202, or a 5xx problem) while Redis is down',
-    async () => {
-      const status = await postWithin({ to: [recorded.to], subject: 'Redis is down', text: 'still recorded' }, { 'idempotency-key': recorded.key });
-      console.log(`POST with Redis down: ${status === 'no answer' ? `no answer within ${ANSWER_WITHIN_MS} ms` : status}`);
-      assert.ok(status !== 'no answer', `no answer within ${ANSWER_WITHIN_MS} ms`);
-      assert.ok(status === 202 || status >= 500, `answered ${status}`);
-    },
-  );
+  test('POST answers (202, or a 5xx problem) while Redis is down', async () => {
+    const status = await postWithin({ to: [recorded.to], subject: 'Redis is down', text: 'still recorded' }, { 'idempotency-key': recorded.key });
+    console.log(`POST with Redis down: ${status === 'no answer' ? `no answer within ${ANSWER_WITHIN_MS} ms` : status}`);
+    assert.ok(status !== 'no answer', `no answer within ${ANSWER_WITHIN_MS} ms`);
+    assert.ok(status === 202 || status >= 500, `answered ${status}`);
+  });
 
   test('the send was recorded in PostgreSQL all the same: queued, not marked enqueued', async () => {
-    const rows = await waitFor(async () => {
-      const found = await rowsTo(recorded.to);
-      return found.length > 0 && found;
-    }, { timeoutMs: 5000, what: 'the send to be recorded' });
+    const rows = await waitFor(
+      async () => {
+        const found = await rowsTo(recorded.to);
+        return found.length > 0 && found;
+      },
+      { timeoutMs: 5000, what: 'the send to be recorded' },
+    );
     assert.equal(rows.length, 1);
     assert.equal(rows[0].status, 'queued');
     assert.equal(rows[0].enqueued_at, null);
@@ -108,32 +120,32 @@ describe('sends recorded while the send API’s Redis is down', () => {
     await health.arrayBuffer();
   });
 
-  test(
-    'cancel answers while Redis is down',
-    async () => {
-      // Known to hang (above): only the recording matters here.
-      await postWithin({ to: [undone.to], text: 'undo me' }, {}, 1000);
-      const [row] = await waitFor(async () => {
+  test('cancel answers while Redis is down', async () => {
+    // Known to hang (above): only the recording matters here.
+    await postWithin({ to: [undone.to], text: 'undo me' }, {}, 1000);
+    const [row] = await waitFor(
+      async () => {
         const found = await rowsTo(undone.to);
         return found.length > 0 && found;
-      }, { timeoutMs: 5000, what: 'the send to be recorded' });
-      undone.id = Number(row.id);
-      let status: number | 'no answer';
-      try {
-        const response = await fetch(`${api.url}/v2/mails/send/${undone.id}/cancel`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}` },
-          signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
-        });
-        await response.arrayBuffer();
-        status = response.status;
-      } catch (error) {
-        if ((error as Error).name !== 'TimeoutError') throw error;
-        status = 'no answer';
-      }
-      assert.equal(status, 200, `cancel: ${status}`);
-    },
-  );
+      },
+      { timeoutMs: 5000, what: 'the send to be recorded' },
+    );
+    undone.id = Number(row.id);
+    let status: number | 'no answer';
+    try {
+      const response = await fetch(`${api.url}/v2/mails/send/${undone.id}/cancel`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
+      });
+      await response.arrayBuffer();
+      status = response.status;
+    } catch (error) {
+      if ((error as Error).name !== 'TimeoutError') throw error;
+      status = 'no answer';
+    }
+    assert.equal(status, 200, `cancel: ${status}`);
+  });
 
   test('the send cancelled while Redis was down is cancelled in PostgreSQL', async () => {
     assert.ok(undone.id > 0, 'the cancel test recorded a send');

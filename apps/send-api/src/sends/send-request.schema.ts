@@ -11,7 +11,14 @@ export const addressList = z.preprocess(
   (value) => {
     if (value === undefined) return [];
     const values = Array.isArray(value) ? value : [value];
-    return values.flatMap((entry) => (typeof entry === 'string' ? entry.split(/[,;]/).map((part) => part.trim()).filter(Boolean) : [entry]));
+    return values.flatMap((entry) =>
+      typeof entry === 'string'
+        ? entry
+            .split(/[,;]/)
+            .map((part) => part.trim())
+            .filter(Boolean)
+        : [entry],
+    );
   },
   z.array(z.email('must be an email address').max(320)).max(MAX_RECIPIENTS, `at most ${MAX_RECIPIENTS} addresses`),
 );

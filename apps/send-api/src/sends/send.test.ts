@@ -4,7 +4,21 @@ import { after, before, describe, test } from 'node:test';
 import { simpleParser, type AddressObject } from 'mailparser';
 import type { Database } from '@letterbox/db';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
-import { accessTokenFor, type AppProcess, createTestUser, deliveryWorkerEnv, SendClient, sleep, startDeliveryWorkerProcess, startIngestWorkerProcess, storedSentCopy, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  type AppProcess,
+  createTestUser,
+  deliveryWorkerEnv,
+  SendClient,
+  sleep,
+  startDeliveryWorkerProcess,
+  startIngestWorkerProcess,
+  storedSentCopy,
+  testBlobStore,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+} from '@letterbox/testing';
 import { SentCopies } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import type { ProblemDetails as Problem } from '@letterbox/http';
@@ -118,7 +132,9 @@ describe('send API, end to end', () => {
 
     test('an attachment over the limit is a 413 naming attachments', async () => {
       const to = recipient('big');
-      const tooBig = await client.sendMultipart({ to }, [{ filename: 'big.bin', contentType: 'application/octet-stream', content: randomBytes(MAX_ATTACHMENT_BYTES + 1024) }]);
+      const tooBig = await client.sendMultipart({ to }, [
+        { filename: 'big.bin', contentType: 'application/octet-stream', content: randomBytes(MAX_ATTACHMENT_BYTES + 1024) },
+      ]);
       await expectProblem(tooBig, 413, 'attachments');
       // Each file under the limit, together over it.
       const half = () => ({ filename: 'half.bin', contentType: 'application/octet-stream', content: randomBytes(MAX_ATTACHMENT_BYTES / 2 + 1024) });
@@ -304,8 +320,12 @@ describe('send API, end to end', () => {
       assert.equal(copy.mailboxId, sender.mailboxes.sent);
       assert.equal(copy.hasAttachments, true);
       assert.deepEqual(
-        copy.attachments.map((one) => ({ filename: one.filename, contentType: one.contentType, size: one.size })).sort((a, b) => a.filename.localeCompare(b.filename)),
-        files.map((file) => ({ filename: file.filename, contentType: file.contentType, size: file.content.length })).sort((a, b) => a.filename.localeCompare(b.filename)),
+        copy.attachments
+          .map((one) => ({ filename: one.filename, contentType: one.contentType, size: one.size }))
+          .sort((a, b) => a.filename.localeCompare(b.filename)),
+        files
+          .map((file) => ({ filename: file.filename, contentType: file.contentType, size: file.content.length }))
+          .sort((a, b) => a.filename.localeCompare(b.filename)),
       );
       // The stored EML holds the same bytes.
       const stored = await simpleParser(await readBlob(copy.storageKey));
@@ -386,10 +406,10 @@ describe('send API, end to end', () => {
   });
 
   async function sendsTo(address: string): Promise<number> {
-    const { rows } = await db.sql.query<{ count: string }>(
-      `SELECT count(*) FROM outbound_sends WHERE user_id = $1 AND request->'to' ? $2`,
-      [sender.id, address],
-    );
+    const { rows } = await db.sql.query<{ count: string }>(`SELECT count(*) FROM outbound_sends WHERE user_id = $1 AND request->'to' ? $2`, [
+      sender.id,
+      address,
+    ]);
     return Number(rows[0].count);
   }
 

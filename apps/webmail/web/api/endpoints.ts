@@ -1,5 +1,18 @@
 import { request, requestJson } from './http';
-import type { ContactList, MailChanges, MailDetail, Mailbox, MailboxList, MailPage, ServerDraft, SendView, Session, SubmittedSend, Thread, ThreadPage } from './types';
+import type {
+  ContactList,
+  MailChanges,
+  MailDetail,
+  Mailbox,
+  MailboxList,
+  MailPage,
+  ServerDraft,
+  SendView,
+  Session,
+  SubmittedSend,
+  Thread,
+  ThreadPage,
+} from './types';
 
 export const login = (email: string, password: string) =>
   requestJson<Session>('/v2/auth/login', { method: 'POST', json: { email, password }, anonymous: true });
@@ -60,7 +73,11 @@ export const createDraft = (body: FormData | Record<string, unknown>) =>
 
 /** Saves over `version`; a 412 means another window saved the draft first. */
 export const saveDraft = (id: number, version: number, body: FormData | Record<string, unknown>) =>
-  requestJson<ServerDraft>(`/v2/drafts/${id}`, { method: 'PUT', headers: { 'if-match': `"${version}"` }, ...(body instanceof FormData ? { body } : { json: body }) });
+  requestJson<ServerDraft>(`/v2/drafts/${id}`, {
+    method: 'PUT',
+    headers: { 'if-match': `"${version}"` },
+    ...(body instanceof FormData ? { body } : { json: body }),
+  });
 
 export const fetchDraft = (id: number, signal?: AbortSignal) => requestJson<ServerDraft>(`/v2/drafts/${id}`, { signal });
 

@@ -139,7 +139,11 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
               <input type="checkbox" checked={draft.rich} onChange={(event) => set('rich', event.target.checked)} /> Rich text
             </label>
             {draft.rich ? (
-              <RichEditor id="compose-body" initialHtml={draft.html || draft.text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\n/g, '<br>')} onChange={(html) => set('html', html)} />
+              <RichEditor
+                id="compose-body"
+                initialHtml={draft.html || draft.text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\n/g, '<br>')}
+                onChange={(html) => set('html', html)}
+              />
             ) : (
               <>
                 <label htmlFor="compose-text" className="visually-hidden">
@@ -154,7 +158,12 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
               {draft.serverAttachments.map((attachment) => (
                 <li key={attachment.id}>
                   {attachment.filename} <span className="size">({formatSize(attachment.size)})</span>
-                  <button type="button" className="link" aria-label={`Remove ${attachment.filename}`} onClick={() => autosave.removeServerAttachment(attachment.id)}>
+                  <button
+                    type="button"
+                    className="link"
+                    aria-label={`Remove ${attachment.filename}`}
+                    onClick={() => autosave.removeServerAttachment(attachment.id)}
+                  >
                     Remove
                   </button>
                 </li>
@@ -165,10 +174,12 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
           <fieldset className="send-options">
             <legend className="visually-hidden">Send options</legend>
             <label>
-              <input type="checkbox" checked={draft.requestReadReceipt} onChange={(event) => set('requestReadReceipt', event.target.checked)} /> Request read receipt
+              <input type="checkbox" checked={draft.requestReadReceipt} onChange={(event) => set('requestReadReceipt', event.target.checked)} /> Request read
+              receipt
             </label>
             <label>
-              <input type="checkbox" checked={draft.sendSeparately} onChange={(event) => set('sendSeparately', event.target.checked)} /> Send separately to each recipient
+              <input type="checkbox" checked={draft.sendSeparately} onChange={(event) => set('sendSeparately', event.target.checked)} /> Send separately to each
+              recipient
             </label>
             <label>
               Undo for{' '}

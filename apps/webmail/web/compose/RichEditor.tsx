@@ -33,7 +33,14 @@ export function RichEditor({ id, initialHtml, onChange }: Props) {
     <div className="rich-editor">
       <div className="editor-toolbar" role="toolbar" aria-label="Formatting">
         {COMMANDS.map((item) => (
-          <button key={item.command} type="button" aria-label={item.label} title={item.label} onMouseDown={(event) => event.preventDefault()} onClick={() => run(item.command)}>
+          <button
+            key={item.command}
+            type="button"
+            aria-label={item.label}
+            title={item.label}
+            onMouseDown={(event) => event.preventDefault()}
+            onClick={() => run(item.command)}
+          >
             {item.text}
           </button>
         ))}

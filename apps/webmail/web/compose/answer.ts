@@ -23,7 +23,12 @@ export function answerDraft(mail: MailDetail, mode: AnswerMode, self: string): D
       ? { to: '', cc: '' }
       : mode === 'reply'
         ? { to: to.join(', '), cc: '' }
-        : { to: unique([...to, ...others(mail.to)]).join(', '), cc: unique(others(mail.cc)).filter((address) => !to.includes(address)).join(', ') };
+        : {
+            to: unique([...to, ...others(mail.to)]).join(', '),
+            cc: unique(others(mail.cc))
+              .filter((address) => !to.includes(address))
+              .join(', '),
+          };
   return {
     ...emptyDraft(),
     ...recipients,

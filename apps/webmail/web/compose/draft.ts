@@ -137,10 +137,13 @@ export function draftSaveBody(draft: Draft, removedServerAttachments: string[]):
   const uploaded = draft.server?.uploaded ?? {};
   const keys = new Set(draft.files.map(fileKey));
   const newFiles = draft.files.filter((file) => !(fileKey(file) in uploaded));
-  const removed = [...Object.entries(uploaded).filter(([key]) => !keys.has(key)).map(([, id]) => id), ...removedServerAttachments];
-  const fields: Fields = draft.server
-    ? contentFields(draft)
-    : { ...contentFields(draft), original: draft.original?.mailId, mode: draft.original?.mode };
+  const removed = [
+    ...Object.entries(uploaded)
+      .filter(([key]) => !keys.has(key))
+      .map(([, id]) => id),
+    ...removedServerAttachments,
+  ];
+  const fields: Fields = draft.server ? contentFields(draft) : { ...contentFields(draft), original: draft.original?.mailId, mode: draft.original?.mode };
   if (removed.length > 0) fields.removeAttachments = removed;
   return { body: requestBody(fields, newFiles), newFiles };
 }

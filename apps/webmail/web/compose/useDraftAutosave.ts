@@ -13,7 +13,8 @@ function signature(draft: Draft): string {
   return JSON.stringify({ ...content, files: files.map(fileKey) });
 }
 
-const hasContent = (draft: Draft) => signature(draft) !== signature({ ...draft, to: '', cc: '', bcc: '', subject: '', text: '', html: '', files: [] }) || draft.original !== null;
+const hasContent = (draft: Draft) =>
+  signature(draft) !== signature({ ...draft, to: '', cc: '', bcc: '', subject: '', text: '', html: '', files: [] }) || draft.original !== null;
 
 /**
  * Keeps the draft on the server while it is written: a save a moment after the last
@@ -48,7 +49,9 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
       const uploaded = Object.fromEntries(Object.entries(current.server?.uploaded ?? {}).filter(([, id]) => kept.has(id)));
       newFiles.forEach((file, index) => (uploaded[fileKey(file)] = newIds[index]));
       const ofFiles = new Set(Object.values(uploaded));
-      const serverAttachments = answer.attachments.filter((attachment) => !ofFiles.has(attachment.id)).map(({ id, filename, size }) => ({ id, filename, size }));
+      const serverAttachments = answer.attachments
+        .filter((attachment) => !ofFiles.has(attachment.id))
+        .map(({ id, filename, size }) => ({ id, filename, size }));
       removed.current = [];
       saved.current = signature({ ...current, serverAttachments });
       const next: Draft = { ...latest.current, serverAttachments, server: { id: answer.id, version: answer.version, uploaded } };

@@ -24,7 +24,9 @@ export function useSendTracking(onSettled: () => void) {
   settled.current = onSettled;
 
   const track = useCallback((send: SendView, draft: Draft) => {
-    setSends((list) => [{ send, subject: draft.subject || '(no subject)', draft, undoError: null }, ...list.filter((item) => item.send.id !== send.id)].slice(0, 5));
+    setSends((list) =>
+      [{ send, subject: draft.subject || '(no subject)', draft, undoError: null }, ...list.filter((item) => item.send.id !== send.id)].slice(0, 5),
+    );
   }, []);
 
   const replace = useCallback((send: SendView, undoError: string | null = null) => {
@@ -66,7 +68,9 @@ export function useSendTracking(onSettled: () => void) {
       } catch (failure) {
         const tooLate = failure instanceof ApiError && failure.status === 409;
         setSends((list) =>
-          list.map((item) => (item.send.id === id ? { ...item, undoError: tooLate ? 'Too late to undo: it is already on its way.' : messageOf(failure) } : item)),
+          list.map((item) =>
+            item.send.id === id ? { ...item, undoError: tooLate ? 'Too late to undo: it is already on its way.' : messageOf(failure) } : item,
+          ),
         );
         return false;
       }

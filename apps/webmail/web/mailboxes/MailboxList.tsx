@@ -56,9 +56,7 @@ export function MailboxList({ mailboxes, error, currentId, onRetry, onChanged }:
   const form = (label: string, action: string) => (
     <form className="folder-form" onSubmit={(event) => void submit(event)}>
       {editing?.kind === 'delete' ? (
-        <p>
-          Delete “{editing.mailbox.name}”? Its mail goes to Trash.
-        </p>
+        <p>Delete “{editing.mailbox.name}”? Its mail goes to Trash.</p>
       ) : (
         <>
           <label htmlFor="folder-name">{label}</label>
@@ -105,24 +103,42 @@ export function MailboxList({ mailboxes, error, currentId, onRetry, onChanged }:
               </a>
               {mailbox.role === 'custom' && (
                 <span className="folder-actions">
-                  <button type="button" className="icon" aria-label={`Rename ${mailbox.name}`} title="Rename" onClick={() => start({ kind: 'rename', mailbox })}>
+                  <button
+                    type="button"
+                    className="icon"
+                    aria-label={`Rename ${mailbox.name}`}
+                    title="Rename"
+                    onClick={() => start({ kind: 'rename', mailbox })}
+                  >
                     ✎
                   </button>
-                  <button type="button" className="icon" aria-label={`Delete ${mailbox.name}`} title="Delete" onClick={() => start({ kind: 'delete', mailbox })}>
+                  <button
+                    type="button"
+                    className="icon"
+                    aria-label={`Delete ${mailbox.name}`}
+                    title="Delete"
+                    onClick={() => start({ kind: 'delete', mailbox })}
+                  >
                     ✕
                   </button>
                 </span>
               )}
-              {editing && editing.kind !== 'new' && editing.mailbox.id === mailbox.id && form('New name', editing.kind === 'delete' ? 'Delete folder' : 'Rename')}
+              {editing &&
+                editing.kind !== 'new' &&
+                editing.mailbox.id === mailbox.id &&
+                form('New name', editing.kind === 'delete' ? 'Delete folder' : 'Rename')}
             </li>
           ))}
         </ul>
       )}
-      {mailboxes && (editing?.kind === 'new' ? form('Folder name', 'Create') : (
-        <button type="button" className="link new-folder" onClick={() => start({ kind: 'new' })}>
-          + New folder
-        </button>
-      ))}
+      {mailboxes &&
+        (editing?.kind === 'new' ? (
+          form('Folder name', 'Create')
+        ) : (
+          <button type="button" className="link new-folder" onClick={() => start({ kind: 'new' })}>
+            + New folder
+          </button>
+        ))}
     </nav>
   );
 }

@@ -48,17 +48,18 @@ export function MailListToolbar({ options, onChange, searchRef }: Props) {
           <input type="checkbox" checked={options.flaggedOnly} onChange={(event) => onChange({ ...options, flaggedOnly: event.target.checked })} /> Flagged
         </label>
         <label>
-          <input
-            type="checkbox"
-            checked={options.withAttachments}
-            onChange={(event) => onChange({ ...options, withAttachments: event.target.checked })}
-          />{' '}
+          <input type="checkbox" checked={options.withAttachments} onChange={(event) => onChange({ ...options, withAttachments: event.target.checked })} />{' '}
           Attachments
         </label>
         <label htmlFor="sort-order" className="visually-hidden">
           Order
         </label>
-        <select id="sort-order" value={options.sort} disabled={options.conversations} onChange={(event) => onChange({ ...options, sort: event.target.value as ListOptions['sort'] })}>
+        <select
+          id="sort-order"
+          value={options.sort}
+          disabled={options.conversations}
+          onChange={(event) => onChange({ ...options, sort: event.target.value as ListOptions['sort'] })}
+        >
           <option value="-receivedAt">Newest first</option>
           <option value="receivedAt">Oldest first</option>
         </select>

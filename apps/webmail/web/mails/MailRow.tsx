@@ -99,9 +99,5 @@ function Marked({ highlight }: { highlight: Highlight }) {
     at = end;
   }
   parts.push({ text: highlight.text.slice(at), marked: false });
-  return (
-    <>
-      {parts.map((part, index) => (part.marked ? <mark key={index}>{part.text}</mark> : part.text))}
-    </>
-  );
+  return <>{parts.map((part, index) => (part.marked ? <mark key={index}>{part.text}</mark> : part.text))}</>;
 }

@@ -4,7 +4,10 @@ import type { Receipt } from '../api/types';
 export function ReceiptBadge({ receipts }: { receipts: Receipt[] }) {
   const read = receipts.filter((receipt) => receipt.firstReadAt !== null).length;
   return (
-    <span className={`receipt-badge${read ? ' read' : ''}`} title={receipts.map((receipt) => `${receipt.email}: ${receipt.firstReadAt ? 'read' : 'not read yet'}`).join('\n')}>
+    <span
+      className={`receipt-badge${read ? ' read' : ''}`}
+      title={receipts.map((receipt) => `${receipt.email}: ${receipt.firstReadAt ? 'read' : 'not read yet'}`).join('\n')}
+    >
       {read === 0 ? 'Not read yet' : `Read by ${read} of ${receipts.length}`}
     </span>
   );

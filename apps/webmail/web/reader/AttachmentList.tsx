@@ -47,7 +47,13 @@ export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
       <ul>
         {files.map((attachment) => (
           <li key={attachment.partId}>
-            <button type="button" className="attachment" onClick={() => void download(attachment)} disabled={busy[attachment.partId]} aria-label={`Download ${attachment.filename}, ${formatSize(attachment.size)}`}>
+            <button
+              type="button"
+              className="attachment"
+              onClick={() => void download(attachment)}
+              disabled={busy[attachment.partId]}
+              aria-label={`Download ${attachment.filename}, ${formatSize(attachment.size)}`}
+            >
               <Icon name="file" className="attachment-icon" />
               <span className="attachment-name">{attachment.filename}</span>
               <span className="attachment-size">{busy[attachment.partId] ? 'Downloading…' : formatSize(attachment.size)}</span>

@@ -161,11 +161,7 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
         </p>
       )}
       {mail.truncated && <p className="notice">This mail is long: only its beginning is shown.</p>}
-      {html !== null ? (
-        <MailFrame key={`${mail.id}-${remoteImages}`} html={html} remoteImages={remoteImages} />
-      ) : (
-        <pre className="mail-text">{mail.text}</pre>
-      )}
+      {html !== null ? <MailFrame key={`${mail.id}-${remoteImages}`} html={html} remoteImages={remoteImages} /> : <pre className="mail-text">{mail.text}</pre>}
     </article>
   );
 }

@@ -12,7 +12,9 @@ export function ReceiptList({ receipts }: { receipts: Receipt[] }) {
           <li key={receipt.email} className={receipt.firstReadAt ? 'read' : 'unread'}>
             <span className="receipt-email">{receipt.email}</span>{' '}
             <span className="receipt-state">
-              {receipt.firstReadAt ? `read ${formatFullDate(receipt.firstReadAt)}${receipt.readCount > 1 ? ` (${receipt.readCount} times)` : ''}` : 'not read yet'}
+              {receipt.firstReadAt
+                ? `read ${formatFullDate(receipt.firstReadAt)}${receipt.readCount > 1 ? ` (${receipt.readCount} times)` : ''}`
+                : 'not read yet'}
             </span>
           </li>
         ))}

@@ -54,8 +54,7 @@ export function ThreadMessages({ threadId, openMailId }: Props) {
           return (
             <li key={message.id} className="thread-message" data-mail-id={message.id}>
               <button type="button" className="thread-toggle" aria-expanded={Boolean(shown)} onClick={() => void toggle(message)}>
-                <span className="thread-from">{displayName(message.from)}</span>{' '}
-                <time dateTime={message.receivedAt}>{formatFullDate(message.receivedAt)}</time>
+                <span className="thread-from">{displayName(message.from)}</span> <time dateTime={message.receivedAt}>{formatFullDate(message.receivedAt)}</time>
                 {!shown && <span className="thread-snippet"> — {message.snippet}</span>}
               </button>
               {shown === 'loading' && <p className="thread-body">Opening…</p>}

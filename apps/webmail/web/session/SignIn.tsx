@@ -39,7 +39,10 @@ export function SignIn({ notice, lastEmail, onSignedIn }: Props) {
     <main className="sign-in">
       <form className="sign-in-card" onSubmit={submit} aria-labelledby="sign-in-title" noValidate={false}>
         <h1 id="sign-in-title">
-          <span className="logo" aria-hidden="true">✉</span> Letterbox
+          <span className="logo" aria-hidden="true">
+            ✉
+          </span>{' '}
+          Letterbox
         </h1>
         {notice && (
           <p className="notice" role="alert">

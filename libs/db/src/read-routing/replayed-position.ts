@@ -29,10 +29,7 @@ export class ReplayedPosition {
 
   private async ask(): Promise<string | undefined> {
     try {
-      const { rows } = await within(
-        this.replica.query<{ lsn: string | null }>(REPLAYED_POSITION),
-        ANSWER_WITHIN_MS,
-      );
+      const { rows } = await within(this.replica.query<{ lsn: string | null }>(REPLAYED_POSITION), ANSWER_WITHIN_MS);
       return rows[0].lsn === null ? undefined : sortableWalPosition(rows[0].lsn);
     } catch (error) {
       if (this.mayReport()) logger.warn({ err: error }, 'the read replica does not answer: reads go to the primary (repeats are not logged for 30 s)');

@@ -65,7 +65,8 @@ export class ReplicaRouting implements UserReads, UserWrites {
       const position = sortableWalPosition(rows[0].lsn);
       await Promise.all(userIds.map((userId) => within(this.redis.eval(RECORD_LATER, 1, this.key(userId), position, REMEMBERED_MS), REDIS_WITHIN_MS)));
     } catch (error) {
-      if (this.mayReport()) logger.warn({ err: error }, 'a write was not recorded for read-your-writes: its user may read from the replica before it has the write');
+      if (this.mayReport())
+        logger.warn({ err: error }, 'a write was not recorded for read-your-writes: its user may read from the replica before it has the write');
     }
   }
 

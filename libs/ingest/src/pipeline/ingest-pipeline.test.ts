@@ -103,7 +103,10 @@ describe('the ingest pipeline', () => {
   }
 
   async function copies(messageId: string): Promise<number> {
-    const { rows } = await db.sql.query<{ count: number }>('SELECT count(*)::int AS count FROM mails WHERE user_id = $1 AND message_id = $2', [user.id, messageId]);
+    const { rows } = await db.sql.query<{ count: number }>('SELECT count(*)::int AS count FROM mails WHERE user_id = $1 AND message_id = $2', [
+      user.id,
+      messageId,
+    ]);
     return rows[0].count;
   }
 
@@ -117,8 +120,14 @@ describe('the ingest pipeline', () => {
   test('a batch retried after it was stored (a crash before its jobs completed) stores nothing again, and announces the same mails', async () => {
     const batch = [await accepted([user.id]), await accepted([user.id])];
     announced = [];
-    assert.deepEqual(await pipeline.run(batch), [{ stored: 1, duplicates: 0 }, { stored: 1, duplicates: 0 }]);
-    assert.deepEqual(await pipeline.run(batch), [{ stored: 0, duplicates: 1 }, { stored: 0, duplicates: 1 }]);
+    assert.deepEqual(await pipeline.run(batch), [
+      { stored: 1, duplicates: 0 },
+      { stored: 1, duplicates: 0 },
+    ]);
+    assert.deepEqual(await pipeline.run(batch), [
+      { stored: 0, duplicates: 1 },
+      { stored: 0, duplicates: 1 },
+    ]);
     const [first, retry] = announced;
     assert.deepEqual(retry.map((mail) => mail.mailId).sort(), first.map((mail) => mail.mailId).sort());
     assert.ok(first.every((mail) => mail.storedNow) && retry.every((mail) => !mail.storedNow));
@@ -158,8 +167,17 @@ describe('the ingest pipeline', () => {
     const originalId = `<${randomUUID()}@example.org>`;
     const subject = `Quarterly ${randomUUID()}`;
     await pipeline.run([await accepted([user.id], originalId, { subject })]);
-    const replyBlob = await blobs.put(Buffer.from(`From: b@example.org\r\nSubject: Re: ${subject}\r\nMessage-ID: <r-${randomUUID()}@example.org>\r\nIn-Reply-To: ${originalId}\r\n\r\nyes\r\n`));
-    const reply = { inboundId: randomUUID(), storageKey: replyBlob.key, size: replyBlob.size, messageId: `<r@x>`, recipientIds: [user.id], receivedAt: new Date().toISOString() };
+    const replyBlob = await blobs.put(
+      Buffer.from(`From: b@example.org\r\nSubject: Re: ${subject}\r\nMessage-ID: <r-${randomUUID()}@example.org>\r\nIn-Reply-To: ${originalId}\r\n\r\nyes\r\n`),
+    );
+    const reply = {
+      inboundId: randomUUID(),
+      storageKey: replyBlob.key,
+      size: replyBlob.size,
+      messageId: `<r@x>`,
+      recipientIds: [user.id],
+      receivedAt: new Date().toISOString(),
+    };
     await pipeline.run([reply, await accepted([user.id], undefined, { subject: `RE: ${subject}` })]);
     const { rows } = await db.sql.query<{ threads: number; mails: number }>(
       'SELECT count(DISTINCT thread_id)::int AS threads, count(*)::int AS mails FROM mails WHERE user_id = $1 AND mail_thread_subject(subject) = lower($2)',
@@ -171,7 +189,10 @@ describe('the ingest pipeline', () => {
   test('the same message twice in one batch is stored once', async () => {
     const first = await accepted([user.id]);
     const second = await accepted([user.id], first.messageId);
-    assert.deepEqual(await pipeline.run([first, second]), [{ stored: 1, duplicates: 0 }, { stored: 0, duplicates: 1 }]);
+    assert.deepEqual(await pipeline.run([first, second]), [
+      { stored: 1, duplicates: 0 },
+      { stored: 0, duplicates: 1 },
+    ]);
     assert.equal(await copies(first.messageId), 1);
   });
 
@@ -209,7 +230,10 @@ describe('the ingest pipeline', () => {
     logged = [];
     announced = [];
     const outcomes = await pipeline.run(batch);
-    assert.deepEqual(outcomes, batch.map(() => ({ stored: 1, duplicates: 0 })));
+    assert.deepEqual(
+      outcomes,
+      batch.map(() => ({ stored: 1, duplicates: 0 })),
+    );
     assert.equal(announced.flat().length, 100);
     const storedBare = logged.filter(({ msg }) => msg.includes('stored bare')).map(({ inboundId }) => inboundId);
     assert.deepEqual(storedBare.sort(), [poisoned[1].inboundId, poisoned[2].inboundId].sort());
@@ -222,7 +246,11 @@ describe('the ingest pipeline', () => {
     assert.equal(rows[0].subject, 'ab');
     assert.equal(rows[0].from_name, '\ufffd');
     assert.match(rows[1].subject, /could not be read/);
-    assert.deepEqual(await pipeline.run(batch), batch.map(() => ({ stored: 0, duplicates: 1 })), 'a retry stores none again');
+    assert.deepEqual(
+      await pipeline.run(batch),
+      batch.map(() => ({ stored: 0, duplicates: 1 })),
+      'a retry stores none again',
+    );
   });
 
   test('a message whose From has no address is stored with an empty sender, searchable, and announced as from an unknown sender', async () => {
@@ -230,7 +258,10 @@ describe('the ingest pipeline', () => {
     const payload = await accepted([user.id], undefined, { from: 'undisclosed', subject });
     announced = [];
     assert.deepEqual(await pipeline.run([payload]), [{ stored: 1, duplicates: 0 }]);
-    assert.deepEqual(announced.flat().map(({ from, subject }) => ({ from, subject })), [{ from: '(unknown sender)', subject }]);
+    assert.deepEqual(
+      announced.flat().map(({ from, subject }) => ({ from, subject })),
+      [{ from: '(unknown sender)', subject }],
+    );
     const { rows } = await db.sql.query(
       'SELECT m.from_address, m.from_name, s.mail_id IS NOT NULL AS searchable FROM mails m LEFT JOIN mail_search s ON s.mail_id = m.id WHERE m.user_id = $1 AND m.message_id = $2',
       [user.id, payload.messageId],
@@ -244,16 +275,29 @@ describe('the ingest pipeline', () => {
     const real = await acceptedFrom('alerts@bank.example', messageId);
     const again = await acceptedFrom('ALERTS@bank.example', messageId);
     assert.deepEqual(await pipeline.run([forged]), [{ stored: 1, duplicates: 0 }]);
-    assert.deepEqual(await pipeline.run([real, again]), [{ stored: 1, duplicates: 0 }, { stored: 0, duplicates: 1 }]);
+    assert.deepEqual(await pipeline.run([real, again]), [
+      { stored: 1, duplicates: 0 },
+      { stored: 0, duplicates: 1 },
+    ]);
     assert.equal(await copies(messageId), 2);
   });
 
   test('a stage added to the list that fails one message fails only that one: the rest of its batch is stored and announced in the same run', async () => {
     const refusing = new IngestPipeline([...withStage(options, 'parse', new RefuseBySubject('REFUSE')), recordAnnounced]);
-    const [first, refused, last] = [await accepted([user.id]), await accepted([user.id], undefined, { subject: 'please REFUSE me' }), await accepted([user.id])];
+    const [first, refused, last] = [
+      await accepted([user.id]),
+      await accepted([user.id], undefined, { subject: 'please REFUSE me' }),
+      await accepted([user.id]),
+    ];
     announced = [];
     const [stored, failed, storedToo] = await refusing.run([first, refused, last]);
-    assert.deepEqual([stored, storedToo], [{ stored: 1, duplicates: 0 }, { stored: 1, duplicates: 0 }]);
+    assert.deepEqual(
+      [stored, storedToo],
+      [
+        { stored: 1, duplicates: 0 },
+        { stored: 1, duplicates: 0 },
+      ],
+    );
     assert.match(String(failed), /its subject says REFUSE/);
     assert.deepEqual(
       announced.flat().map(({ inboundId }) => inboundId),

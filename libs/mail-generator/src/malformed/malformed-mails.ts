@@ -14,10 +14,7 @@ export const NESTING_DEPTH = 30;
 const EUC_KR_NAME = Buffer.from('b1e8b9cec1d8', 'hex');
 const EUC_KR_SUBJECT = Buffer.from('bec8b3e7c7cfbcbcbfe42c20c8b8c0c720c0dab7e1c0d4b4cfb4d9', 'hex');
 // "회의 자료를 보내 드립니다. 확인 부탁드립니다." in EUC-KR
-const EUC_KR_BODY = Buffer.from(
-  'c8b8c0c720c0dab7e1b8a620bab8b3bb20b5e5b8b3b4cfb4d92e20c8aec0ce20bacec5b9b5e5b8b3b4cfb4d92e',
-  'hex',
-);
+const EUC_KR_BODY = Buffer.from('c8b8c0c720c0dab7e1b8a620bab8b3bb20b5e5b8b3b4cfb4d92e20c8aec0ce20bacec5b9b5e5b8b3b4cfb4d92e', 'hex');
 
 /**
  * Broken and unusual messages as they turn up in real mailboxes; a robust reader must
@@ -41,7 +38,11 @@ export function malformedMails(): MalformedMail[] {
 }
 
 function truncatedAttachment(): string {
-  const base64Lines = new SeededRandom('malformed/truncated').bytes(57 * 40).toString('base64').match(/.{76}/g) ?? [];
+  const base64Lines =
+    new SeededRandom('malformed/truncated')
+      .bytes(57 * 40)
+      .toString('base64')
+      .match(/.{76}/g) ?? [];
   const complete = crlfLines(
     ...commonHeaders('Upload cut off in the attachment', 'truncated'),
     'MIME-Version: 1.0',

@@ -45,7 +45,14 @@ export class BulkMailChanges {
       if (trashId === undefined) throw new Error(`user ${userId} has no trash mailbox`);
       const rows = await this.update<{ id: string; deleted: boolean }>(
         mails
-          .set((set) => ({ mailbox_id: trashId, deleted_at: set.case().when('m.mailbox_id', '=', trashId).then(sql<Date>`now()`).end() }))
+          .set((set) => ({
+            mailbox_id: trashId,
+            deleted_at: set
+              .case()
+              .when('m.mailbox_id', '=', trashId)
+              .then(sql<Date>`now()`)
+              .end(),
+          }))
           .where(selected)
           .returning((returned) => ['m.id', returned('m.deleted_at', 'is not', null).as('deleted')]),
       );

@@ -99,14 +99,20 @@ function searchConditions(userId: number, search: SearchQuery, mailboxes: Mailbo
   const { to, answered, minSize, maxSize, terms } = search;
   if (to) {
     const pattern = containsPattern(to);
-    conditions.push((m) => eb.or([eb(eb.cast<string>(`${m}.to_addresses`, 'text'), 'ilike', pattern), eb(eb.cast<string>(`${m}.cc_addresses`, 'text'), 'ilike', pattern)]));
+    conditions.push((m) =>
+      eb.or([eb(eb.cast<string>(`${m}.to_addresses`, 'text'), 'ilike', pattern), eb(eb.cast<string>(`${m}.cc_addresses`, 'text'), 'ilike', pattern)]),
+    );
   }
   if (answered !== undefined) conditions.push((m) => eb(`${m}.answered`, '=', answered));
   if (minSize !== undefined) conditions.push((m) => eb(`${m}.size`, '>', minSize));
   if (maxSize !== undefined) conditions.push((m) => eb(`${m}.size`, '<', maxSize));
   if (terms.length > 0) {
     const query = searchQuerySql(terms.map((term) => ({ text: searchableText(term.text), excluded: term.excluded })));
-    const hits = eb.selectFrom('mail_search as s').select('s.mail_id').where('s.user_id', '=', userId).where(sql<SqlBool>`s.document @@ (${query})`);
+    const hits = eb
+      .selectFrom('mail_search as s')
+      .select('s.mail_id')
+      .where('s.user_id', '=', userId)
+      .where(sql<SqlBool>`s.document @@ (${query})`);
     conditions.push((m) => eb(`${m}.id`, 'in', hits));
   }
   return conditions;
@@ -138,7 +144,12 @@ export function afterCursor(alias: MailAlias, cursor: ListCursor, order: 'desc' 
  * in 660,000, and so read a common word's whole posting list or walk a million mails for
  * a rare one (180 ms a search under load, where a plan for the word took 2).
  */
-export async function filteredRows<Row extends QueryResultRow>(pool: Pool, statement: RawBuilder<Row>, filter: MailListFilter, namePrefix: string): Promise<Row[]> {
+export async function filteredRows<Row extends QueryResultRow>(
+  pool: Pool,
+  statement: RawBuilder<Row>,
+  filter: MailListFilter,
+  namePrefix: string,
+): Promise<Row[]> {
   const { sql: text, parameters } = statement.compile(queryBuilder(pool));
   const name = filter.search?.terms.length ? undefined : `${namePrefix}-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`;
   const { rows } = await pool.query<Row>({ name, text, values: [...parameters] });

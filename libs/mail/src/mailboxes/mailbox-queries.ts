@@ -32,6 +32,9 @@ export class MailboxQueries {
 
 /** Every mailbox of the user with its lock state and counters: one small indexed read. */
 export async function mailboxCounters(sql: Pool | PoolClient, userId: number): Promise<MailboxCounters[]> {
-  const { rows } = await sql.query<{ id: number; name: string; role: string; locked: boolean; total_count: number; unread_count: number }>({ ...COUNTERS, values: [userId] });
+  const { rows } = await sql.query<{ id: number; name: string; role: string; locked: boolean; total_count: number; unread_count: number }>({
+    ...COUNTERS,
+    values: [userId],
+  });
   return rows.map((row) => ({ id: row.id, name: row.name, role: row.role, locked: row.locked, totalCount: row.total_count, unreadCount: row.unread_count }));
 }

@@ -44,9 +44,7 @@ export class MailContentReader {
     const { parts, ranges, cut } = shownBodies(mail.layout.bodies);
     const [headerBlock, ...bodies] = await this.blobs.readRanges(mail.storageKey, [{ start: 0, end: mail.layout.headerEnd }, ...ranges]);
     const rendered = renderBodies(parts, bodies);
-    const inline = new Map(
-      mail.attachments.filter((part) => part.contentId).map((part) => [part.contentId as string, INLINE_PART + part.partId]),
-    );
+    const inline = new Map(mail.attachments.filter((part) => part.contentId).map((part) => [part.contentId as string, INLINE_PART + part.partId]));
     return {
       headers: parseHeaderBlock(headerBlock, mail.layout.bodies[0]?.charset),
       text: rendered.text,
@@ -60,7 +58,12 @@ export class MailContentReader {
     const attachment = mail.attachments.find((part) => part.partId === partId);
     if (!attachment) throw new AttachmentNotFoundError(mail.id, partId);
     const encoded = this.blobs.createReadStream(mail.storageKey, { start: attachment.bodyStart, end: attachment.bodyEnd });
-    const decoded = pipeline(encoded, createTransferDecoder(attachment.encoding), lengthChecked(attachment.size, `attachment ${partId} of mail ${mail.id}`), noop);
+    const decoded = pipeline(
+      encoded,
+      createTransferDecoder(attachment.encoding),
+      lengthChecked(attachment.size, `attachment ${partId} of mail ${mail.id}`),
+      noop,
+    );
     return { stream: decoded, attachment };
   }
 

@@ -52,7 +52,8 @@ describe('a message of very many parts', () => {
   after(() => db?.close());
 
   test('is stored with at most MAX_PARTS parts, measured through a few streams at a time, the rest counted', async () => {
-    const attachment = (index: number) => `Content-Type: application/octet-stream\r\nContent-Disposition: attachment; filename="a${index}.bin"\r\nContent-Transfer-Encoding: base64\r\n\r\nQUJD`;
+    const attachment = (index: number) =>
+      `Content-Type: application/octet-stream\r\nContent-Disposition: attachment; filename="a${index}.bin"\r\nContent-Transfer-Encoding: base64\r\n\r\nQUJD`;
     // As a stream, as incoming mail comes: its parts are then measured from storage.
     const eml = Readable.from([multipart(Array.from({ length: 5000 }, (_, index) => attachment(index)))]);
     const { id } = await storeMail(db, blobs, { userId: user.id, mailboxId: user.mailboxes.inbox, eml });

@@ -29,7 +29,11 @@ export async function searchHighlights(sql: Pool, mailIds: number[], terms: Sear
 /** Gives the hits of a full-text search their highlights. */
 export async function addHighlights(sql: Pool, items: MailSummary[], filter: MailListFilter): Promise<void> {
   if (!filter.search?.terms.length) return;
-  const highlights = await searchHighlights(sql, items.map((item) => item.id), filter.search.terms);
+  const highlights = await searchHighlights(
+    sql,
+    items.map((item) => item.id),
+    filter.search.terms,
+  );
   for (const item of items) {
     const highlight = highlights.get(item.id);
     if (highlight) item.highlight = highlight;
@@ -42,7 +46,12 @@ function highlightIn(body: string, pattern: RegExp): SearchHighlight | undefined
   if (!first) return undefined;
   const start = Math.max(0, first.index - CONTEXT_BEFORE);
   const lead = start > 0 ? '…' : '';
-  const text = lead + body.slice(start, start + LENGTH * 2).replace(/\s+/g, ' ').slice(0, LENGTH);
+  const text =
+    lead +
+    body
+      .slice(start, start + LENGTH * 2)
+      .replace(/\s+/g, ' ')
+      .slice(0, LENGTH);
   const marks: Array<[number, number]> = [];
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {

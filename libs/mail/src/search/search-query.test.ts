@@ -30,7 +30,10 @@ describe('parseSearchQuery', () => {
   });
 
   test('a colon that is no operator stays text; punctuation alone is no term', () => {
-    assert.deepEqual(parseSearchQuery('meet at 10:30 https://x.test ...').terms.map((term) => term.text), ['meet', 'at', '10:30', 'https://x.test']);
+    assert.deepEqual(
+      parseSearchQuery('meet at 10:30 https://x.test ...').terms.map((term) => term.text),
+      ['meet', 'at', '10:30', 'https://x.test'],
+    );
   });
 
   test('a bad operator value is an error that names it', () => {

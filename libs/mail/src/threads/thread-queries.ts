@@ -33,10 +33,19 @@ export class ThreadQueries {
     const pool = await this.reads.poolFor(userId);
     const rows = isUnfiltered(request.filter)
       ? await everyThread(pool, userId, request)
-      : await filteredRows(pool, matchingThreads(mailConditions(userId, await mailboxCounters(pool, userId), request.filter), request), request.filter, 'thread-list');
+      : await filteredRows(
+          pool,
+          matchingThreads(mailConditions(userId, await mailboxCounters(pool, userId), request.filter), request),
+          request.filter,
+          'thread-list',
+        );
     const hasMore = rows.length > request.limit;
     const items = (hasMore ? rows.slice(0, request.limit) : rows).map(mapThreadRow);
-    await addHighlights(pool, items.map((item) => item.latest), request.filter);
+    await addHighlights(
+      pool,
+      items.map((item) => item.latest),
+      request.filter,
+    );
     const last = items[items.length - 1]?.latest;
     return { items, nextCursor: hasMore && last ? encodeCursor({ receivedAt: new Date(last.receivedAt), id: last.id }) : null };
   }
@@ -74,9 +83,7 @@ function isUnfiltered(filter: MailListFilter): boolean {
  */
 async function everyThread(pool: Pool, userId: number, { cursor, limit }: ThreadListRequest): Promise<ThreadRow[]> {
   const { rows } = await pool.query<ThreadRow>(
-    cursor
-      ? { ...EVERY_THREAD_AFTER, values: [userId, limit + 1, cursor.receivedAt, cursor.id] }
-      : { ...EVERY_THREAD, values: [userId, limit + 1] },
+    cursor ? { ...EVERY_THREAD_AFTER, values: [userId, limit + 1, cursor.receivedAt, cursor.id] } : { ...EVERY_THREAD, values: [userId, limit + 1] },
   );
   return rows;
 }

@@ -78,12 +78,18 @@ describe('SendDelivery: a send put off (for its sender’s rate limit, for its S
     assert.deepEqual(await delivery.deliver({ sendId: send.id }, new FakeAttempt()), JOB_DONE);
     const receipts = await db.prisma.readReceipt.findMany({ where: { mailId: BigInt(send.sentMailId ?? 0) } });
     assert.deepEqual(receipts.map((receipt) => receipt.recipientEmail).sort(), [ann, ben].sort());
-    assert.deepEqual(provider.taken.map((message) => message.recipients), [[ann], [ben]]);
+    assert.deepEqual(
+      provider.taken.map((message) => message.recipients),
+      [[ann], [ben]],
+    );
     for (const message of provider.taken) {
       const [to] = message.recipients;
       const certKey = receipts.find((receipt) => receipt.recipientEmail === to)?.certKey;
       const html = await htmlOf(message.raw);
-      assert.ok(html.includes(`src="${READ_API}/v2/office/${user.officeId}/receipt-confirm/${certKey}/email/${encodeURIComponent(to)}"`), `${to}'s image: ${html}`);
+      assert.ok(
+        html.includes(`src="${READ_API}/v2/office/${user.officeId}/receipt-confirm/${certKey}/email/${encodeURIComponent(to)}"`),
+        `${to}'s image: ${html}`,
+      );
       assert.deepEqual((await headersOf(message.raw)).to, [ann, ben], 'each sees every recipient');
     }
   });

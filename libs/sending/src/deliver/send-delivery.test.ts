@@ -67,7 +67,10 @@ describe('SendDelivery: the messages a send goes out as, and who delivers them',
     const [ann, ben, cat] = ['ann', 'ben', 'cat'].map(recipient);
     const { provider, outcome, record } = await delivered(sendRequest({ to: [ann, ben], cc: [cat], sendSeparately: true }));
     assert.deepEqual(outcome, JOB_DONE);
-    assert.deepEqual(provider.taken.map((message) => message.recipients), [[ann], [ben], [cat]]);
+    assert.deepEqual(
+      provider.taken.map((message) => message.recipients),
+      [[ann], [ben], [cat]],
+    );
     for (const message of provider.taken) {
       assert.deepEqual(await headersOf(message.raw), { to: message.recipients, cc: [], bcc: [], messageId: provider.taken[0].messageId });
     }
@@ -80,8 +83,14 @@ describe('SendDelivery: the messages a send goes out as, and who delivers them',
     const colleagues = new FakeColleagues([colleague, otherColleague]);
     const { provider, outcome, record } = await delivered(sendRequest({ to: [outsider, colleague], cc: [otherColleague] }), colleagues);
     assert.deepEqual(outcome, JOB_DONE);
-    assert.deepEqual(provider.taken.map((message) => message.recipients), [[outsider]]);
-    assert.deepEqual(colleagues.delivered.map((message) => message.recipients), [[colleague, otherColleague]]);
+    assert.deepEqual(
+      provider.taken.map((message) => message.recipients),
+      [[outsider]],
+    );
+    assert.deepEqual(
+      colleagues.delivered.map((message) => message.recipients),
+      [[colleague, otherColleague]],
+    );
     // Both messages show the send's recipients as the sender wrote them.
     const shown = { to: [outsider, colleague], cc: [otherColleague], bcc: [], messageId: provider.taken[0].messageId };
     assert.deepEqual(await headersOf(provider.taken[0].raw), shown);
@@ -94,8 +103,14 @@ describe('SendDelivery: the messages a send goes out as, and who delivers them',
     const [outsider, colleague] = ['out', 'col'].map(recipient);
     const colleagues = new FakeColleagues([colleague]);
     const { provider, record } = await delivered(sendRequest({ to: [outsider, colleague], sendSeparately: true }), colleagues);
-    assert.deepEqual(provider.taken.map((message) => message.recipients), [[outsider]]);
-    assert.deepEqual(colleagues.delivered.map((message) => message.recipients), [[colleague]]);
+    assert.deepEqual(
+      provider.taken.map((message) => message.recipients),
+      [[outsider]],
+    );
+    assert.deepEqual(
+      colleagues.delivered.map((message) => message.recipients),
+      [[colleague]],
+    );
     assert.deepEqual((await headersOf(colleagues.delivered[0].raw)).to, [colleague]);
     assert.deepEqual(record.deliveredTo, [outsider, colleague]);
   });

@@ -92,7 +92,11 @@ export class SendDelivery {
     const { request, sender } = send;
     // The copy holds the read-receipt keys: no image goes out before they exist. Put off, not failed: it takes no attempt.
     if (send.sentCopyPending && request.requestReadReceipt) {
-      return { outcome: 'later', at: Date.now() + SENT_COPY_WAIT_MS, reason: `send ${sendId}'s Sent copy, which holds its read-receipt keys, is not stored yet` };
+      return {
+        outcome: 'later',
+        at: Date.now() + SENT_COPY_WAIT_MS,
+        reason: `send ${sendId}'s Sent copy, which holds its read-receipt keys, is not stored yet`,
+      };
     }
     const colleagues = this.options.colleagues ? await this.options.colleagues.colleaguesAmong(recipientsOf(request)) : new Set<string>();
     const deliveries = await this.plan(send.sentMailId, sender, request, colleagues);
@@ -126,7 +130,12 @@ export class SendDelivery {
         slot = Date.now() + (await this.rateLimit.take(sender.email));
         // The token is the job's once taken: a job that waits for it out of the worker holds it (tokenDueAt), and its next run takes no other.
         if (slot - Date.now() > WAIT_IN_WORKER_MAX_MS) {
-          return { outcome: 'later', at: slot - BACK_BEFORE_SLOT_MS, reason: `sender ${sender.email} is over its rate limit`, payload: { ...payload, tokenDueAt: slot } };
+          return {
+            outcome: 'later',
+            at: slot - BACK_BEFORE_SLOT_MS,
+            reason: `sender ${sender.email} is over its rate limit`,
+            payload: { ...payload, tokenDueAt: slot },
+          };
         }
       }
       // Recorded before the SMTP transaction starts: a crash after the provider's 250 leaves this, not deliveredTo.
@@ -197,7 +206,10 @@ export class SendDelivery {
     const identity = { messageId: request.messageId, date: new Date(request.date) };
     try {
       const accepted = await this.smtp.sendMail(messageOptions(this.blobs, sender, request, identity, delivery));
-      logger.info({ sendId, messageId: request.messageId, recipients: delivery.recipients, smtpResponse: accepted.response }, `send ${sendId}: the provider took it`);
+      logger.info(
+        { sendId, messageId: request.messageId, recipients: delivery.recipients, smtpResponse: accepted.response },
+        `send ${sendId}: the provider took it`,
+      );
       return undefined;
     } catch (error) {
       const permanent = isPermanentSmtpFailure(error);

@@ -44,7 +44,10 @@ for (const { name, target } of redisTargets()) {
       // One token a second: the fourth is due a second after the first take, however slow the machine.
       const limit = new SenderRateLimit(redis, 1, 3, prefix);
       const taken = await takes(limit, 'busy@example.test', 4);
-      assert.deepEqual(taken.slice(0, 3).map((take) => take.wait), [0, 0, 0]);
+      assert.deepEqual(
+        taken.slice(0, 3).map((take) => take.wait),
+        [0, 0, 0],
+      );
       assert.ok(taken[3].wait > 0, 'the fourth waits');
       assert.ok(dueAfter(taken[0], taken[3], 1000), `the fourth is due a second after the first: ${JSON.stringify(taken)}`);
       assert.equal(await limit.take('quiet@example.test'), 0);
@@ -53,7 +56,10 @@ for (const { name, target } of redisTargets()) {
     test('senders over the limit are given slots of their own, one interval apart, not one wake-up for all', async () => {
       const limit = new SenderRateLimit(redis, 5, 5, prefix);
       const taken = await takes(limit, 'crowded@example.test', 20);
-      assert.deepEqual(taken.slice(0, 5).map((take) => take.wait), [0, 0, 0, 0, 0]);
+      assert.deepEqual(
+        taken.slice(0, 5).map((take) => take.wait),
+        [0, 0, 0, 0, 0],
+      );
       // In debt, each take is due one interval (200 ms at 5/s) after the one before, however far apart they were taken.
       for (let index = 6; index < taken.length; index++) {
         if (taken[index - 1].wait === 0) continue;

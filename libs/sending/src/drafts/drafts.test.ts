@@ -56,7 +56,10 @@ describe('Drafts: a draft saved version by version, then sent', () => {
     const ann = recipient('ann');
     const draft = await drafts.create(user, { to: [ann], subject: 'Plans', text: 'A first line.' });
     assert.equal(draft.version, 1);
-    assert.deepEqual({ to: draft.to, subject: draft.subject, text: draft.text, attachments: draft.attachments }, { to: [ann], subject: 'Plans', text: 'A first line.', attachments: [] });
+    assert.deepEqual(
+      { to: draft.to, subject: draft.subject, text: draft.text, attachments: draft.attachments },
+      { to: [ann], subject: 'Plans', text: 'A first line.', attachments: [] },
+    );
     assert.deepEqual(await drafts.get(user.id, draft.id), draft);
     const mail = await mailOf(draft.id);
     assert.equal(mail?.mailboxId, user.mailboxes.drafts);
@@ -66,7 +69,11 @@ describe('Drafts: a draft saved version by version, then sent', () => {
   test('a save over the current version replaces the fields given, keeps the others, and recomposes the mail', async () => {
     const user = await writer('saver');
     const file = await blobs.put(Buffer.from('the figures'));
-    const draft = await drafts.create(user, { to: [recipient('ann')], subject: 'Plans', newAttachments: [{ filename: 'figures.txt', contentType: 'text/plain', storageKey: file.key, size: file.size }] });
+    const draft = await drafts.create(user, {
+      to: [recipient('ann')],
+      subject: 'Plans',
+      newAttachments: [{ filename: 'figures.txt', contentType: 'text/plain', storageKey: file.key, size: file.size }],
+    });
     const saved = await drafts.update(user, draft.id, 1, { subject: 'Plans, revised' });
     assert.equal(saved.version, 2);
     assert.equal(saved.subject, 'Plans, revised');
@@ -115,7 +122,10 @@ describe('Drafts: a draft saved version by version, then sent', () => {
       'SELECT request, idempotency_key FROM outbound_sends WHERE id = $1',
       [send.id],
     );
-    assert.deepEqual({ to: rows[0].request.to, subject: rows[0].request.subject, text: rows[0].request.text, saveCopy: rows[0].request.saveCopy }, { to: [ann], subject: 'Ready', text: 'All done.', saveCopy: true });
+    assert.deepEqual(
+      { to: rows[0].request.to, subject: rows[0].request.subject, text: rows[0].request.text, saveCopy: rows[0].request.saveCopy },
+      { to: [ann], subject: 'Ready', text: 'All done.', saveCopy: true },
+    );
     assert.equal(rows[0].idempotency_key, `draft-${draft.id}-v2`);
     await assert.rejects(drafts.get(user.id, draft.id), DraftNotFoundError);
   });

@@ -81,7 +81,7 @@ export class SentCopies {
   async sweep(): Promise<number> {
     const failures: string[] = [];
     let found = 0;
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const { rows } = await this.db.sql.query<{ id: string }>({ ...SWEEP, values: [this.queuePrefix, after] });
       if (rows.length === 0) break;
       found += rows.length;

@@ -37,7 +37,15 @@ const INSERT_SENT_COPIES = namedStatement(
     JOIN users u ON u.id = c.user_id
     LEFT JOIN mailboxes b ON b.user_id = c.user_id AND b.role::text = CASE WHEN c.status = 'cancelled' THEN 'drafts' ELSE 'sent' END`,
     input: 'i',
-    placement: { id: 'c.mail_id', user_id: 'c.user_id', mailbox_id: 'b.id', received_at: 'i.received_at', seen: 'true', flagged: 'false', important: 'i.important' },
+    placement: {
+      id: 'c.mail_id',
+      user_id: 'c.user_id',
+      mailbox_id: 'b.id',
+      received_at: 'i.received_at',
+      seen: 'true',
+      flagged: 'false',
+      important: 'i.important',
+    },
     receipts: { officeId: 'u.office_id', keys: 'i.receipts' },
     carry: ['i.send_id'],
   })}, marked AS (

@@ -39,7 +39,10 @@ export async function answerOf(mails: MailQueries, blobs: BlobStore, sender: Sen
   const to = fromSelf ? original.to.map((address) => address.address.toLowerCase()) : author;
   if (mode === 'reply') return { answering, subject, to: distinct(to, [self]), cc: [], attachments: [] };
   const allTo = distinct([...to, ...original.to.map((address) => address.address.toLowerCase())], [self]);
-  const cc = distinct(original.cc.map((address) => address.address.toLowerCase()), [self, ...allTo]);
+  const cc = distinct(
+    original.cc.map((address) => address.address.toLowerCase()),
+    [self, ...allTo],
+  );
   return { answering, subject, to: allTo, cc, attachments: [] };
 }
 

@@ -46,7 +46,10 @@ describe('SendSubmission: a send from the request to the queue', () => {
   });
 
   async function recordedRequest(sendId: number) {
-    const { rows } = await db.sql.query<{ request: { to: string[]; subject: string; messageId: string; answering?: AnsweredMail } }>('SELECT request FROM outbound_sends WHERE id = $1', [sendId]);
+    const { rows } = await db.sql.query<{ request: { to: string[]; subject: string; messageId: string; answering?: AnsweredMail } }>(
+      'SELECT request FROM outbound_sends WHERE id = $1',
+      [sendId],
+    );
     return rows[0].request;
   }
 

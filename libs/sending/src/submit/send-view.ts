@@ -17,7 +17,9 @@ export const sendViewSchema = z
     sentMailId: z
       .int()
       .nullable()
-      .describe('The Sent copy: its mail id is given at once, and the mail is there once the ingest worker has stored it, which a send with read receipts waits for before it goes out.'),
+      .describe(
+        'The Sent copy: its mail id is given at once, and the mail is there once the ingest worker has stored it, which a send with read receipts waits for before it goes out.',
+      ),
   })
   .meta({ id: 'Send' });
 export type SendView = z.infer<typeof sendViewSchema>;

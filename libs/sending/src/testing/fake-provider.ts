@@ -67,5 +67,9 @@ export class FakeProvider implements ProviderReceipts {
 
 /** As nodemailer's SMTP transport fails a refused message: the reply's code and text. */
 function refusal({ code, text }: { code: number; text: string }): Error {
-  return Object.assign(new Error(`Can't send mail - all recipients were rejected: ${code} ${text}`), { code: 'EENVELOPE', responseCode: code, response: `${code} ${text}` });
+  return Object.assign(new Error(`Can't send mail - all recipients were rejected: ${code} ${text}`), {
+    code: 'EENVELOPE',
+    responseCode: code,
+    response: `${code} ${text}`,
+  });
 }

@@ -5,7 +5,9 @@ import { exampleOf, fieldPathsOf, jsonWithField } from './schema-examples';
 
 /** Whole hostile bodies; then, for a body with a schema, each field made hostile in JSON and, where multipart is declared, in a form. */
 export function bodyRequests(operation: Operation, options: FuzzOptions, strings: ReadonlyArray<Hostile<string>>, request: MakeRequest): FuzzRequest[] {
-  const whole = HOSTILE_BODIES.map(({ name, contentType, body }) => request(`body: ${name}`, { headers: contentType === undefined ? {} : { 'content-type': contentType }, body }));
+  const whole = HOSTILE_BODIES.map(({ name, contentType, body }) =>
+    request(`body: ${name}`, { headers: contentType === undefined ? {} : { 'content-type': contentType }, body }),
+  );
   const schema = operation.bodySchema;
   if (!schema?.properties) return whole;
   const base = options.bodies?.[operation.label] ?? (exampleOf(schema) as Record<string, unknown>);
@@ -19,7 +21,13 @@ export function bodyRequests(operation: Operation, options: FuzzOptions, strings
   return [...whole, ...jsonFields, ...formFields];
 }
 
-function formRequests(schema: JsonSchema, base: Record<string, unknown>, fileField: string | undefined, strings: ReadonlyArray<Hostile<string>>, request: MakeRequest): FuzzRequest[] {
+function formRequests(
+  schema: JsonSchema,
+  base: Record<string, unknown>,
+  fileField: string | undefined,
+  strings: ReadonlyArray<Hostile<string>>,
+  request: MakeRequest,
+): FuzzRequest[] {
   const form = (changes: Record<string, string[]>, file?: { filename: string; type: string }) => {
     const data = new FormData();
     for (const [name, values] of Object.entries({ ...formFieldsOf(base), ...changes })) for (const value of values) data.append(name, value);
@@ -33,7 +41,9 @@ function formRequests(schema: JsonSchema, base: Record<string, unknown>, fileFie
   const files = fileField
     ? [
         ...strings.map(({ name: what, value }) => request(`form ${fileField} filename: ${what}`, { body: form({}, { filename: value, type: 'text/plain' }) })),
-        ...strings.map(({ name: what, value }) => request(`form ${fileField} content type: ${what}`, { body: form({}, { filename: 'fuzz.txt', type: value }) })),
+        ...strings.map(({ name: what, value }) =>
+          request(`form ${fileField} content type: ${what}`, { body: form({}, { filename: 'fuzz.txt', type: value }) }),
+        ),
       ]
     : [];
   return [...fields, ...files];
@@ -42,6 +52,9 @@ function formRequests(schema: JsonSchema, base: Record<string, unknown>, fileFie
 /** A JSON body as form fields: arrays as repeated fields, objects as JSON text. */
 function formFieldsOf(body: Record<string, unknown>): Record<string, string[]> {
   return Object.fromEntries(
-    Object.entries(body).map(([name, value]) => [name, (Array.isArray(value) ? value : [value]).map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item)))]),
+    Object.entries(body).map(([name, value]) => [
+      name,
+      (Array.isArray(value) ? value : [value]).map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item))),
+    ]),
   );
 }

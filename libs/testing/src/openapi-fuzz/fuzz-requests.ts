@@ -12,13 +12,25 @@ export function fuzzRequests(operations: Operation[], options: FuzzOptions = {})
   const strings = [...HOSTILE_STRINGS, ...(options.extraStrings ?? [])];
   const encoded = [...strings.map(({ name, value }) => ({ name, value: encodeURIComponent(value) })), ...HOSTILE_ENCODINGS];
   return operations.flatMap((operation) => {
-    const segments = Object.fromEntries(pathTemplateNames(operation.path).map((name) => [name, encodeURIComponent(options.pathValue?.(operation.path, name) ?? '1')]));
-    const url = (changed: Record<string, string> = {}, query = '') => operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => changed[name] ?? segments[name]) + query;
-    const request = (input: string, changes: Partial<FuzzRequest> = {}): FuzzRequest => ({ operation, input, method: operation.method, url: url(), headers: {}, ...changes });
+    const segments = Object.fromEntries(
+      pathTemplateNames(operation.path).map((name) => [name, encodeURIComponent(options.pathValue?.(operation.path, name) ?? '1')]),
+    );
+    const url = (changed: Record<string, string> = {}, query = '') =>
+      operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => changed[name] ?? segments[name]) + query;
+    const request = (input: string, changes: Partial<FuzzRequest> = {}): FuzzRequest => ({
+      operation,
+      input,
+      method: operation.method,
+      url: url(),
+      headers: {},
+      ...changes,
+    });
     const parameters = (place: OpenApiParameter['in']) => operation.parameters.filter((parameter) => parameter.in === place);
 
     // From the template, not the declarations: a parameter the document forgets is fuzzed all the same.
-    const pathCases = Object.keys(segments).flatMap((name) => encoded.map(({ name: what, value }) => request(`path ${name}: ${what}`, { url: url({ [name]: value }) })));
+    const pathCases = Object.keys(segments).flatMap((name) =>
+      encoded.map(({ name: what, value }) => request(`path ${name}: ${what}`, { url: url({ [name]: value }) })),
+    );
     const queryCases = parameters('query').flatMap(({ name }) => {
       const key = encodeURIComponent(name);
       return [
@@ -30,7 +42,9 @@ export function fuzzRequests(operations: Operation[], options: FuzzOptions = {})
       ];
     });
     const headerCases = parameters('header').flatMap(({ name }) =>
-      strings.filter(({ value }) => SENDABLE_HEADER.test(value)).map(({ name: what, value }) => request(`header ${name}: ${what}`, { headers: { [name]: value } })),
+      strings
+        .filter(({ value }) => SENDABLE_HEADER.test(value))
+        .map(({ name: what, value }) => request(`header ${name}: ${what}`, { headers: { [name]: value } })),
     );
     const bodyCases = BODY_METHODS.has(operation.method) ? bodyRequests(operation, options, strings, request) : [];
     return [...pathCases, ...queryCases, ...headerCases, ...bodyCases];

@@ -97,7 +97,11 @@ export const HOSTILE_BODIES: readonly HostileBody[] = [
   { name: 'form-urlencoded', contentType: 'application/x-www-form-urlencoded', body: 'a=1&b=2' },
   { name: 'multipart without boundary', contentType: 'multipart/form-data', body: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n' },
   { name: 'multipart with an empty boundary', contentType: 'multipart/form-data; boundary=', body: '--\r\n\r\n' },
-  { name: 'multipart that never closes', contentType: 'multipart/form-data; boundary=fuzz', body: '--fuzz\r\nContent-Disposition: form-data; name="a"\r\n\r\n1' },
+  {
+    name: 'multipart that never closes',
+    contentType: 'multipart/form-data; boundary=fuzz',
+    body: '--fuzz\r\nContent-Disposition: form-data; name="a"\r\n\r\n1',
+  },
   { name: 'multipart of garbage', contentType: 'multipart/form-data; boundary=fuzz', body: 'garbage' },
   { name: 'octet-stream', contentType: 'application/octet-stream', body: new Uint8Array([0, 1, 2, 255]) },
   { name: 'no content type', body: new TextEncoder().encode('{}') },

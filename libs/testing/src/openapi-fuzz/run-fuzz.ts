@@ -63,7 +63,8 @@ async function answerOf(url: string, request: FuzzRequest, token: string | undef
   const body = await response.text();
   const answered = { status, contentType, body: body.slice(0, 500) };
   if (status >= 500) return finding(`answered ${status}`, answered);
-  if (!contentType?.startsWith('application/problem+json')) return finding(`answered ${status} as ${contentType ?? 'no content type'}, not application/problem+json`, answered);
+  if (!contentType?.startsWith('application/problem+json'))
+    return finding(`answered ${status} as ${contentType ?? 'no content type'}, not application/problem+json`, answered);
   const detail = detailOf(body);
   if (!detail) return finding(`answered ${status} with a problem that has no detail`, answered);
   return undefined;
@@ -90,7 +91,10 @@ async function inPool<Item>(items: Item[], concurrency: number, work: (item: Ite
 export function describeFindings(findings: Finding[], max = 30): string {
   const lines = findings
     .slice(0, max)
-    .map((finding) => `${finding.request.operation.label} [${finding.authenticated ? 'token' : 'no token'}] ${finding.request.input} → ${finding.problem}: ${finding.body.slice(0, 200)}`);
+    .map(
+      (finding) =>
+        `${finding.request.operation.label} [${finding.authenticated ? 'token' : 'no token'}] ${finding.request.input} → ${finding.problem}: ${finding.body.slice(0, 200)}`,
+    );
   const more = findings.length > max ? [`... and ${findings.length - max} more`] : [];
   return [...lines, ...more].join('\n');
 }

@@ -26,7 +26,10 @@ export class AnnounceStage implements IngestStage {
     const stored = batch.ongoing.flatMap(({ message, stored }) => stored.map((mail) => ({ ...mail, requestId: message.requestId })));
     for (const mail of stored) {
       withRequestId(mail.requestId ?? mail.inboundId, () =>
-        this.logger.info({ inboundId: mail.inboundId, userId: mail.userId, mailId: mail.mailId, storedNow: mail.storedNow }, `mail ${mail.mailId} stored for user ${mail.userId}`),
+        this.logger.info(
+          { inboundId: mail.inboundId, userId: mail.userId, mailId: mail.mailId, storedNow: mail.storedNow },
+          `mail ${mail.mailId} stored for user ${mail.userId}`,
+        ),
       );
     }
     await this.announcer.announceOrThrow(mailCreatedEvents(stored), () =>

@@ -9,6 +9,8 @@ export class RememberStage implements IngestStage {
   constructor(private readonly ingested: IngestedMessages) {}
 
   async run(batch: IngestBatch): Promise<void> {
-    await this.ingested.remember(batch.ongoing.flatMap(({ message, recipients }) => recipients.map((recipient) => ({ ...recipient, inboundId: message.inboundId }))));
+    await this.ingested.remember(
+      batch.ongoing.flatMap(({ message, recipients }) => recipients.map((recipient) => ({ ...recipient, inboundId: message.inboundId }))),
+    );
   }
 }

@@ -29,10 +29,14 @@ export class StoreStage implements IngestStage {
       if (!prepared) continue;
       itemOf.set(message.inboundId, item);
       const receivedAt = new Date(message.receivedAt);
-      for (const { userId, dedupKey } of item.recipients) rows.push({ inboundId: message.inboundId, userId, dedupKey, messageId: message.messageId, receivedAt, prepared });
+      for (const { userId, dedupKey } of item.recipients)
+        rows.push({ inboundId: message.inboundId, userId, dedupKey, messageId: message.messageId, receivedAt, prepared });
     }
     const stored = await insertInboundInPieces(this.sql, rows, (row, error) =>
-      this.logger.error({ inboundId: row.inboundId, userId: row.userId, err: error }, `${row.inboundId} for user ${row.userId} stored bare, its values could not be`),
+      this.logger.error(
+        { inboundId: row.inboundId, userId: row.userId, err: error },
+        `${row.inboundId} for user ${row.userId} stored bare, its values could not be`,
+      ),
     );
     for (const mail of stored) itemOf.get(mail.inboundId)?.stored.push(mail);
   }
