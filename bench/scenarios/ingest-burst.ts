@@ -371,8 +371,8 @@ function envNote(workerEnv: Record<string, string>): string {
 
 /** The distinct lines of a service's output that tell of errors, ANSI colours taken out. */
 function errorLines(output: string): string {
-  // eslint-disable-next-line no-control-regex
   const lines = output
+    // eslint-disable-next-line no-control-regex
     .replace(/\u001b\[[0-9;]*m/g, '')
     .split('\n')
     .filter((line) => /error|exception|timeout|refused/i.test(line));
