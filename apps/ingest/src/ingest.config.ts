@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authConfig, ingestTokenConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
+import { authConfig, quotaConfig, ingestTokenConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
 
 export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -29,6 +29,7 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
       ...requestDatabaseConfig,
       ...storageConfig,
       ...authConfig,
+      ...quotaConfig,
       ...redisConfig,
     },
     env,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authConfig, httpConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
+import { authConfig, quotaConfig, httpConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
 
 export const readApiSettings = {
   READ_API_PORT: portFrom(3000),
@@ -13,6 +13,7 @@ export const readApiSettings = {
   ...requestDatabaseConfig,
   ...storageConfig,
   ...authConfig,
+  ...quotaConfig,
   ...httpConfig,
   /** Live mail events: REDIS_URL, and QUEUE_PREFIX as their namespace. */
   ...redisConfig,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { adminConfig, authConfig, httpConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
+import { adminConfig, authConfig, quotaConfig, httpConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
 
 export function loadSendApiConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -20,6 +20,7 @@ export function loadSendApiConfig(env: NodeJS.ProcessEnv = process.env) {
       ...requestDatabaseConfig,
       ...storageConfig,
       ...authConfig,
+      ...quotaConfig,
       ...redisConfig,
     },
     env,

@@ -10,8 +10,10 @@ export const SYSTEM_MAILBOXES: ReadonlyArray<{ role: MailboxRole; name: string }
   { role: 'trash', name: 'Trash' },
 ];
 
+/** An office with its first domain. */
 export async function createOffice(db: Database, office: { name: string; domain: string }): Promise<{ id: number }> {
-  return db.prisma.office.create({ data: { name: office.name, domain: office.domain.toLowerCase() }, select: { id: true } });
+  const domain = office.domain.toLowerCase();
+  return db.prisma.office.create({ data: { name: office.name, domain, domains: { create: { name: domain } } }, select: { id: true } });
 }
 
 export interface NewUser {
@@ -38,6 +40,7 @@ export async function createUser(db: Database, user: NewUser): Promise<CreatedUs
       email: user.email.toLowerCase(),
       displayName: user.displayName,
       passwordHash,
+      addresses: { create: { address: user.email.toLowerCase(), officeId: user.officeId, kind: 'primary' } },
       mailboxes: { create: SYSTEM_MAILBOXES.map((mailbox) => ({ ...mailbox })) },
     },
     select: { id: true, officeId: true, email: true, mailboxes: { select: { id: true, role: true } } },

@@ -56,5 +56,6 @@ test('a flood of password checks leaves the thread pool to file reads', async ()
   const checks = Array.from({ length: 8 }, () => verifyPassword(hash, 'wrong').then(() => finished.push('password')));
   const read = readFile(__filename).then(() => finished.push('file'));
   await Promise.all([...checks, read]);
-  assert.equal(finished[0], 'file', `order: ${finished.join(', ')}`);
+  // One check at a time holds a pool thread, so the read waits at most for the check already running.
+  assert.ok(finished.indexOf('file') <= 1, `order: ${finished.join(', ')}`);
 });

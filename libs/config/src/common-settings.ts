@@ -91,6 +91,15 @@ export const authConfig = {
     .default(15 * 60),
 };
 
+/** Each user's storage quota unless an administrator sets their own: incoming mail, sends and drafts past it are refused. */
+export const quotaConfig = {
+  USER_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(2 * 1024 ** 3),
+};
+
 const CLUSTER_NODE = /^[a-z0-9.-]+:(\d{1,5})$/i;
 
 const isClusterNode = (node: string) => {

@@ -4,6 +4,7 @@ export {
   requestDatabaseConfig,
   storageConfig,
   authConfig,
+  quotaConfig,
   redisConfig,
   adminConfig,
   ingestTokenConfig,
