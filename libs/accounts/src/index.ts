@@ -4,3 +4,4 @@ export { CachedUserSessions } from './cached-user-sessions';
 export { identitiesOf } from './user-identities';
 export { Authentication } from './authentication';
 export { TooManyWrongPasswordsError, UserGoneError, WrongCredentialsError, WrongCurrentPasswordError } from './account-errors';
+export { RevocationPublisher, sessionRevocationsChannel } from './session-revocations';

@@ -24,6 +24,13 @@ export class AliasNotFoundError extends Error {
   }
 }
 
+/** No user has the address (the command line names users so). */
+export class UnknownUserError extends Error {
+  constructor(readonly address: string) {
+    super(`no user has the address ${address}`);
+  }
+}
+
 /** No office owns the domain (the command line names offices by a domain of theirs). */
 export class UnknownOfficeError extends Error {
   constructor(readonly domain: string) {

@@ -1,4 +1,5 @@
 export { commandLineAct, type AdminAct } from './admin-act';
+export { addressInput, displayNameInput, domainNameInput, passwordInput } from './admin-inputs';
 export {
   AddressTakenError,
   AliasNotFoundError,
@@ -10,6 +11,7 @@ export {
   NotAnAdminError,
   NotOfficeMembersError,
   UnknownOfficeError,
+  UnknownUserError,
   UserNotFoundError,
 } from './admin-errors';
 export { OfficeAdmins } from './office-admins';

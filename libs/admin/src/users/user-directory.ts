@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { UserNotFoundError } from '../admin-errors';
+import { UnknownUserError, UserNotFoundError } from '../admin-errors';
 import { ADMIN_USER_SELECT, mapAdminUserRow, type AdminUser, type AdminUserPage, type AdminUserRow } from './admin-user-view';
 
 export interface UserListQuery {
@@ -45,11 +45,12 @@ export class UserDirectory {
   }
 
   /** The user of an address (the command line names users so). */
-  async idOf(email: string): Promise<{ id: number; officeId: number } | undefined> {
+  async byEmail(email: string): Promise<{ id: number; officeId: number }> {
     const { rows } = await this.sql.query<{ id: number; office_id: number }>({
       text: 'SELECT id, office_id FROM users WHERE email = $1',
-      values: [email.toLowerCase()],
+      values: [email.trim().toLowerCase()],
     });
-    return rows[0] && { id: rows[0].id, officeId: rows[0].office_id };
+    if (!rows[0]) throw new UnknownUserError(email);
+    return { id: rows[0].id, officeId: rows[0].office_id };
   }
 }
