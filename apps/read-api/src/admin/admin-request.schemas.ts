@@ -1,20 +1,10 @@
 import { z } from 'zod';
+import { addressInput as address, displayNameInput as displayName, domainNameInput, passwordInput as password } from '@letterbox/admin';
 import { integerParam } from '@letterbox/http';
 
 const MAX_ID = 2_147_483_647;
 const id = z.int().min(1).max(MAX_ID);
 
-/** What a person would type as a name: no control characters, no space at either end. */
-const displayName = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(200, 'must be at most 200 characters')
-  // eslint-disable-next-line no-control-regex
-  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'must not contain control characters');
-
-const address = z.email().max(320);
-const password = z.string().min(8, 'must be at least 8 characters').max(1024);
 const quotaBytes = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
 const role = z.enum(['user', 'admin']);
 const ids = z.array(id).max(1000);
@@ -46,16 +36,7 @@ export const userChangesBody = z
 
 export const aliasBody = z.object({ address }).strict();
 
-export const domainBody = z
-  .object({
-    name: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .max(253)
-      .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, 'must be a domain name such as example.com'),
-  })
-  .strict();
+export const domainBody = z.object({ name: domainNameInput }).strict();
 
 const groupName = displayName;
 
