@@ -1,6 +1,6 @@
 import { databaseConfig, loadConfig, storageConfig } from '@letterbox/config';
 import { createDatabase } from '@letterbox/db';
-import { DEMO_DOMAIN, DEMO_PASSWORD, seedDemoOffice } from '@letterbox/demo-data';
+import { DEMO_ADMIN, DEMO_DOMAIN, DEMO_PASSWORD, seedDemoOffice } from '@letterbox/demo-data';
 import { createBlobStore } from '@letterbox/storage';
 
 async function main(): Promise<void> {
@@ -9,8 +9,9 @@ async function main(): Promise<void> {
   const blobs = createBlobStore(config);
   try {
     const seeded = await seedDemoOffice(db, blobs);
-    if (seeded) console.log(`demo office seeded: alice@${DEMO_DOMAIN} and bob@${DEMO_DOMAIN}, password ${DEMO_PASSWORD}`);
-    else console.log(`demo office already seeded (alice@${DEMO_DOMAIN}, bob@${DEMO_DOMAIN}, password ${DEMO_PASSWORD})`);
+    if (seeded)
+      console.log(`demo office seeded: alice@${DEMO_DOMAIN}, bob@${DEMO_DOMAIN} and the administrator ${DEMO_ADMIN.address}, password ${DEMO_PASSWORD}`);
+    else console.log(`demo office already seeded (alice@${DEMO_DOMAIN}, bob@${DEMO_DOMAIN}, administrator ${DEMO_ADMIN.address}, password ${DEMO_PASSWORD})`);
   } finally {
     blobs.close();
     await db.close();

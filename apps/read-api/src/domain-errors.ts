@@ -1,4 +1,16 @@
 import { TooManyWrongPasswordsError, UserGoneError, WrongCredentialsError } from '@letterbox/accounts';
+import {
+  AddressTakenError,
+  AliasNotFoundError,
+  DomainNotOwnedError,
+  DomainTakenError,
+  GroupLoopError,
+  GroupNotFoundError,
+  LastAdminError,
+  NotAnAdminError,
+  NotOfficeMembersError,
+  UserNotFoundError,
+} from '@letterbox/admin';
 import type { ErrorClassifier } from '@letterbox/http';
 import { DeviceTokenTakenError } from '@letterbox/push';
 import {
@@ -21,13 +33,20 @@ export const classifyDomainError: ErrorClassifier = (error) => {
     error instanceof MailNotFoundError ||
     error instanceof MailboxNotFoundError ||
     error instanceof AttachmentNotFoundError ||
-    error instanceof ThreadNotFoundError
+    error instanceof ThreadNotFoundError ||
+    error instanceof UserNotFoundError ||
+    error instanceof GroupNotFoundError ||
+    error instanceof AliasNotFoundError
   ) {
     return { status: 404, detail: error.message };
   }
   if (error instanceof SearchQueryError) return { status: 400, detail: error.message };
   if (error instanceof MailboxNameTakenError || error instanceof SystemMailboxError || error instanceof DeviceTokenTakenError)
     return { status: 409, detail: error.message };
+  if (error instanceof AddressTakenError || error instanceof DomainTakenError || error instanceof LastAdminError || error instanceof GroupLoopError)
+    return { status: 409, detail: error.message };
+  if (error instanceof DomainNotOwnedError || error instanceof NotOfficeMembersError) return { status: 422, detail: error.message };
+  if (error instanceof NotAnAdminError) return { status: 403, detail: error.message };
   // Not 401: the session is valid, and a client must not sign the user out over a mistyped password.
   if (error instanceof WrongPasswordError) return { status: 403, detail: error.message };
   if (error instanceof MailboxLockedError) return { status: 423, detail: `${error.message}; unlock it to read its mail` };

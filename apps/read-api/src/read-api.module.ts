@@ -4,6 +4,7 @@ import { Authentication, CachedUserSessions } from '@letterbox/accounts';
 import { AccessTokens, BearerAuthGuard, FailedAttemptLimiter } from '@letterbox/auth';
 import type { Database } from '@letterbox/db';
 import { DATABASE, InfrastructureModule } from '@letterbox/nest-infrastructure';
+import { AdminModule } from './admin/admin.module';
 import { AuthController } from './auth/auth.controller';
 import { ContactsController } from './contacts/contacts.controller';
 import { DevicesModule } from './devices/devices.module';
@@ -22,7 +23,13 @@ export class ReadApiModule {
     const events = EventsModule.forConfig(config);
     return {
       module: ReadApiModule,
-      imports: [InfrastructureModule.forApp('read-api', config), MailServicesModule.forConfig(config, events), DevicesModule, events],
+      imports: [
+        InfrastructureModule.forApp('read-api', config),
+        MailServicesModule.forConfig(config, events),
+        DevicesModule,
+        events,
+        AdminModule.forConfig(config),
+      ],
       controllers: [
         AuthController,
         MailboxesController,

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { testDatabase } from '@letterbox/testing';
-import { changePassword, confirmPassword, createOffice, createUser, removeUser, SYSTEM_MAILBOXES, type SessionAnnouncer } from './accounts';
+import { SYSTEM_MAILBOXES } from './account-rows';
+import { changePassword, confirmPassword, createOffice, createUser, removeUser, type SessionAnnouncer } from './accounts';
 
 /** Keeps whose sessions it was told to end, in order. */
 class RecordingAnnouncer implements SessionAnnouncer {
@@ -54,7 +55,7 @@ describe('accounts: offices, users, passwords', () => {
   test('an email already taken is refused', async () => {
     const { office, user } = await newUser();
     await assert.rejects(createUser(db, { officeId: office.id, email: user.email.toUpperCase(), displayName: 'Another', password: 'another password' }), {
-      code: 'P2002',
+      code: '23505',
     });
   });
 

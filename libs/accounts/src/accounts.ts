@@ -1,52 +1,21 @@
 import { hashPassword, verifyPassword } from '@letterbox/auth';
-import type { Database, MailboxRole } from '@letterbox/db';
-
-/** Every user has these, named as a webmail shows them. */
-export const SYSTEM_MAILBOXES: ReadonlyArray<{ role: MailboxRole; name: string }> = [
-  { role: 'inbox', name: 'Inbox' },
-  { role: 'sent', name: 'Sent' },
-  { role: 'drafts', name: 'Drafts' },
-  { role: 'spam', name: 'Spam' },
-  { role: 'trash', name: 'Trash' },
-];
+import { inTransaction, type Database } from '@letterbox/db';
+import { insertOffice, insertUser, type CreatedUser, type UserRow } from './account-rows';
 
 /** An office with its first domain. */
 export async function createOffice(db: Database, office: { name: string; domain: string }): Promise<{ id: number }> {
-  const domain = office.domain.toLowerCase();
-  return db.prisma.office.create({ data: { name: office.name, domain, domains: { create: { name: domain } } }, select: { id: true } });
+  return inTransaction(db.sql, (client) => insertOffice(client, office));
 }
 
-export interface NewUser {
-  officeId: number;
-  email: string;
-  displayName: string;
+export interface NewUser extends Omit<UserRow, 'passwordHash'> {
   password: string;
-}
-
-export interface CreatedUser {
-  id: number;
-  officeId: number;
-  email: string;
-  /** Mailbox id by role. */
-  mailboxes: Record<MailboxRole, number>;
 }
 
 /** A user with the system mailboxes, created together. The password is hashed first, outside the transaction. */
 export async function createUser(db: Database, user: NewUser): Promise<CreatedUser> {
-  const passwordHash = await hashPassword(user.password);
-  const created = await db.prisma.user.create({
-    data: {
-      officeId: user.officeId,
-      email: user.email.toLowerCase(),
-      displayName: user.displayName,
-      passwordHash,
-      addresses: { create: { address: user.email.toLowerCase(), officeId: user.officeId, kind: 'primary' } },
-      mailboxes: { create: SYSTEM_MAILBOXES.map((mailbox) => ({ ...mailbox })) },
-    },
-    select: { id: true, officeId: true, email: true, mailboxes: { select: { id: true, role: true } } },
-  });
-  const mailboxes = Object.fromEntries(created.mailboxes.map((mailbox) => [mailbox.role, mailbox.id])) as Record<MailboxRole, number>;
-  return { id: created.id, officeId: created.officeId, email: created.email, mailboxes };
+  const { password, ...row } = user;
+  const passwordHash = await hashPassword(password);
+  return inTransaction(db.sql, (client) => insertUser(client, { ...row, passwordHash }));
 }
 
 /** Whether the signed-in user typed their password again (before unlocking a mailbox, say). */

@@ -1,6 +1,7 @@
 /** What an audit event records: an administrator's action, or a security event of a user's sign-in. */
 export const AUDIT_ACTIONS = [
   'office.create',
+  'office.update',
   'domain.create',
   'user.create',
   'user.update',

@@ -1,2 +1,2 @@
-export { seedDemoOffice, DEMO_DOMAIN, DEMO_PASSWORD } from './seed-demo-office';
+export { seedDemoOffice, DEMO_ADMIN, DEMO_DOMAIN, DEMO_PASSWORD } from './seed-demo-office';
 export { addBulkMails } from './bulk-mails';

@@ -10,7 +10,11 @@ export const DEMO_PASSWORD = 'letterbox-demo';
 export interface DemoOffice {
   officeId: number;
   users: Record<'alice' | 'bob', CreatedUser & { projectsMailboxId: number; privateMailboxId: number }>;
+  /** The office's administrator, with no mail of their own. */
+  admin: CreatedUser;
 }
+
+export const DEMO_ADMIN = { name: 'Office Admin', address: `admin@${DEMO_DOMAIN}` } satisfies Address;
 
 const PEOPLE = {
   alice: { name: 'Alice Kim', address: `alice@${DEMO_DOMAIN}` },
@@ -22,12 +26,18 @@ const RANDOM_MAILS_PER_USER = 40;
 /**
  * The demo office `npm start` shows: alice and bob, each with mail of the three
  * reference sizes (4 KB, 712 KB, 22 MB), varied everyday mail, a custom mailbox, a
- * locked one, and a sent mail with a read receipt. Returns undefined when it exists.
+ * locked one, and a sent mail with a read receipt; and its administrator, admin.
+ * Returns undefined when it exists.
  */
 export async function seedDemoOffice(db: Database, blobs: BlobStore): Promise<DemoOffice | undefined> {
   const existing = await db.prisma.office.findUnique({ where: { domain: DEMO_DOMAIN } });
-  if (existing) return undefined;
+  if (existing) {
+    // A demo office seeded before offices had administrators gets its own.
+    if (!(await db.prisma.user.findUnique({ where: { email: DEMO_ADMIN.address } }))) await createDemoAdmin(db, existing.id);
+    return undefined;
+  }
   const office = await createOffice(db, { name: 'Letterbox Demo', domain: DEMO_DOMAIN });
+  const admin = await createDemoAdmin(db, office.id);
   const users = {} as DemoOffice['users'];
   for (const [key, person] of Object.entries(PEOPLE) as Array<[keyof typeof PEOPLE, Address]>) {
     const user = await createUser(db, { officeId: office.id, email: person.address, displayName: person.name, password: DEMO_PASSWORD });
@@ -41,7 +51,11 @@ export async function seedDemoOffice(db: Database, blobs: BlobStore): Promise<De
     await seedMailOf(db, blobs, user, me, other);
   }
   await seedSentWithReceipt(db, blobs, office.id, users.alice, PEOPLE.alice, PEOPLE.bob);
-  return { officeId: office.id, users };
+  return { officeId: office.id, users, admin };
+}
+
+function createDemoAdmin(db: Database, officeId: number): Promise<CreatedUser> {
+  return createUser(db, { officeId, email: DEMO_ADMIN.address, displayName: DEMO_ADMIN.name, password: DEMO_PASSWORD, role: 'admin' });
 }
 
 async function seedMailOf(db: Database, blobs: BlobStore, user: DemoOffice['users']['alice'], me: Address, other: Address) {

@@ -1,6 +1,6 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
-import { CachedUserSessions } from '@letterbox/accounts';
+import { CachedUserSessions, sessionRevocationsChannel } from '@letterbox/accounts';
 import { AccessTokens, FailedAttemptLimiter, TokenAuthenticator, UserSessions } from '@letterbox/auth';
 import { databaseFromSettings, readRouting, type Database, type DatabaseSettings } from '@letterbox/db';
 import { BlobStore, createBlobStore, type StorageSettings } from '@letterbox/storage';
@@ -86,7 +86,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
       {
         provide: CachedUserSessions,
         useFactory: (db: Database, redis: AuthRedis) =>
-          new CachedUserSessions(db.sql, redis.commands, redis.subscriber, `${settings.QUEUE_PREFIX}:session-revocations`, {
+          new CachedUserSessions(db.sql, redis.commands, redis.subscriber, sessionRevocationsChannel(settings.QUEUE_PREFIX), {
             ttlMs: settings.AUTH_SESSION_CACHE_SECONDS * 1000,
             maxEntries: 100_000,
           }),

@@ -1,0 +1,42 @@
+import { RevocationPublisher, sessionRevocationsChannel, type SessionAnnouncer } from '@letterbox/accounts';
+import { AddUser, ChangeUser, Offices, OfficeDomains, UserDirectory } from '@letterbox/admin';
+import { AuditLog } from '@letterbox/audit';
+import { createDatabase } from '@letterbox/db';
+import { loggerFor } from '@letterbox/observability';
+import { redisConnection, whenReady, type RedisConnection } from '@letterbox/redis';
+import type { AdminCliConfig } from './admin-cli.config';
+
+/** The admin use cases over the configured database; Redis is connected to only when a command ends sessions. */
+export function adminCliServices(config: AdminCliConfig) {
+  const db = createDatabase({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'letterbox-admin-cli' });
+  const audit = new AuditLog(db.sql);
+  const users = new UserDirectory(db.sql, config.USER_QUOTA_BYTES);
+  let redis: RedisConnection | undefined;
+  const logger = loggerFor('sessions');
+  const sessions: SessionAnnouncer = {
+    async announce(userId) {
+      try {
+        redis ??= redisConnection(config, 'fail-fast', 'redis revocations');
+        await whenReady(redis, Error);
+        await new RevocationPublisher(redis, sessionRevocationsChannel(config.QUEUE_PREFIX)).announce(userId);
+      } catch (error) {
+        logger.warn(
+          `the end of user ${userId}'s sessions was not announced; the APIs notice it within their session cache's time: ${(error as Error).message}`,
+        );
+      }
+    },
+  };
+  return {
+    offices: new Offices(db.sql, audit),
+    domains: new OfficeDomains(db.sql, audit),
+    users,
+    addUser: new AddUser(db.sql, audit, users),
+    changeUser: new ChangeUser(db.sql, audit, sessions, users),
+    async close() {
+      redis?.disconnect();
+      await db.close();
+    },
+  };
+}
+
+export type AdminCliServices = ReturnType<typeof adminCliServices>;

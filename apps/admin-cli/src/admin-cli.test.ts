@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { verifyPassword } from '@letterbox/auth';
+import type { Database } from '@letterbox/db';
+import { REPO_ROOT, startReadApiProcess, testDatabase, testQueuePrefix, type ApiProcess } from '@letterbox/testing';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe('the admin command line: npm run admin -- <command>', () => {
+  const queuePrefix = testQueuePrefix();
+  let db: Database;
+  let api: ApiProcess;
+  const domain = `${randomUUID().slice(0, 12)}.test`;
+
+  /** The command as an operator runs it, against the test database. */
+  async function admin(...args: string[]): Promise<Run> {
+    try {
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--require', '@swc-node/register', 'apps/admin-cli/src/main.ts', ...args], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, QUEUE_PREFIX: queuePrefix },
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+      return { code, stdout, stderr };
+    }
+  }
+
+  const userRow = async (email: string) =>
+    (await db.sql.query('SELECT role, state, password_change_required, password_hash, office_id FROM users WHERE email = $1', [email])).rows[0];
+
+  before(async () => {
+    db = testDatabase();
+    api = await startReadApiProcess({ env: { QUEUE_PREFIX: queuePrefix } });
+  });
+
+  after(async () => {
+    await api?.stop();
+    await db?.close();
+  });
+
+  test('an office, an administrator and a user are made; the user signs in, and is listed', async () => {
+    const office = await admin('office', 'add', domain.toUpperCase(), 'CLI Test Office');
+    assert.equal(office.code, 0, office.stderr);
+    assert.match(office.stdout, new RegExp(`^office ${domain} "CLI Test Office" created \\(id \\d+\\)\\n$`));
+    const boss = await admin('user', 'add', `boss@${domain}`, '--name', 'The Boss', '--password', 'initial password', '--admin');
+    assert.equal(boss.code, 0, boss.stderr);
+    assert.match(boss.stdout, /user boss@.* created .*role admin.*must be changed at first sign-in/);
+    const row = await userRow(`boss@${domain}`);
+    assert.deepEqual([row.role, row.state, row.password_change_required], ['admin', 'active', true]);
+    assert.equal(await verifyPassword(row.password_hash, 'initial password'), true);
+    const mia = await admin('user', 'add', `mia@${domain}`, '--name', 'Mia Wong', '--password', 'initial password');
+    assert.equal(mia.code, 0, mia.stderr);
+    const signIn = await fetch(`${api.url}/v2/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `mia@${domain}`, password: 'initial password' }),
+    });
+    assert.equal(signIn.status, 200);
+    const listed = await admin('user', 'list', '--office', domain);
+    assert.equal(
+      listed.stdout,
+      `EMAIL\tROLE\tSTATE\tNAME\tOFFICE\nboss@${domain}\tadmin\tactive\tThe Boss\t${domain}\nmia@${domain}\tuser\tactive\tMia Wong\t${domain}\n`,
+    );
+    const { rows } = await db.sql.query('SELECT actor, action, target FROM audit_events WHERE office_id = $1 ORDER BY id', [row.office_id]);
+    assert.deepEqual(rows, [
+      { actor: 'cli', action: 'office.create', target: domain },
+      { actor: 'cli', action: 'user.create', target: `boss@${domain}` },
+      { actor: 'cli', action: 'user.create', target: `mia@${domain}` },
+    ]);
+  });
+
+  test('disabling a user and resetting a password end their tokens in the running API at once; a domain is added', async () => {
+    for (const [name, args] of [
+      ['dora', ['user', 'disable']],
+      ['rick', ['user', 'reset-password']],
+    ] as const) {
+      const email = `${name}@${domain}`;
+      assert.equal((await admin('user', 'add', email, '--name', name, '--password', 'initial password')).code, 0);
+      const token = await api.login(email, 'initial password');
+      const me = () => fetch(`${api.url}/v2/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal((await me()).status, 200);
+      const done = await admin(...args, email, ...(name === 'rick' ? ['--password', 'reset password'] : []));
+      assert.equal(done.code, 0, done.stderr);
+      assert.equal((await me()).status, 401, `${args.join(' ')}: announced, not left to the session cache's time`);
+    }
+    assert.equal((await userRow(`dora@${domain}`)).state, 'disabled');
+    assert.equal(await verifyPassword((await userRow(`rick@${domain}`)).password_hash, 'reset password'), true);
+    const added = await admin('domain', 'add', domain, `eu.${domain}`);
+    assert.equal(added.stdout, `domain eu.${domain} added to office ${domain}\n`);
+    assert.equal((await admin('user', 'add', `eve@eu.${domain}`, '--name', 'Eve', '--password', 'initial password')).code, 0);
+  });
+
+  test('bad input: a non-zero exit and a clear message, nothing changed', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [[], /no command given[\s\S]*usage: npm run admin/],
+      [['user', 'fly'], /unknown command: user fly/],
+      [['user', 'add', `x@${domain}`, '--password', 'initial password'], /missing --name/],
+      [['user', 'add', `x@${domain}`, '--name', 'X', '--password', 'short'], /--password: must be at least 8 characters/],
+      [['user', 'add', 'not-an-address', '--name', 'X', '--password', 'initial password'], /<email>: /],
+      [['user', 'add', `x@${domain}`, '--name', 'X', '--password', 'initial password', '--root'], /Unknown option '--root'/],
+      [['user', 'add', `boss@${domain}`, '--name', 'Again', '--password', 'initial password'], /the address boss@.* exists already/],
+      [['user', 'add', 'x@no-office.test', '--name', 'X', '--password', 'initial password'], /no office has the domain no-office.test/],
+      [['user', 'disable', `nobody@${domain}`], /no user has the address nobody@/],
+      [['user', 'list', '--office', 'no-office.test'], /no office has the domain no-office.test/],
+      [['office', 'add', domain, 'Twice'], /the domain .* belongs to an office already/],
+      [['domain', 'add', 'no-office.test', 'new.test'], /no office has the domain no-office.test/],
+      [['domain', 'add', domain], /missing <new-domain>/],
+    ];
+    for (const [args, message] of cases) {
+      const run = await admin(...args);
+      assert.notEqual(run.code, 0, args.join(' '));
+      assert.match(run.stderr, message, args.join(' '));
+      assert.equal(run.stdout, '', args.join(' '));
+    }
+    assert.equal(await userRow(`x@${domain}`), undefined);
+  });
+
+  test('the configuration is checked before anything is done', async () => {
+    const run = await promisify(execFile)(process.execPath, ['--require', '@swc-node/register', 'apps/admin-cli/src/main.ts', 'user', 'list'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, DATABASE_URL: 'mysql://nowhere' },
+    }).catch((error: Run) => error);
+    assert.notEqual(run.code, 0);
+    assert.match(run.stderr, /DATABASE_URL/);
+  });
+});

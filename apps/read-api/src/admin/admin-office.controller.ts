@@ -1,0 +1,57 @@
+import { Body, Controller, Get, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
+import { OfficeDomains, officeDomainListSchema, officeDomainSchema, OfficeSettings, officeSettingsSchema, type AdminAct } from '@letterbox/admin';
+import { auditPageSchema, AuditTrail } from '@letterbox/audit';
+import { ApiZodBody, ApiZodQuery, ApiZodResponse, ZodValidationPipe } from '@letterbox/http';
+import { auditQuery, domainBody, officeChangesBody } from './admin-request.schemas';
+import { CurrentAdmin, OfficeAdminGuard } from './office-admin.guard';
+
+/** The office as a whole: its settings, its domains and its audit log. */
+@ApiTags('admin')
+@ApiBearerAuth()
+@UseGuards(OfficeAdminGuard)
+@Controller('v2/admin')
+export class AdminOfficeController {
+  constructor(
+    private readonly settings: OfficeSettings,
+    private readonly domains: OfficeDomains,
+    private readonly trail: AuditTrail,
+  ) {}
+
+  @Get('office')
+  @ApiZodResponse(200, officeSettingsSchema)
+  office(@CurrentAdmin() admin: AdminAct) {
+    return this.settings.get(admin.officeId);
+  }
+
+  /** `requireTotp`: every user of the office must sign in with a second factor. */
+  @Patch('office')
+  @ApiZodBody(officeChangesBody)
+  @ApiZodResponse(200, officeSettingsSchema)
+  changeOffice(@CurrentAdmin() admin: AdminAct, @Body(new ZodValidationPipe(officeChangesBody, 'body')) body: z.infer<typeof officeChangesBody>) {
+    return this.settings.change(admin, body);
+  }
+
+  @Get('domains')
+  @ApiZodResponse(200, officeDomainListSchema)
+  async listDomains(@CurrentAdmin() admin: AdminAct) {
+    return { domains: await this.domains.list(admin.officeId) };
+  }
+
+  /** Another domain the office receives mail for. 409: an office has it already. */
+  @Post('domains')
+  @ApiZodBody(domainBody)
+  @ApiZodResponse(201, officeDomainSchema)
+  addDomain(@CurrentAdmin() admin: AdminAct, @Body(new ZodValidationPipe(domainBody, 'body')) body: z.infer<typeof domainBody>) {
+    return this.domains.add(admin, body.name);
+  }
+
+  /** Who did what, newest first, a page at a time; filtered by action, actor (an address, or `cli`) and time [since, until). Read-only. */
+  @Get('audit')
+  @ApiZodQuery(auditQuery)
+  @ApiZodResponse(200, auditPageSchema)
+  audit(@CurrentAdmin() admin: AdminAct, @Query(new ZodValidationPipe(auditQuery, 'query')) query: z.infer<typeof auditQuery>) {
+    return this.trail.page(admin.officeId, query);
+  }
+}

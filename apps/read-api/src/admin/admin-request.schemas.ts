@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { addressInput as address, displayNameInput as displayName, domainNameInput, passwordInput as password } from '@letterbox/admin';
+import { integerParam } from '@letterbox/http';
+
+const MAX_ID = 2_147_483_647;
+const id = z.int().min(1).max(MAX_ID);
+
+const quotaBytes = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
+const role = z.enum(['user', 'admin']);
+const ids = z.array(id).max(1000);
+
+export const idParams = z.object({ id: integerParam(1, MAX_ID) });
+export const aliasParams = z.object({ id: integerParam(1, MAX_ID), address: z.string().min(1).max(320) });
+
+export const userListQuery = z
+  .object({
+    limit: integerParam(1, 200).default(50),
+    cursor: z.string().max(1000).optional(),
+    q: z.string().trim().max(320, 'must be at most 320 characters').optional(),
+  })
+  .strict();
+
+export const newUserBody = z.object({ email: address, displayName, password, role: role.optional(), quotaBytes: quotaBytes.nullable().optional() }).strict();
+
+export const userChangesBody = z
+  .object({
+    displayName: displayName.optional(),
+    role: role.optional(),
+    /** null: back to the deployment's default. */
+    quotaBytes: quotaBytes.nullable().optional(),
+    state: z.enum(['active', 'disabled']).optional(),
+    /** A reset: the user must choose their own at the next sign-in, and every token of theirs ends. */
+    password: password.optional(),
+  })
+  .strict();
+
+export const aliasBody = z.object({ address }).strict();
+
+export const domainBody = z.object({ name: domainNameInput }).strict();
+
+const groupName = displayName;
+
+export const newGroupBody = z.object({ name: groupName, address, userIds: ids.default([]), groupIds: ids.default([]) }).strict();
+
+export const groupChangesBody = z.object({ name: groupName.optional(), userIds: ids.optional(), groupIds: ids.optional() }).strict();
+
+export const officeChangesBody = z.object({ requireTotp: z.boolean() }).strict();
+
+export const auditQuery = z
+  .object({
+    limit: integerParam(1, 200).default(50),
+    cursor: z
+      .string()
+      .regex(/^[1-9]\d{0,17}$/, 'must be a nextCursor of a previous page')
+      .optional(),
+    action: z.string().max(100).optional(),
+    actor: z.string().max(320).optional(),
+    since: z.iso
+      .datetime({ offset: true })
+      .transform((value) => new Date(value))
+      .optional(),
+    until: z.iso
+      .datetime({ offset: true })
+      .transform((value) => new Date(value))
+      .optional(),
+  })
+  .strict();

@@ -1,0 +1,53 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { CachedUserSessions } from '@letterbox/accounts';
+import { AddUser, ChangeUser, OfficeAdmins, OfficeDomains, OfficeGroups, OfficeSettings, RemoveUser, UserAliases, UserDirectory } from '@letterbox/admin';
+import { AuditLog, AuditTrail } from '@letterbox/audit';
+import type { Database } from '@letterbox/db';
+import { DATABASE } from '@letterbox/nest-infrastructure';
+import type { ReadApiConfig } from '../read-api.config';
+import { AdminGroupsController } from './admin-groups.controller';
+import { AdminOfficeController } from './admin-office.controller';
+import { AdminUsersController } from './admin-users.controller';
+import { OfficeAdminGuard } from './office-admin.guard';
+
+/** The office administrators' API (/v2/admin): the admin use cases on the primary, sessions ended through the shared revocations. */
+@Module({})
+export class AdminModule {
+  static forConfig(config: ReadApiConfig): DynamicModule {
+    const onPrimary = <T>(make: (db: Database) => T) => ({ useFactory: make, inject: [DATABASE] });
+    return {
+      module: AdminModule,
+      controllers: [AdminUsersController, AdminGroupsController, AdminOfficeController],
+      providers: [
+        { provide: AuditLog, ...onPrimary((db) => new AuditLog(db.sql)) },
+        { provide: AuditTrail, ...onPrimary((db) => new AuditTrail(db.sql)) },
+        { provide: OfficeAdmins, ...onPrimary((db) => new OfficeAdmins(db.sql)) },
+        { provide: UserDirectory, ...onPrimary((db) => new UserDirectory(db.sql, config.USER_QUOTA_BYTES)) },
+        {
+          provide: AddUser,
+          useFactory: (db: Database, audit: AuditLog, users: UserDirectory) => new AddUser(db.sql, audit, users),
+          inject: [DATABASE, AuditLog, UserDirectory],
+        },
+        {
+          provide: ChangeUser,
+          useFactory: (db: Database, audit: AuditLog, sessions: CachedUserSessions, users: UserDirectory) => new ChangeUser(db.sql, audit, sessions, users),
+          inject: [DATABASE, AuditLog, CachedUserSessions, UserDirectory],
+        },
+        {
+          provide: RemoveUser,
+          useFactory: (db: Database, audit: AuditLog, sessions: CachedUserSessions) => new RemoveUser(db.sql, audit, sessions),
+          inject: [DATABASE, AuditLog, CachedUserSessions],
+        },
+        {
+          provide: UserAliases,
+          useFactory: (db: Database, audit: AuditLog, users: UserDirectory) => new UserAliases(db.sql, audit, users),
+          inject: [DATABASE, AuditLog, UserDirectory],
+        },
+        { provide: OfficeDomains, useFactory: (db: Database, audit: AuditLog) => new OfficeDomains(db.sql, audit), inject: [DATABASE, AuditLog] },
+        { provide: OfficeGroups, useFactory: (db: Database, audit: AuditLog) => new OfficeGroups(db.sql, audit), inject: [DATABASE, AuditLog] },
+        { provide: OfficeSettings, useFactory: (db: Database, audit: AuditLog) => new OfficeSettings(db.sql, audit), inject: [DATABASE, AuditLog] },
+        OfficeAdminGuard,
+      ],
+    };
+  }
+}

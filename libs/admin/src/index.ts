@@ -1,0 +1,28 @@
+export { commandLineAct, type AdminAct } from './admin-act';
+export { addressInput, displayNameInput, domainNameInput, passwordInput } from './admin-inputs';
+export {
+  AddressTakenError,
+  AliasNotFoundError,
+  DomainNotOwnedError,
+  DomainTakenError,
+  GroupLoopError,
+  GroupNotFoundError,
+  LastAdminError,
+  NotAnAdminError,
+  NotOfficeMembersError,
+  UnknownOfficeError,
+  UnknownUserError,
+  UserNotFoundError,
+} from './admin-errors';
+export { OfficeAdmins } from './office-admins';
+export { adminUserSchema, adminUserPageSchema, type AdminUser, type AdminUserPage } from './users/admin-user-view';
+export { UserDirectory, type UserListQuery } from './users/user-directory';
+export { AddUser, type NewOfficeUser } from './users/add-user';
+export { ChangeUser, type UserChanges } from './users/change-user';
+export { RemoveUser } from './users/remove-user';
+export { UserAliases } from './aliases/user-aliases';
+export { OfficeDomains, officeDomainSchema, officeDomainListSchema, type OfficeDomain } from './domains/office-domains';
+export { adminGroupSchema, adminGroupListSchema, type AdminGroup } from './groups/admin-group-view';
+export { OfficeGroups, type NewGroup, type GroupChanges } from './groups/office-groups';
+export { OfficeSettings, officeSettingsSchema, type OfficeSettingsView } from './office/office-settings';
+export { Offices, type OfficeSummary } from './office/offices';
