@@ -30,5 +30,13 @@ export interface InboundIntakeOptions {
 /** The intake of incoming mail, wired to PostgreSQL and the queues: the one way the ingest app, colleague delivery and the benches build it. */
 export function createInboundIntake(options: InboundIntakeOptions): InboundIntake {
   const { sql, blobs, references, queues, maxMessageBytes, defaultQuotaBytes, directory = new RecipientDirectory(sql), spool } = options;
-  return new InboundIntake(blobs, directory, new RecipientQuotas(sql, defaultQuotaBytes), new InboundAcceptances(sql, queues), references, maxMessageBytes, spool);
+  return new InboundIntake(
+    blobs,
+    directory,
+    new RecipientQuotas(sql, defaultQuotaBytes),
+    new InboundAcceptances(sql, queues),
+    references,
+    maxMessageBytes,
+    spool,
+  );
 }

@@ -16,7 +16,12 @@ export async function addTestAlias(db: Database, user: CreatedUser, address: str
  * A group of the office with its address and members, as the admin API records one. Its
  * members may include groups made later, added with addTestGroupMembers.
  */
-export async function createTestGroup(db: Database, officeId: number, address: string, members: { userIds?: number[]; groupIds?: number[] } = {}): Promise<number> {
+export async function createTestGroup(
+  db: Database,
+  officeId: number,
+  address: string,
+  members: { userIds?: number[]; groupIds?: number[] } = {},
+): Promise<number> {
   const group = await db.prisma.group.create({
     data: { officeId, name: address.split('@')[0], addresses: { create: { address: address.toLowerCase(), officeId, kind: 'group' } } },
     select: { id: true },

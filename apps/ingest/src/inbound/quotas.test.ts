@@ -118,7 +118,10 @@ describe('quotas of incoming mail: refused before it is acknowledged, never drop
       smtp.sendMail({ envelope: { from: 'a@example.org', to: [one.email, other.email] }, raw: message(one.email, messageId) }),
       (error: { responseCode?: number; response?: string }) => {
         assert.equal(error.responseCode, 552);
-        assert.match(error.response ?? '', new RegExp(`5\\.2\\.2 the mailbox of ${one.email.replace(/\./g, '\\.')} is full: 0 bytes used of its quota of 2000 bytes`));
+        assert.match(
+          error.response ?? '',
+          new RegExp(`5\\.2\\.2 the mailbox of ${one.email.replace(/\./g, '\\.')} is full: 0 bytes used of its quota of 2000 bytes`),
+        );
         return true;
       },
     );
@@ -152,13 +155,16 @@ describe('quotas of incoming mail: refused before it is acknowledged, never drop
     assert.equal(await copiesOf(full, messageId), 0, 'the full member is left out, and the message was acknowledged for the group');
   });
 
-  test("over HTTP, a recipient past their quota is a 507 problem naming them and their quota, and nothing is accepted for anyone", async () => {
+  test('over HTTP, a recipient past their quota is a 507 problem naming them and their quota, and nothing is accepted for anyone', async () => {
     const [full, roomy] = [await colleague(SMALL_QUOTA), await colleague()];
     const messageId = `<http-${randomUUID()}@example.org>`;
     const answer = await ingest.post(message(roomy.email, messageId), { to: [roomy.email, full.email] });
     assert.equal(answer.status, 507, JSON.stringify(answer.body));
     assert.match(answer.contentType ?? '', /^application\/problem\+json/);
-    assert.match(answer.body.detail ?? '', new RegExp(`the mailbox of ${full.email.replace(/\./g, '\\.')} is full: 0 bytes used of its quota of ${SMALL_QUOTA} bytes`));
+    assert.match(
+      answer.body.detail ?? '',
+      new RegExp(`the mailbox of ${full.email.replace(/\./g, '\\.')} is full: 0 bytes used of its quota of ${SMALL_QUOTA} bytes`),
+    );
     assert.equal((await db.sql.query("SELECT 1 FROM inbound_acceptances WHERE payload->>'messageId' = $1", [messageId])).rowCount, 0);
     const again = await ingest.post(message(roomy.email, messageId), { to: [roomy.email] });
     assert.equal(again.status, 202, 'without them the gateway can deliver it');
