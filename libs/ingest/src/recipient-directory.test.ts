@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CreatedUser } from '@letterbox/accounts';
+import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import type { Database } from '@letterbox/db';
 import {
   addTestAlias,
@@ -9,9 +10,14 @@ import {
   createTestGroup,
   createTestUser,
   setTestQuota,
+  testBlobStore,
   testDatabase,
+  testQueuePrefix,
+  testQueues,
   type TestUser,
 } from '@letterbox/testing';
+import { ColleagueDelivery } from './colleague-delivery';
+import { createInboundIntake } from './create-inbound-intake';
 import { quotaVerdict } from './quota-verdict';
 import { RecipientDirectory } from './recipient-directory';
 import { RecipientQuotas } from './recipient-quotas';
@@ -74,6 +80,25 @@ describe('the recipient directory: addresses, aliases, groups and domains', () =
     await directory.resolve(fresh);
     await directory.resolve(fresh);
     assert.deepEqual(statements, ['recipients-resolve']);
+  });
+
+  test("colleague delivery counts aliases and groups among Letterbox's own: mail to them never goes through the provider", async () => {
+    const queues = testQueues(testQueuePrefix());
+    try {
+      const intake = createInboundIntake({
+        sql: db.sql,
+        blobs: testBlobStore(),
+        references: new DatabaseBlobReferences(db.sql),
+        queues,
+        maxMessageBytes: 1024 * 1024,
+        defaultQuotaBytes: 1024 ** 3,
+        directory,
+      });
+      const colleagues = new ColleagueDelivery(directory, intake);
+      assert.deepEqual(await colleagues.colleaguesAmong([at('robert'), at('team'), at('ghost'), 'x@elsewhere.example']), new Set([at('robert'), at('team')]));
+    } finally {
+      await queues.close();
+    }
   });
 
   test('usage is read afresh: a group delivers to the members who can take a message, and its address is full only when none can', async () => {
