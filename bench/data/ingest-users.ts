@@ -18,7 +18,7 @@ export interface IngestRecipient {
 }
 
 /**
- * Makes sure the office and inbox-1 to inbox-<count> exist, each with the system mailboxes
+ * Makes sure the office, its domain and inbox-1 to inbox-<count> exist, each with the system mailboxes
  * (the ingest worker stores into the inbox). Only missing ones are made (a password hash
  * each, so the first run takes a few seconds more). Returns them in order.
  */
@@ -28,6 +28,8 @@ export async function ensureIngestRecipients(db: Database, count = INGEST_RECIPI
     update: {},
     create: { domain: INGEST_BENCH_DOMAIN, name: 'Ingest bench' },
   });
+  // Mail is taken only for an office's domains: an office made before they were recorded gets its row here.
+  await db.prisma.domain.upsert({ where: { name: INGEST_BENCH_DOMAIN }, update: {}, create: { officeId: office.id, name: INGEST_BENCH_DOMAIN } });
   const wanted = ingestRecipientEmails(count);
   const existing = new Map(
     (await db.prisma.user.findMany({ where: { email: { in: wanted } }, select: { id: true, email: true } })).map((user) => [user.email, user.id]),

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { DatabaseBlobReferences } from '@letterbox/blob-references';
-import { databaseConfig, ingestTokenConfig, loadConfig, portFrom, redisConfig, storageConfig } from '@letterbox/config';
+import { databaseConfig, ingestTokenConfig, loadConfig, portFrom, quotaConfig, redisConfig, storageConfig } from '@letterbox/config';
 import { createInboundIntake } from '@letterbox/ingest';
 import { createJobQueues } from '@letterbox/queue';
 import { DiskBlobStore } from '@letterbox/storage';
@@ -20,6 +20,7 @@ const settings = {
   ...redisConfig,
   ...storageConfig,
   ...ingestTokenConfig,
+  ...quotaConfig,
 };
 
 const MAX_MESSAGE_BYTES = 30 * 1024 * 1024;
@@ -34,6 +35,7 @@ async function start(): Promise<void> {
     references: new DatabaseBlobReferences(sql),
     queues: createJobQueues(config),
     maxMessageBytes: MAX_MESSAGE_BYTES,
+    defaultQuotaBytes: config.USER_QUOTA_BYTES,
   });
 
   const app = Fastify({ bodyLimit: MAX_MESSAGE_BYTES });

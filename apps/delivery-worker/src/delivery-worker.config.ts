@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { databaseConfig, loadConfig, opsConfig, redisConfig, storageConfig } from '@letterbox/config';
+import { databaseConfig, loadConfig, opsConfig, quotaConfig, redisConfig, storageConfig } from '@letterbox/config';
 
 const count = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -9,6 +9,7 @@ export function loadDeliveryWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       ...databaseConfig,
       ...storageConfig,
       ...redisConfig,
+      ...quotaConfig,
       ...opsConfig(9101),
       SMTP_HOST: z.string().min(1).default('127.0.0.1'),
       SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),

@@ -45,6 +45,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
         references: new DatabaseBlobReferences(db.sql),
         queues,
         maxMessageBytes: COLLEAGUE_MESSAGE_MAX_BYTES,
+        defaultQuotaBytes: config.USER_QUOTA_BYTES,
         directory,
       }),
     ),

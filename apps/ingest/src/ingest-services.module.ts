@@ -35,6 +35,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
             references: new DatabaseBlobReferences(db.sql),
             queues,
             maxMessageBytes: config.INGEST_MAX_MESSAGE_BYTES,
+            defaultQuotaBytes: config.USER_QUOTA_BYTES,
             spool: intakeSpoolFor(config),
           }),
         inject: [DATABASE, BlobStore, JobQueues],

@@ -6,7 +6,8 @@ import type { RecipientDirectory } from './recipient-directory';
  * Mail from one Letterbox user to others, delivered by Letterbox itself: accepted as
  * incoming mail for them, so it is stored by the ingest worker's exactly-once store (a
  * retried delivery, same sender and Message-ID, is stored once) and announced with the
- * recipient's push and live event, like any incoming mail.
+ * recipient's push and live event, like any incoming mail. Aliases reach their user and
+ * groups their members, as mail from outside does.
  */
 export class ColleagueDelivery {
   constructor(
@@ -14,13 +15,17 @@ export class ColleagueDelivery {
     private readonly intake: InboundIntake,
   ) {}
 
-  /** The addresses that are Letterbox users. */
+  /** The addresses Letterbox receives mail for: users' addresses and aliases, groups' addresses. */
   async colleaguesAmong(addresses: string[]): Promise<Set<string>> {
     return new Set((await this.directory.resolve(addresses)).known.keys());
   }
 
-  /** Resolves once the message is durably accepted for them (stored, recorded, queued). */
+  /**
+   * Resolves once the message is durably accepted for them (stored, recorded, queued). As
+   * over SMTP, a full mailbox refuses it (QuotaExceededError, an InboundRejectedError: for
+   * good) only when none of them can take it.
+   */
   async deliver(message: Readable, recipients: string[]): Promise<void> {
-    await this.intake.accept({ content: message, envelopeRecipients: recipients });
+    await this.intake.accept({ content: message, envelopeRecipients: recipients, quota: 'refuse-if-all' });
   }
 }

@@ -5,9 +5,10 @@ import { InboundAcceptances } from './inbound-acceptances';
 import { InboundIntake } from './inbound-intake';
 import type { IntakeSpool } from './intake-spool';
 import { RecipientDirectory } from './recipient-directory';
+import { RecipientQuotas } from './recipient-quotas';
 
 export interface InboundIntakeOptions {
-  /** The primary's pool: recipients are looked up and acceptances recorded there. */
+  /** The primary's pool: recipients and their usage are looked up and acceptances recorded there. */
   sql: Pool;
   blobs: BlobStore;
   /**
@@ -18,6 +19,8 @@ export interface InboundIntakeOptions {
   /** Where the accepted messages' jobs go. */
   queues: JobQueues;
   maxMessageBytes: number;
+  /** USER_QUOTA_BYTES: the quota of a user without one of their own. */
+  defaultQuotaBytes: number;
   /** Given when another part of the process resolves recipients too, so that both share its cache; otherwise one of its own. */
   directory?: RecipientDirectory;
   /** Where small messages are spooled (see intakeSpoolFor); without one, every message streams into blob storage. */
@@ -26,6 +29,14 @@ export interface InboundIntakeOptions {
 
 /** The intake of incoming mail, wired to PostgreSQL and the queues: the one way the ingest app, colleague delivery and the benches build it. */
 export function createInboundIntake(options: InboundIntakeOptions): InboundIntake {
-  const { sql, blobs, references, queues, maxMessageBytes, directory = new RecipientDirectory(sql), spool } = options;
-  return new InboundIntake(blobs, directory, new InboundAcceptances(sql, queues), references, maxMessageBytes, spool);
+  const { sql, blobs, references, queues, maxMessageBytes, defaultQuotaBytes, directory = new RecipientDirectory(sql), spool } = options;
+  return new InboundIntake(
+    blobs,
+    directory,
+    new RecipientQuotas(sql, defaultQuotaBytes),
+    new InboundAcceptances(sql, queues),
+    references,
+    maxMessageBytes,
+    spool,
+  );
 }

@@ -30,3 +30,32 @@ export class NoRecipientsError extends InboundRejectedError {
     super("no recipient is a Letterbox user: name them as `to`, or in the message's To, Cc or Bcc");
   }
 }
+
+/** Recipients in a domain no office owns: Letterbox is not their mail server, and does not relay. */
+export class ForeignRecipientsError extends InboundRejectedError {
+  constructor(readonly addresses: string[]) {
+    super(`not a Letterbox domain, relaying denied: ${addresses.join(', ')}`);
+  }
+}
+
+/** An address whose mailbox cannot take the message: its user's, or every member's of its group. */
+export interface FullAddress {
+  address: string;
+  /** The user's usage, for a user's address; a group's members each have their own. */
+  usage?: { usedBytes: number; quotaBytes: number };
+}
+
+export class QuotaExceededError extends InboundRejectedError {
+  constructor(
+    readonly full: FullAddress[],
+    readonly messageBytes: number,
+  ) {
+    super(`${full.map(describeFull).join('; ')} (the message is ${messageBytes} bytes)`);
+  }
+}
+
+function describeFull({ address, usage }: FullAddress): string {
+  return usage
+    ? `the mailbox of ${address} is full: ${usage.usedBytes} bytes used of its quota of ${usage.quotaBytes} bytes`
+    : `every member of the group ${address} is over their quota`;
+}

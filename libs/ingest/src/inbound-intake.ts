@@ -6,20 +6,32 @@ import type { InboundMessageJob } from '@letterbox/queue';
 import { discardCreatedBlob, type BlobReferences, type BlobStore, type StoredBlob } from '@letterbox/storage';
 import { dedupKeyOf } from './dedup-key';
 import type { InboundAcceptances } from './inbound-acceptances';
-import { NoRecipientsError, UnknownRecipientsError } from './inbound-errors';
+import { ForeignRecipientsError, NoRecipientsError, QuotaExceededError, UnknownRecipientsError } from './inbound-errors';
 import type { IntakeSpool } from './intake-spool';
 import { HeadCapture, parseMessageHead } from './message-head';
 import { readUpTo } from './read-up-to';
-import type { RecipientDirectory, ResolvedRecipients } from './recipient-directory';
+import { quotaVerdict } from './quota-verdict';
+import type { RecipientAddress, RecipientDirectory, ResolvedRecipients } from './recipient-directory';
+import type { RecipientQuotas } from './recipient-quotas';
 import { limitSize } from './size-limit';
 
 export interface InboundMessage {
   content: Readable;
   /**
-   * The envelope's recipients. Each must be a Letterbox user. Without them, the Letterbox
-   * users among the message's To, Cc and Bcc are its recipients.
+   * The envelope's recipients. Each must be an address Letterbox receives mail for (a
+   * user's, an alias, a group's). Without them, such addresses among the message's To, Cc
+   * and Bcc are its recipients.
    */
   envelopeRecipients?: string[];
+  /**
+   * What a recipient whose mailbox cannot take the message does to it (see quotaVerdict).
+   * `refuse` (the default; HTTP): the message is refused, naming them, and the gateway may
+   * send it again without them. `refuse-if-all` (SMTP, whose recipients were each checked
+   * at RCPT and cannot be refused one by one after DATA): refused only when no recipient
+   * can take it; otherwise a full user addressed directly gets it all the same, past their
+   * quota by what was in flight, since a message acknowledged for them must reach them.
+   */
+  quota?: 'refuse' | 'refuse-if-all';
 }
 
 export interface AcceptedInbound {
@@ -48,43 +60,59 @@ export class InboundIntake {
   constructor(
     private readonly blobs: BlobStore,
     private readonly directory: RecipientDirectory,
+    private readonly quotas: RecipientQuotas,
     private readonly acceptances: InboundAcceptances,
     private readonly references: BlobReferences,
     readonly maxMessageBytes: number,
     private readonly spool?: IntakeSpool,
   ) {}
 
-  /** Whether an envelope recipient may be accepted: SMTP asks at RCPT, before the data. */
-  async knows(address: string): Promise<boolean> {
-    return (await this.directory.resolve([address])).unknown.length === 0;
+  /**
+   * Refuses an envelope recipient who may not be accepted: SMTP asks at RCPT, before the
+   * data. `declaredBytes` is the size its sender announced (MAIL FROM's SIZE), or 0.
+   */
+  async checkRecipient(address: string, declaredBytes: number): Promise<void> {
+    const recipients = await this.directory.resolve([address]);
+    refuseUnresolved(recipients);
+    const { full } = quotaVerdict(recipients.known, await this.quotas.usageOf(userIdsOf(recipients.known)), declaredBytes);
+    if (full.length > 0) throw new QuotaExceededError(full, declaredBytes);
   }
 
   async accept(message: InboundMessage): Promise<AcceptedInbound> {
     const envelope = message.envelopeRecipients?.length ? await this.directory.resolve(message.envelopeRecipients) : undefined;
-    if (envelope && envelope.unknown.length > 0) {
+    try {
+      if (envelope) refuseUnresolved(envelope);
+    } catch (error) {
       message.content.resume();
-      throw new UnknownRecipientsError(envelope.unknown);
+      throw error;
     }
     const capture = new HeadCapture();
     const content = limitSize(message.content, this.maxMessageBytes, capture);
-    if (!this.spool) return this.acceptStreamed(content, capture, envelope);
+    const quota = message.quota ?? 'refuse';
+    if (!this.spool) return this.acceptStreamed(content, capture, envelope, quota);
     const read = await readUpTo(content, SPOOLED_MESSAGE_BYTES);
-    if (read.rest) return this.acceptStreamed(read.rest, capture, envelope);
-    return this.acceptSpooled(this.spool, read.whole, capture.head(), envelope);
+    if (read.rest) return this.acceptStreamed(read.rest, capture, envelope, quota);
+    return this.acceptSpooled(this.spool, read.whole, capture.head(), envelope, quota);
   }
 
   /** Checked before it is written: a message refused never reaches the spool. */
-  private async acceptSpooled(spool: IntakeSpool, bytes: Buffer, head: Buffer, envelope: ResolvedRecipients | undefined): Promise<AcceptedInbound> {
-    const described = await this.describe({ key: this.blobs.keyOf(bytes), size: bytes.length }, head, envelope);
+  private async acceptSpooled(
+    spool: IntakeSpool,
+    bytes: Buffer,
+    head: Buffer,
+    envelope: ResolvedRecipients | undefined,
+    quota: Quota,
+  ): Promise<AcceptedInbound> {
+    const described = await this.describe({ key: this.blobs.keyOf(bytes), size: bytes.length }, head, envelope, quota);
     const spooled = await spool.append(bytes);
     // Refused from here on (no acceptance recorded or kept), its bytes stay in the spool file until the sweep takes the file.
     return this.record({ ...described.payload, spooled }, described.recipients);
   }
 
-  private async acceptStreamed(content: Readable, capture: HeadCapture, envelope: ResolvedRecipients | undefined): Promise<AcceptedInbound> {
+  private async acceptStreamed(content: Readable, capture: HeadCapture, envelope: ResolvedRecipients | undefined, quota: Quota): Promise<AcceptedInbound> {
     const put = await this.blobs.putTracked(content);
     try {
-      const described = await this.describe(put.blob, capture.head(), envelope);
+      const described = await this.describe(put.blob, capture.head(), envelope, quota);
       return await this.record(described.payload, described.recipients);
     } catch (error) {
       // Refused, so the file goes, unless its bytes are another message's too. Any file
@@ -94,15 +122,24 @@ export class InboundIntake {
     }
   }
 
-  /** The job of an acceptable message, and its recipients; refuses one that is not a message or has none. */
+  /**
+   * The job of an acceptable message, and its recipients; refuses one that is not a message,
+   * has no recipient, or is for mailboxes that cannot take it (see InboundMessage.quota).
+   * Usage is read now, with the message's size known, so mail acknowledged meanwhile may
+   * take a mailbox past its quota by what was in flight: the ingest worker stores whatever
+   * was acknowledged.
+   */
   private async describe(
     blob: StoredBlob,
     head: Buffer,
     envelope: ResolvedRecipients | undefined,
-  ): Promise<{ payload: InboundMessageJob; recipients: Map<string, number> }> {
+    quota: Quota,
+  ): Promise<{ payload: InboundMessageJob; recipients: Map<string, RecipientAddress> }> {
     const summary = parseMessageHead(head, blob.size);
     const recipients = envelope?.known ?? (await this.directory.resolve([...summary.to, ...summary.cc, ...summary.bcc].map(({ address }) => address))).known;
     if (recipients.size === 0) throw new NoRecipientsError();
+    const verdict = quotaVerdict(recipients, await this.quotas.usageOf(userIdsOf(recipients)), blob.size);
+    if (verdict.full.length > 0 && (quota === 'refuse' || verdict.full.length === recipients.size)) throw new QuotaExceededError(verdict.full, blob.size);
     const messageId = messageIdOf(summary, blob);
     const payload: InboundMessageJob = {
       inboundId: randomUUID(),
@@ -110,15 +147,27 @@ export class InboundIntake {
       size: blob.size,
       messageId,
       dedupKey: dedupKeyOf(summary.from?.address, messageId),
-      recipientIds: [...new Set(recipients.values())],
+      recipientIds: verdict.userIds,
       receivedAt: new Date().toISOString(),
     };
     return { payload, recipients };
   }
 
-  private async record(payload: InboundMessageJob, recipients: Map<string, number>): Promise<AcceptedInbound> {
+  private async record(payload: InboundMessageJob, recipients: Map<string, RecipientAddress>): Promise<AcceptedInbound> {
     // Grouped with other requests' messages: each keeps the id of the request that brought it.
     await this.acceptances.accept({ ...payload, requestId: currentRequestId() });
     return { inboundId: payload.inboundId, messageId: payload.messageId, recipients: [...recipients.keys()] };
   }
+}
+
+type Quota = NonNullable<InboundMessage['quota']>;
+
+/** Refuses recipients Letterbox takes no mail for: outside its domains first, as a relay is refused before any lookup of users. */
+function refuseUnresolved(recipients: ResolvedRecipients): void {
+  if (recipients.foreign.length > 0) throw new ForeignRecipientsError(recipients.foreign);
+  if (recipients.unknown.length > 0) throw new UnknownRecipientsError(recipients.unknown);
+}
+
+function userIdsOf(recipients: Map<string, RecipientAddress>): number[] {
+  return [...new Set([...recipients.values()].flatMap((address) => address.userIds))];
 }

@@ -5,7 +5,15 @@ export { intakeSpoolFor } from './intake-spool-for';
 export { RecipientDirectory } from './recipient-directory';
 export { createIngestPipeline } from './pipeline/ingest-pipeline-stages';
 export { ingestJobHandlers } from './ingest-job-handlers';
-export { EmptyMessageError, NotAMessageError, MessageTooLargeError, UnknownRecipientsError, NoRecipientsError } from './inbound-errors';
+export {
+  EmptyMessageError,
+  NotAMessageError,
+  MessageTooLargeError,
+  UnknownRecipientsError,
+  NoRecipientsError,
+  ForeignRecipientsError,
+  QuotaExceededError,
+} from './inbound-errors';
 export { createSmtpIntake } from './smtp-intake';
 export { InboundAcceptances, acceptanceBlobReferencesSql } from './inbound-acceptances';
 export { ColleagueDelivery } from './colleague-delivery';

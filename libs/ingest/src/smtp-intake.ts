@@ -1,8 +1,8 @@
-import { SMTPServer } from 'smtp-server';
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { QueueUnavailableError } from '@letterbox/queue';
 import { refusalReason } from './refusal-reason';
 import { ClientRate } from './client-rate';
-import { InboundRejectedError, MessageTooLargeError } from './inbound-errors';
+import { ForeignRecipientsError, InboundRejectedError, MessageTooLargeError, QuotaExceededError, UnknownRecipientsError } from './inbound-errors';
 import type { InboundIntake } from './inbound-intake';
 import { inboundTotal, loggerFor } from '@letterbox/observability';
 
@@ -23,8 +23,17 @@ export interface SmtpIntakeOptions {
 
 /**
  * An SMTP listener for mail to Letterbox users, from any mail server. It never relays: a
- * recipient who is not a Letterbox user is refused at RCPT, before any data is sent. The
- * message is in storage and queued before the 250 that takes responsibility for it.
+ * recipient in a domain no office owns is refused at RCPT (550 5.7.1), as is an unknown
+ * address in one (550 5.1.1), before any data is sent. The message is in storage and
+ * queued before the 250 that takes responsibility for it.
+ *
+ * Quotas: SMTP answers the end of DATA once for every recipient (only LMTP answers each),
+ * so a full mailbox is refused where a recipient can be, at RCPT (552 5.2.2), against the
+ * size MAIL FROM declared (SIZE=), or one byte when it declared none: a mailbox already at
+ * its quota. At the end of DATA, with the size known, the message is refused (552 5.2.2)
+ * only when no recipient can take it; otherwise it is accepted for all of them, a full
+ * mailbox that passed RCPT included (past its quota by that message), since what is
+ * acknowledged must be stored. This is what Postfix does with a quota policy service.
  */
 export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptions): SMTPServer {
   const connections = new ClientRate(options.connectionsPerMinute);
@@ -52,16 +61,20 @@ export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptio
         callback(smtpError(452, `4.5.3 too many recipients: at most ${options.maxRecipients} per message`));
         return;
       }
-      intake.knows(address.address).then(
-        (known) => {
-          if (!known) refused('no-recipient');
-          callback(known ? undefined : smtpError(550, `5.1.1 <${address.address}>: no such user here`));
+      intake.checkRecipient(address.address, declaredSize(session.envelope.mailFrom)).then(
+        () => callback(),
+        (error: unknown) => {
+          refused(refusalReason(error));
+          if (error instanceof ForeignRecipientsError) callback(smtpError(550, `5.7.1 <${address.address}>: relaying denied, not a domain of this server`));
+          else if (error instanceof UnknownRecipientsError) callback(smtpError(550, `5.1.1 <${address.address}>: no such user here`));
+          else if (error instanceof QuotaExceededError) callback(smtpError(552, `5.2.2 <${address.address}>: mailbox full`));
+          else callback(temporaryFailure(error));
         },
-        (error: unknown) => callback(temporaryFailure(error)),
       );
     },
     onData(stream, session, callback) {
-      intake.accept({ content: stream, envelopeRecipients: session.envelope.rcptTo.map((recipient) => recipient.address) }).then(
+      const envelopeRecipients = session.envelope.rcptTo.map((recipient) => recipient.address);
+      intake.accept({ content: stream, envelopeRecipients, quota: 'refuse-if-all' }).then(
         (accepted) => {
           inboundTotal.inc({ channel: 'smtp', outcome: 'accepted', reason: 'accepted' });
           callback(null, `2.0.0 queued as ${accepted.inboundId}`);
@@ -69,12 +82,21 @@ export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptio
         (error: unknown) => {
           refused(refusalReason(error));
           if (error instanceof MessageTooLargeError) callback(smtpError(552, `5.3.4 ${error.message}`));
+          else if (error instanceof QuotaExceededError) callback(smtpError(552, `5.2.2 ${error.message}`));
           else if (error instanceof InboundRejectedError) callback(smtpError(554, `5.6.0 ${error.message}`));
           else callback(temporaryFailure(error));
         },
       );
     },
   });
+}
+
+/** MAIL FROM's SIZE= (RFC 1870), the size the sender says its message has; 0 when it did not say. */
+function declaredSize(mailFrom: SMTPServerAddress | false): number {
+  // smtp-server gives `args: false` to a command without parameters.
+  const args = (mailFrom ? mailFrom.args : undefined) as { SIZE?: string } | false | undefined;
+  const size = Number((args && args.SIZE) ?? 0);
+  return Number.isSafeInteger(size) && size > 0 ? size : 0;
 }
 
 const refused = (reason: string) => inboundTotal.inc({ channel: 'smtp', outcome: 'refused', reason });

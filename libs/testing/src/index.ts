@@ -1,5 +1,6 @@
 export { testDatabase, testBlobStore, testSettings } from './test-environment';
 export { createTestUser, type TestUser } from './user-factory';
+export { createColleagueOf, addTestAlias, createTestGroup, addTestGroupMembers, setTestQuota, usedBytesOf } from './office-addresses';
 export { login } from './login';
 export { poll, waitFor, sleep } from './wait-for';
 export { testQueuePrefix } from './test-queue-prefix';

@@ -200,10 +200,16 @@ describe('POST /v2/inbound', () => {
         mentions: /body: not an RFC 5322 message: it does not begin with a header field/,
       },
       {
-        name: 'an unknown recipient',
+        name: "an unknown recipient in an office's domain",
+        send: () => ingest.post(valid(), { to: [alice.email, `nobody@${alice.domain}`] }),
+        status: 422,
+        mentions: /query\.to: no Letterbox user nobody@[0-9a-f-]+\.test$/,
+      },
+      {
+        name: 'a recipient in a domain no office owns',
         send: () => ingest.post(valid(), { to: [alice.email, 'nobody@nowhere.test'] }),
         status: 422,
-        mentions: /query\.to: no Letterbox user nobody@nowhere\.test/,
+        mentions: /query\.to: not a Letterbox domain, relaying denied: nobody@nowhere\.test/,
       },
       { name: 'a `to` that is not an address', send: () => ingest.post(valid(), { to: ['not-an-address'] }), status: 400, mentions: /query\.to/ },
       {

@@ -83,12 +83,24 @@ describe('the SMTP listener, used by a standard SMTP client (nodemailer)', () =>
     assert.deepEqual(rows, [{ from_address: '', from_name: '' }]);
   });
 
-  test('a recipient who is not a Letterbox user is refused at RCPT: the listener never relays', async () => {
+  test('a recipient in a domain no office owns is refused at RCPT (550 5.7.1): the listener never relays', async () => {
     await assert.rejects(
       smtp.sendMail({ envelope: { from: 'a@example.org', to: ['someone@elsewhere.example'] }, raw: 'From: a@example.org\r\nSubject: relay?\r\n\r\nno\r\n' }),
       (error: { responseCode?: number; response?: string; rejected?: string[] }) => {
         assert.equal(error.responseCode, 550);
-        assert.match(error.response ?? '', /5\.1\.1 <someone@elsewhere\.example>: no such user here/);
+        assert.match(error.response ?? '', /5\.7\.1 <someone@elsewhere\.example>: relaying denied/);
+        return true;
+      },
+    );
+  });
+
+  test("an unknown address in an office's domain is refused at RCPT (550 5.1.1)", async () => {
+    const ghost = `ghost@${alice.domain}`;
+    await assert.rejects(
+      smtp.sendMail({ envelope: { from: 'a@example.org', to: [ghost] }, raw: 'From: a@example.org\r\nSubject: anyone?\r\n\r\nno\r\n' }),
+      (error: { responseCode?: number; response?: string }) => {
+        assert.equal(error.responseCode, 550);
+        assert.ok(error.response?.includes(`5.1.1 <${ghost}>: no such user here`), error.response);
         return true;
       },
     );

@@ -88,7 +88,15 @@ describe('mail between colleagues', () => {
       const directory = new RecipientDirectory(db.sql);
       const colleagues = new ColleagueDelivery(
         directory,
-        createInboundIntake({ sql: db.sql, blobs, references: new DatabaseBlobReferences(db.sql), queues, maxMessageBytes: 1024 * 1024, directory }),
+        createInboundIntake({
+          sql: db.sql,
+          blobs,
+          references: new DatabaseBlobReferences(db.sql),
+          queues,
+          maxMessageBytes: 1024 * 1024,
+          defaultQuotaBytes: 1024 ** 3,
+          directory,
+        }),
       );
       assert.deepEqual(await colleagues.colleaguesAmong([bob.email, 'nobody@outside.test']), new Set([bob.email]));
       const messageId = `<twice-${randomUUID()}@letterbox.test>`;

@@ -151,6 +151,18 @@ describe('the ingest pipeline', () => {
     );
   });
 
+  test("a user's usage follows the mail stored and deleted, in the statements that do it (the triggers on mails), duplicates counted once", async () => {
+    const owner = await createTestUser(db, 'usage');
+    const usage = async () => Number((await db.sql.query<{ used_bytes: string }>('SELECT used_bytes FROM users WHERE id = $1', [owner.id])).rows[0].used_bytes);
+    const [first, second] = [await accepted([owner.id, user.id]), await accepted([owner.id])];
+    await pipeline.run([first, second, { ...first, inboundId: randomUUID() }]);
+    assert.equal(await usage(), first.size + second.size);
+    await db.sql.query('UPDATE mails SET deleted_at = now() WHERE user_id = $1 AND message_id = $2', [owner.id, first.messageId]);
+    assert.equal(await usage(), second.size, 'mail marked deleted no longer counts');
+    await db.sql.query('DELETE FROM mails WHERE user_id = $1', [owner.id]);
+    assert.equal(await usage(), 0, 'removing mail already uncounted takes nothing more off');
+  });
+
   test('a redelivery is skipped by Redis; once Redis has forgotten, PostgreSQL still refuses it', async () => {
     const original = await accepted([user.id]);
     await pipeline.run([original]);
