@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import { onSessionExpired, setAccessToken } from './api/http';
+import { logout } from './api/account';
+import { onPasswordChangeRequired, onSessionExpired, setAccessToken } from './api/http';
 import type { Session } from './api/types';
 import { storeDraft, storedDraft, type Draft } from './compose/draft';
+import { FirstPassword } from './session/FirstPassword';
 import { loadSession, saveSession } from './session/session-storage';
 import { SignIn } from './session/SignIn';
 import { Workspace } from './Workspace';
@@ -47,10 +49,29 @@ export function App() {
     [setDraft],
   );
 
+  /** The user's own sign-out ends the session on the server, then here (here even if the server could not be told). */
+  const signOutHere = useCallback(async () => {
+    if (session) await logout(session.accessToken).catch(() => undefined);
+    signOut(null);
+  }, [session, signOut]);
+
   useEffect(() => {
     onSessionExpired(() => signOut(EXPIRED));
     return () => onSessionExpired(null);
   }, [signOut]);
+
+  // The API refuses everything until the user has chosen a password (a reset while signed in, for instance).
+  useEffect(() => {
+    onPasswordChangeRequired(() =>
+      setSession((current) => {
+        if (!current || current.passwordChangeRequired) return current;
+        const next = { ...current, passwordChangeRequired: true };
+        saveSession(next);
+        return next;
+      }),
+    );
+    return () => onPasswordChangeRequired(null);
+  }, []);
 
   useEffect(() => {
     if (!session) return;
@@ -76,6 +97,7 @@ export function App() {
   }, [session]);
 
   if (!session) return <SignIn notice={notice} lastEmail={lastEmail} onSignedIn={signedIn} />;
+  if (session.passwordChangeRequired) return <FirstPassword email={session.user.email} onChanged={signedIn} onSignOut={() => void signOutHere()} />;
   return (
     <Workspace
       key={session.user.id}
@@ -84,7 +106,9 @@ export function App() {
       composing={composing}
       onDraft={setDraft}
       onComposing={setComposing}
-      onSignOut={() => signOut(null)}
+      onSignOut={() => void signOutHere()}
+      onSession={signedIn}
+      onSessionsEnded={() => signOut(null)}
     />
   );
 }
