@@ -19,7 +19,7 @@ import { AdminArea } from './admin/AdminArea';
 import { Settings } from './settings/Settings';
 import { UsageMeter } from './session/UsageMeter';
 import { useMe } from './session/useMe';
-import { navigate, usePage, useRoute } from './shared/route';
+import { navigate, parsePage, usePage, useRoute } from './shared/route';
 import { useShortcuts } from './shared/shortcuts';
 import { ShortcutHelp } from './ShortcutHelp';
 import { TopBar } from './TopBar';
@@ -61,9 +61,10 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   // A selection belongs to the list it was made in.
   useEffect(() => setChecked(new Set()), [mailbox?.id, options]);
 
-  // No mailbox in the address (or one that is gone): the inbox.
+  // No mailbox in the address (or one that is gone): the inbox. Asked of the address itself, since a hash change
+  // may render the new route before the new page (two states, set by two listeners).
   useEffect(() => {
-    if (!mailboxes || mailbox || page.kind !== 'mail') return;
+    if (!mailboxes || mailbox || parsePage(location.hash).kind !== 'mail') return;
     const inbox = mailboxes.find((candidate) => candidate.role === 'inbox') ?? mailboxes[0];
     if (inbox) navigate({ mailboxId: inbox.id, mailId: null }, true);
   }, [mailboxes, mailbox, page.kind]);
@@ -285,7 +286,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
         Skip to the mail list
       </a>
       <TopBar user={session.user} me={me} page={page} live={live} onCompose={startCompose} onSignOut={onSignOut} />
-      {page.kind === 'settings' && <Settings me={me} onChanged={refreshMe} onSession={onSession} onSessionsEnded={onSessionsEnded} />}
+      {page.kind === 'settings' && <Settings user={session.user} me={me} onChanged={refreshMe} onSession={onSession} onSessionsEnded={onSessionsEnded} />}
       {page.kind === 'admin' && <AdminArea section={page.section} me={me} />}
       <div className="workspace" data-view={route.mailId === null ? 'list' : 'reader'} hidden={page.kind !== 'mail'}>
         <aside className="sidebar">

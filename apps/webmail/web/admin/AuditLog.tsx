@@ -26,12 +26,7 @@ export function AuditLog() {
     <section aria-label="Audit log">
       <form className="admin-toolbar" onSubmit={apply}>
         <label htmlFor="audit-action">Action</label>
-        <input
-          id="audit-action"
-          placeholder="e.g. user.created"
-          value={typed.action}
-          onChange={(event) => setTyped({ ...typed, action: event.target.value })}
-        />
+        <input id="audit-action" placeholder="e.g. user.create" value={typed.action} onChange={(event) => setTyped({ ...typed, action: event.target.value })} />
         <label htmlFor="audit-actor">Actor</label>
         <input id="audit-actor" placeholder="address" value={typed.actor} onChange={(event) => setTyped({ ...typed, actor: event.target.value })} />
         <button type="submit">Filter</button>

@@ -19,6 +19,7 @@ export function PasswordChangeForm({ currentLabel, submitLabel, onChanged }: Pro
   const [repeated, setRepeated] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [changed, setChanged] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -34,11 +35,13 @@ export function PasswordChangeForm({ currentLabel, submitLabel, onChanged }: Pro
     }
     setBusy(true);
     setError(null);
+    setChanged(false);
     try {
       const session = await changePassword(current, next);
       setCurrent('');
       setNext('');
       setRepeated('');
+      setChanged(true);
       onChanged(session);
     } catch (failure) {
       setError(messageOf(failure));
@@ -70,6 +73,7 @@ export function PasswordChangeForm({ currentLabel, submitLabel, onChanged }: Pro
       />
       <label htmlFor="password-repeat">Repeat the new password</label>
       <input id="password-repeat" type="password" autoComplete="new-password" required value={repeated} onChange={(event) => setRepeated(event.target.value)} />
+      {changed && <p role="status">Your password was changed; every other session has ended.</p>}
       {error && (
         <p className="error" role="alert">
           {error}
