@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { logout } from './api/account';
-import { onPasswordChangeRequired, onSessionExpired, setAccessToken } from './api/http';
+import { onSetupRequired, onSessionExpired, setAccessToken } from './api/http';
 import type { Session } from './api/types';
 import { storeDraft, storedDraft, type Draft } from './compose/draft';
 import { FirstPassword } from './session/FirstPassword';
+import { RequiredTwoFactor } from './session/RequiredTwoFactor';
 import { loadSession, saveSession } from './session/session-storage';
 import { SignIn } from './session/SignIn';
 import { Workspace } from './Workspace';
@@ -60,17 +61,28 @@ export function App() {
     return () => onSessionExpired(null);
   }, [signOut]);
 
-  // The API refuses everything until the user has chosen a password (a reset while signed in, for instance).
+  // The API refuses everything until a required setup is done (a password reset, or the office starting to require
+  // two-factor sign-in, while the user was signed in).
   useEffect(() => {
-    onPasswordChangeRequired(() =>
+    onSetupRequired((setup) => {
+      const flag = setup === 'password' ? 'passwordChangeRequired' : 'totpSetupRequired';
       setSession((current) => {
-        if (!current || current.passwordChangeRequired) return current;
-        const next = { ...current, passwordChangeRequired: true };
+        if (!current || current[flag]) return current;
+        const next = { ...current, [flag]: true };
         saveSession(next);
         return next;
-      }),
-    );
-    return () => onPasswordChangeRequired(null);
+      });
+    });
+    return () => onSetupRequired(null);
+  }, []);
+
+  const totpSetUp = useCallback(() => {
+    setSession((current) => {
+      if (!current) return current;
+      const next = { ...current, totpSetupRequired: false };
+      saveSession(next);
+      return next;
+    });
   }, []);
 
   useEffect(() => {
@@ -98,6 +110,7 @@ export function App() {
 
   if (!session) return <SignIn notice={notice} lastEmail={lastEmail} onSignedIn={signedIn} />;
   if (session.passwordChangeRequired) return <FirstPassword email={session.user.email} onChanged={signedIn} onSignOut={() => void signOutHere()} />;
+  if (session.totpSetupRequired) return <RequiredTwoFactor email={session.user.email} onDone={totpSetUp} onSignOut={() => void signOutHere()} />;
   return (
     <Workspace
       key={session.user.id}

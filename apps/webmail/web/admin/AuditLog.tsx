@@ -54,13 +54,13 @@ export function AuditLog() {
             {events.items.map((event) => (
               <tr key={event.id}>
                 <td>{formatFullDate(event.at)}</td>
-                <td>{event.actor ?? '—'}</td>
+                <td>{event.actor}</td>
                 <td>
                   <code>{event.action}</code>
                 </td>
                 <td>{event.target ?? ''}</td>
                 <td>{event.clientAddress ?? ''}</td>
-                <td className="details">{event.details === null || event.details === undefined ? '' : JSON.stringify(event.details)}</td>
+                <td className="details">{Object.keys(event.details).length > 0 ? JSON.stringify(event.details) : ''}</td>
               </tr>
             ))}
           </tbody>

@@ -17,7 +17,7 @@ export class SessionExpiredError extends ApiError {}
 
 let accessToken: string | null = null;
 let onExpired: (() => void) | null = null;
-let onPasswordChange: (() => void) | null = null;
+let onSetup: ((setup: RequiredSetup) => void) | null = null;
 
 export function setAccessToken(token: string | null): void {
   accessToken = token;
@@ -32,12 +32,18 @@ export function onSessionExpired(handler: (() => void) | null): void {
   onExpired = handler;
 }
 
-/** Called whenever the API refuses a call until the user has chosen a new password. */
-export function onPasswordChangeRequired(handler: (() => void) | null): void {
-  onPasswordChange = handler;
-}
+/** What the API wants done before it answers anything else: a password of the user's own, or two-factor sign-in set up. */
+export type RequiredSetup = 'password' | 'totp';
 
-export const PASSWORD_CHANGE_REQUIRED = 'https://letterbox.dev/problems/password-change-required';
+const SETUP_PROBLEMS: Record<string, RequiredSetup> = {
+  'https://letterbox.dev/problems/password-change-required': 'password',
+  'https://letterbox.dev/problems/totp-setup-required': 'totp',
+};
+
+/** Called whenever the API refuses a call until the user has done a required setup. */
+export function onSetupRequired(handler: ((setup: RequiredSetup) => void) | null): void {
+  onSetup = handler;
+}
 
 export interface RequestOptions {
   method?: string;
@@ -86,7 +92,8 @@ export async function request(path: string, options: RequestOptions = {}): Promi
   }
   if (!response.ok) {
     const problem = await problemOf(response);
-    if (problem.type === PASSWORD_CHANGE_REQUIRED) onPasswordChange?.();
+    const setup = problem.type ? SETUP_PROBLEMS[problem.type] : undefined;
+    if (response.status === 403 && setup) onSetup?.(setup);
     throw problem;
   }
   return response;

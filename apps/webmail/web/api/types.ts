@@ -44,6 +44,8 @@ export interface Session {
   user: User;
   /** An administrator's initial or reset password: the user chooses their own before anything else. */
   passwordChangeRequired?: boolean;
+  /** The office requires two-factor sign-in and the user has none yet: they set it up before anything else. */
+  totpSetupRequired?: boolean;
 }
 
 export type Role = 'user' | 'admin';
@@ -57,6 +59,7 @@ export interface Me extends User {
   role: Role;
   passwordChangeRequired: boolean;
   totpEnabled: boolean;
+  totpSetupRequired: boolean;
   /** The primary address first, then the aliases. */
   addresses: string[];
   usage: Usage;
@@ -140,11 +143,12 @@ export interface Office {
 export interface AuditEvent {
   id: number | string;
   at: string;
-  actor: string | null;
+  /** The actor's address, or `cli` for the operator's command line. */
+  actor: string;
   actorUserId: number | null;
   action: string;
   target: string | null;
-  details: unknown;
+  details: Record<string, unknown>;
   clientAddress: string | null;
 }
 
