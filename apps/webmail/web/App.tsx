@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
-import { onSessionExpired, setAccessToken } from './api/http';
+import { logout } from './api/account';
+import { onSetupRequired, onSessionExpired, setAccessToken } from './api/http';
 import type { Session } from './api/types';
 import { storeDraft, storedDraft, type Draft } from './compose/draft';
+import { FirstPassword } from './session/FirstPassword';
+import { RequiredTwoFactor } from './session/RequiredTwoFactor';
 import { loadSession, saveSession } from './session/session-storage';
 import { SignIn } from './session/SignIn';
 import { Workspace } from './Workspace';
@@ -47,10 +50,40 @@ export function App() {
     [setDraft],
   );
 
+  /** The user's own sign-out ends the session on the server, then here (here even if the server could not be told). */
+  const signOutHere = useCallback(async () => {
+    if (session) await logout(session.accessToken).catch(() => undefined);
+    signOut(null);
+  }, [session, signOut]);
+
   useEffect(() => {
     onSessionExpired(() => signOut(EXPIRED));
     return () => onSessionExpired(null);
   }, [signOut]);
+
+  // The API refuses everything until a required setup is done (a password reset, or the office starting to require
+  // two-factor sign-in, while the user was signed in).
+  useEffect(() => {
+    onSetupRequired((setup) => {
+      const flag = setup === 'password' ? 'passwordChangeRequired' : 'totpSetupRequired';
+      setSession((current) => {
+        if (!current || current[flag]) return current;
+        const next = { ...current, [flag]: true };
+        saveSession(next);
+        return next;
+      });
+    });
+    return () => onSetupRequired(null);
+  }, []);
+
+  const totpSetUp = useCallback(() => {
+    setSession((current) => {
+      if (!current) return current;
+      const next = { ...current, totpSetupRequired: false };
+      saveSession(next);
+      return next;
+    });
+  }, []);
 
   useEffect(() => {
     if (!session) return;
@@ -76,6 +109,8 @@ export function App() {
   }, [session]);
 
   if (!session) return <SignIn notice={notice} lastEmail={lastEmail} onSignedIn={signedIn} />;
+  if (session.passwordChangeRequired) return <FirstPassword email={session.user.email} onChanged={signedIn} onSignOut={() => void signOutHere()} />;
+  if (session.totpSetupRequired) return <RequiredTwoFactor email={session.user.email} onDone={totpSetUp} onSignOut={() => void signOutHere()} />;
   return (
     <Workspace
       key={session.user.id}
@@ -84,7 +119,9 @@ export function App() {
       composing={composing}
       onDraft={setDraft}
       onComposing={setComposing}
-      onSignOut={() => signOut(null)}
+      onSignOut={() => void signOutHere()}
+      onSession={signedIn}
+      onSessionsEnded={() => signOut(null)}
     />
   );
 }

@@ -15,7 +15,11 @@ import { MailListView } from './mails/MailListView';
 import { SelectionBar } from './mails/SelectionBar';
 import { DEFAULT_LIST_OPTIONS, useMailList, type ListItem, type ListOptions } from './mails/useMailList';
 import { ReadingPane, type PaneActions } from './reader/ReadingPane';
-import { navigate, useRoute } from './shared/route';
+import { AdminArea } from './admin/AdminArea';
+import { Settings } from './settings/Settings';
+import { UsageMeter } from './session/UsageMeter';
+import { useMe } from './session/useMe';
+import { navigate, parsePage, usePage, useRoute } from './shared/route';
 import { useShortcuts } from './shared/shortcuts';
 import { ShortcutHelp } from './ShortcutHelp';
 import { TopBar } from './TopBar';
@@ -27,13 +31,19 @@ interface Props {
   onDraft(draft: Draft | null): void;
   onComposing(open: boolean): void;
   onSignOut(): void;
+  /** A new token for the same user (after a password change). */
+  onSession(session: Session): void;
+  /** Every session ended on the server (this one too): forget it without asking the server again. */
+  onSessionsEnded(): void;
 }
 
 const OFFLINE_POLL_MS = 30_000;
 
 /** The signed-in webmail: mailboxes, the list, the reading pane, compose and live updates. */
-export function Workspace({ session, draft, composing, onDraft, onComposing, onSignOut }: Props) {
+export function Workspace({ session, draft, composing, onDraft, onComposing, onSignOut, onSession, onSessionsEnded }: Props) {
   const route = useRoute();
+  const page = usePage();
+  const { me, refresh: refreshMe } = useMe();
   const { mailboxes, error: mailboxError, refresh: refreshMailboxes } = useMailboxes();
   const [options, setOptions] = useState<ListOptions>(DEFAULT_LIST_OPTIONS);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -51,12 +61,13 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   // A selection belongs to the list it was made in.
   useEffect(() => setChecked(new Set()), [mailbox?.id, options]);
 
-  // No mailbox in the address (or one that is gone): the inbox.
+  // No mailbox in the address (or one that is gone): the inbox. Asked of the address itself, since a hash change
+  // may render the new route before the new page (two states, set by two listeners).
   useEffect(() => {
-    if (!mailboxes || mailbox) return;
+    if (!mailboxes || mailbox || parsePage(location.hash).kind !== 'mail') return;
     const inbox = mailboxes.find((candidate) => candidate.role === 'inbox') ?? mailboxes[0];
     if (inbox) navigate({ mailboxId: inbox.id, mailId: null }, true);
-  }, [mailboxes, mailbox]);
+  }, [mailboxes, mailbox, page.kind]);
 
   useEffect(() => {
     document.title = mailbox ? `${mailbox.name}${mailbox.unreadCount ? ` (${mailbox.unreadCount})` : ''} – Letterbox` : 'Letterbox';
@@ -70,6 +81,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   const onLiveEvent = useCallback(
     (event: LiveEvent) => {
       void refreshMailboxes();
+      if (event.type !== 'mail.updated') void refreshMe();
       const current = listRef.current;
       const shown = new Set(current.items.map((item) => item.id));
       const mailboxId = routeRef.current.mailboxId;
@@ -83,7 +95,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
         navigate({ mailboxId, mailId: null }, true);
       }
     },
-    [refreshMailboxes],
+    [refreshMailboxes, refreshMe],
   );
   const live = useLiveEvents(session.accessToken, onLiveEvent);
 
@@ -248,7 +260,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
         if (route.mailId !== null) back();
       },
     },
-    !composing,
+    !composing && page.kind === 'mail',
   );
 
   function sent(send: SendView, sentDraft: Draft) {
@@ -273,8 +285,10 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
       <a className="skip-link" href="#mail-list-region">
         Skip to the mail list
       </a>
-      <TopBar user={session.user} live={live} onCompose={startCompose} onSignOut={onSignOut} />
-      <div className="workspace" data-view={route.mailId === null ? 'list' : 'reader'}>
+      <TopBar user={session.user} me={me} page={page} live={live} onCompose={startCompose} onSignOut={onSignOut} />
+      {page.kind === 'settings' && <Settings user={session.user} me={me} onChanged={refreshMe} onSession={onSession} onSessionsEnded={onSessionsEnded} />}
+      {page.kind === 'admin' && <AdminArea section={page.section} me={me} />}
+      <div className="workspace" data-view={route.mailId === null ? 'list' : 'reader'} hidden={page.kind !== 'mail'}>
         <aside className="sidebar">
           <MailboxList
             mailboxes={mailboxes}
@@ -283,6 +297,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
             onRetry={() => void refreshMailboxes()}
             onChanged={refreshMailboxes}
           />
+          {me?.usage && <UsageMeter usage={me.usage} />}
           <ShortcutHelp />
         </aside>
         <section className="list-pane" id="mail-list-region" aria-label="Mail list" tabIndex={-1}>

@@ -6,6 +6,7 @@ import './styles/layout.css';
 import './styles/sign-in.css';
 import './styles/mail.css';
 import './styles/compose.css';
+import './styles/account.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('no #root element');

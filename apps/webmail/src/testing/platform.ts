@@ -18,6 +18,8 @@ export interface Platform {
 }
 
 const INGEST_TOKEN = 'letterbox-ingest-webmail-test';
+/** Seven apps compile their TypeScript at once as they start: on a busy machine of two cores that takes more than a minute. */
+const STARTUP_MS = 180_000;
 
 /**
  * The whole platform for a browser test, each app its own process as in production: mock
@@ -76,13 +78,13 @@ export async function startPlatform(staticDir: string): Promise<Platform> {
       SEND_API_URL: url(sendPort),
     });
     await Promise.all([
-      waitForHttp(mock, `${url(mockHttpPort)}/smtp/config`),
-      waitForHttp(readApi, `${url(readPort)}/health`),
-      waitForHttp(sendApi, `${url(sendPort)}/health`),
-      waitForHttp(ingest, `${url(ingestPort)}/health`),
-      waitForHttp(webmail, `${url(webmailPort)}/health`),
-      waitForOutput(delivery, /delivery worker consuming/),
-      waitForOutput(ingestWorker, /ingest worker/i),
+      waitForHttp(mock, `${url(mockHttpPort)}/smtp/config`, STARTUP_MS),
+      waitForHttp(readApi, `${url(readPort)}/health`, STARTUP_MS),
+      waitForHttp(sendApi, `${url(sendPort)}/health`, STARTUP_MS),
+      waitForHttp(ingest, `${url(ingestPort)}/health`, STARTUP_MS),
+      waitForHttp(webmail, `${url(webmailPort)}/health`, STARTUP_MS),
+      waitForOutput(delivery, /delivery worker consuming/, STARTUP_MS),
+      waitForOutput(ingestWorker, /ingest worker/i, STARTUP_MS),
     ]);
   } catch (error) {
     await stop();

@@ -14,8 +14,9 @@ import type {
   ThreadPage,
 } from './types';
 
-export const login = (email: string, password: string) =>
-  requestJson<Session>('/v2/auth/login', { method: 'POST', json: { email, password }, anonymous: true });
+/** `totp`: the authenticator's code or a recovery code, once the API answered that one is needed. */
+export const login = (email: string, password: string, totp?: string) =>
+  requestJson<Session>('/v2/auth/login', { method: 'POST', json: totp ? { email, password, totp } : { email, password }, anonymous: true });
 
 export const fetchMailboxes = (signal?: AbortSignal) => requestJson<MailboxList>('/v2/mailboxes', { signal }).then((body) => body.items);
 

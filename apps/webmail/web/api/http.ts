@@ -5,6 +5,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly fieldErrors: Array<{ field: string; message: string }> = [],
+    /** The problem's `type` URI, e.g. `https://letterbox.dev/problems/totp-required`. */
+    readonly type: string | null = null,
   ) {
     super(message);
   }
@@ -15,6 +17,7 @@ export class SessionExpiredError extends ApiError {}
 
 let accessToken: string | null = null;
 let onExpired: (() => void) | null = null;
+let onSetup: ((setup: RequiredSetup) => void) | null = null;
 
 export function setAccessToken(token: string | null): void {
   accessToken = token;
@@ -27,6 +30,19 @@ export function currentToken(): string | null {
 /** Called once whenever an API call is answered 401. */
 export function onSessionExpired(handler: (() => void) | null): void {
   onExpired = handler;
+}
+
+/** What the API wants done before it answers anything else: a password of the user's own, or two-factor sign-in set up. */
+export type RequiredSetup = 'password' | 'totp';
+
+const SETUP_PROBLEMS: Record<string, RequiredSetup> = {
+  'https://letterbox.dev/problems/password-change-required': 'password',
+  'https://letterbox.dev/problems/totp-setup-required': 'totp',
+};
+
+/** Called whenever the API refuses a call until the user has done a required setup. */
+export function onSetupRequired(handler: ((setup: RequiredSetup) => void) | null): void {
+  onSetup = handler;
 }
 
 export interface RequestOptions {
@@ -42,15 +58,17 @@ export interface RequestOptions {
 async function problemOf(response: Response): Promise<ApiError> {
   let detail = `${response.status} ${response.statusText}`.trim();
   let fields: Array<{ field: string; message: string }> = [];
+  let type: string | null = null;
   try {
-    const body = (await response.json()) as { detail?: string; title?: string; errors?: Array<{ field: string; message: string }> };
+    const body = (await response.json()) as { type?: string; detail?: string; title?: string; errors?: Array<{ field: string; message: string }> };
     detail = body.detail ?? body.title ?? detail;
     fields = body.errors ?? [];
+    type = body.type ?? null;
   } catch {
     // not JSON: keep the status line
   }
   if (response.status === 502 || response.status === 503 || response.status === 504) detail = `The server is not reachable right now (${detail}).`;
-  return new ApiError(response.status, detail, fields);
+  return new ApiError(response.status, detail, fields, type);
 }
 
 export async function request(path: string, options: RequestOptions = {}): Promise<Response> {
@@ -72,7 +90,12 @@ export async function request(path: string, options: RequestOptions = {}): Promi
     onExpired?.();
     throw new SessionExpiredError(401, 'Your session has expired. Sign in again to continue.');
   }
-  if (!response.ok) throw await problemOf(response);
+  if (!response.ok) {
+    const problem = await problemOf(response);
+    const setup = problem.type ? SETUP_PROBLEMS[problem.type] : undefined;
+    if (response.status === 403 && setup) onSetup?.(setup);
+    throw problem;
+  }
   return response;
 }
 

@@ -33,10 +33,128 @@ export interface User {
   displayName: string;
 }
 
+/*
+ * The account and administration wire types below are written by hand from issue 29's contract; once the read API
+ * documents them, they can be taken from generated/read-api like the mail types above.
+ */
+
 export interface Session {
   accessToken: string;
   expiresAt: string;
   user: User;
+  /** An administrator's initial or reset password: the user chooses their own before anything else. */
+  passwordChangeRequired?: boolean;
+  /** The office requires two-factor sign-in and the user has none yet: they set it up before anything else. */
+  totpSetupRequired?: boolean;
+}
+
+export type Role = 'user' | 'admin';
+
+export interface Usage {
+  usedBytes: number;
+  quotaBytes: number;
+}
+
+export interface Me extends User {
+  role: Role;
+  passwordChangeRequired: boolean;
+  totpEnabled: boolean;
+  totpSetupRequired: boolean;
+  /** The primary address first, then the aliases. */
+  addresses: string[];
+  usage: Usage;
+}
+
+export interface TotpSetup {
+  secret: string;
+  otpauthUrl: string;
+}
+
+export interface AdminUser {
+  id: number;
+  email: string;
+  displayName: string;
+  role: Role;
+  state: 'active' | 'disabled';
+  /** The effective quota: the user's own, or the deployment's default. */
+  quotaBytes: number;
+  customQuota: boolean;
+  usedBytes: number;
+  aliases: string[];
+  totpEnabled: boolean;
+  passwordChangeRequired: boolean;
+  createdAt: string;
+}
+
+export interface AdminUserPage {
+  users: AdminUser[];
+  nextCursor: string | null;
+}
+
+export interface NewUser {
+  email: string;
+  displayName: string;
+  password: string;
+  role?: Role;
+  quotaBytes?: number;
+}
+
+export interface UserChanges {
+  displayName?: string;
+  role?: Role;
+  /** null: back to the default quota. */
+  quotaBytes?: number | null;
+  state?: AdminUser['state'];
+  /** A reset: the user must change it at the next sign-in, and every token ends. */
+  password?: string;
+}
+
+export interface Domain {
+  id: number;
+  name: string;
+  createdAt: string;
+}
+
+export interface GroupMembers {
+  users: Array<{ id: number; email: string; displayName: string }>;
+  groups: Array<{ id: number; name: string; address: string }>;
+}
+
+export interface AdminGroup {
+  id: number;
+  name: string;
+  address: string;
+  members: GroupMembers;
+}
+
+export interface GroupChanges {
+  name?: string;
+  userIds?: number[];
+  groupIds?: number[];
+}
+
+export interface Office {
+  id: number;
+  name: string;
+  domain: string;
+  requireTotp: boolean;
+}
+
+export interface AuditEvent {
+  id: number | string;
+  at: string;
+  /** The actor's address, or `cli` for the operator's command line. */
+  actor: string;
+  actorUserId: number | null;
+  action: string;
+  target: string | null;
+  details: Record<string, unknown>;
+  clientAddress: string | null;
+}
+
+export interface AuditPage {
+  events: AuditEvent[];
+  nextCursor: string | null;
 }
 
 export interface MailChanges {

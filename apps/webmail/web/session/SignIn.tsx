@@ -1,7 +1,18 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { login } from '../api/endpoints';
-import { messageOf } from '../api/http';
+import { ApiError, messageOf } from '../api/http';
 import type { Session } from '../api/types';
+
+const TOTP_REQUIRED = 'https://letterbox.dev/problems/totp-required';
+const TOTP_INVALID = 'https://letterbox.dev/problems/totp-invalid';
+
+/** What to tell the user about a refused sign-in. */
+function refusal(failure: unknown): string {
+  if (!(failure instanceof ApiError)) return messageOf(failure);
+  if (failure.type === TOTP_REQUIRED) return 'Enter the code your authenticator app shows, or one of your recovery codes.';
+  if (failure.type === TOTP_INVALID) return 'That code is not right. Enter the current code, or an unused recovery code.';
+  return failure.status === 401 ? 'The email or password is wrong.' : failure.message;
+}
 
 interface Props {
   /** Why the user is asked to sign in again, e.g. an expired session. */
@@ -13,10 +24,13 @@ interface Props {
 export function SignIn({ notice, lastEmail, onSignedIn }: Props) {
   const [email, setEmail] = useState(lastEmail);
   const [password, setPassword] = useState('');
+  /** Asked for once the API answers that the account signs in with a second factor. */
+  const [code, setCode] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     (lastEmail ? passwordRef : emailRef).current?.focus();
@@ -27,11 +41,19 @@ export function SignIn({ notice, lastEmail, onSignedIn }: Props) {
     setBusy(true);
     setError(null);
     try {
-      onSignedIn(await login(email.trim(), password));
+      onSignedIn(await login(email.trim(), password, code?.trim() || undefined));
     } catch (failure) {
-      setError((failure as { status?: number }).status === 401 ? 'The email or password is wrong.' : messageOf(failure));
+      const type = failure instanceof ApiError ? failure.type : null;
+      const aboutTheCode = type === TOTP_REQUIRED || type === TOTP_INVALID;
+      setError(refusal(failure));
       setBusy(false);
-      passwordRef.current?.select();
+      if (aboutTheCode) {
+        setCode('');
+        requestAnimationFrame(() => codeRef.current?.focus());
+      } else {
+        setCode(null);
+        passwordRef.current?.select();
+      }
     }
   }
 
@@ -69,6 +91,20 @@ export function SignIn({ notice, lastEmail, onSignedIn }: Props) {
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />
+        {code !== null && (
+          <>
+            <label htmlFor="sign-in-code">Authentication code</label>
+            <input
+              id="sign-in-code"
+              ref={codeRef}
+              autoComplete="one-time-code"
+              inputMode="text"
+              required
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+            />
+          </>
+        )}
         {error && (
           <p className="error" role="alert">
             {error}

@@ -35,3 +35,33 @@ export function useRoute(): Route {
   }, []);
   return route;
 }
+
+export const ADMIN_SECTIONS = ['users', 'groups', 'domains', 'office', 'audit'] as const;
+export type AdminSection = (typeof ADMIN_SECTIONS)[number];
+
+/** Which page the address names: the mail (the default), the user's settings, or a section of the administration. */
+export type Page = { kind: 'mail' } | { kind: 'settings' } | { kind: 'admin'; section: AdminSection };
+
+export function parsePage(hash: string): Page {
+  if (hash === '#/settings') return { kind: 'settings' };
+  const admin = /^#\/admin(?:\/(\w+))?$/.exec(hash);
+  if (!admin) return { kind: 'mail' };
+  const section = ADMIN_SECTIONS.find((candidate) => candidate === admin[1]) ?? 'users';
+  return { kind: 'admin', section };
+}
+
+export const pageHash = (page: Page) => (page.kind === 'mail' ? '#/' : page.kind === 'settings' ? '#/settings' : `#/admin/${page.section}`);
+
+export function usePage(): Page {
+  const [page, setPage] = useState(() => parsePage(location.hash));
+  useEffect(() => {
+    const update = () => setPage(parsePage(location.hash));
+    window.addEventListener('hashchange', update);
+    window.addEventListener('popstate', update);
+    return () => {
+      window.removeEventListener('hashchange', update);
+      window.removeEventListener('popstate', update);
+    };
+  }, []);
+  return page;
+}

@@ -1,0 +1,325 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { Database } from '@letterbox/db';
+import { storeMail } from '@letterbox/mail';
+import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
+import { desktopContext, launchChromium } from './testing/browser';
+import { buildSpa } from './testing/build-spa';
+import { ARTIFACTS, startPlatform, type Platform } from './testing/platform';
+import { plainEml } from './testing/test-mail';
+import { totpCode, totpStep } from './testing/totp';
+
+/**
+ * The account in the webmail, in Chromium: signing out on the server, changing the password, signing out everywhere,
+ * two-factor sign-in, the storage meter, and an office administrator's pages (a user they create signs in).
+ */
+describe('the account and administration in a real browser', { timeout: 10 * 60_000 }, () => {
+  let db: Database;
+  let platform: Platform;
+  let browser: Browser;
+  const pageErrors: string[] = [];
+  const screenshots: string[] = [];
+
+  before(async () => {
+    db = testDatabase();
+    platform = await startPlatform(await buildSpa());
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await platform?.saveLogs(path.join(ARTIFACTS, 'account-logs')).catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await platform?.stop();
+    await db?.close();
+    for (const file of screenshots) console.log(`screenshot: ${path.relative(process.cwd(), file)}`);
+  });
+
+  async function screenshot(page: Page, name: string): Promise<void> {
+    const file = path.join(ARTIFACTS, `${name}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    screenshots.push(file);
+  }
+
+  /** A page of its own browser context (its own session storage), closed after `use`. */
+  async function withPage(use: (page: Page) => Promise<void>): Promise<void> {
+    const context = await desktopContext(browser);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    try {
+      await use(page);
+    } finally {
+      await context.close();
+    }
+  }
+
+  async function submitSignIn(page: Page, email: string, password: string): Promise<void> {
+    if (!page.url().startsWith(platform.webmailUrl)) await page.goto(platform.webmailUrl);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  const inboxLink = (page: Page) => page.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: /Inbox/ });
+
+  async function signIn(page: Page, email: string, password: string): Promise<void> {
+    await submitSignIn(page, email, password);
+    await inboxLink(page).waitFor();
+  }
+
+  async function signOut(page: Page): Promise<void> {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  }
+
+  const tokenIn = (page: Page) =>
+    page.evaluate(() => (JSON.parse(sessionStorage.getItem('letterbox.session') ?? '{}') as { accessToken?: string }).accessToken ?? null);
+
+  /** What the read API answers `GET /v2/auth/me` with this token. */
+  const meStatus = async (token: string | null) =>
+    (await fetch(`${platform.readApiUrl}/v2/auth/me`, { headers: { authorization: `Bearer ${token ?? ''}` } })).status;
+
+  async function apiLogin(email: string, password: string, totp?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+    const response = await fetch(`${platform.readApiUrl}/v2/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password, ...(totp ? { totp } : {}) }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  async function openSettings(page: Page): Promise<void> {
+    await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Settings' }).waitFor();
+  }
+
+  /** Waits until the authenticator shows a code other than the one of `step` (a code is good for one sign-in). */
+  async function nextTotpStep(step: number): Promise<void> {
+    while (totpStep() <= step) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+
+  test('sign out ends the session on the server: its token answers 401 afterwards', async () => {
+    const user = await createTestUser(db, 'leaver');
+    await withPage(async (page) => {
+      await signIn(page, user.email, user.password);
+      const token = await tokenIn(page);
+      assert.equal(await meStatus(token), 200);
+      await signOut(page);
+      assert.equal(await tokenIn(page), null, 'the browser forgot it');
+      assert.equal(await meStatus(token), 401, 'and the server ended it');
+    });
+  });
+
+  test('the password is changed in the settings: this session goes on, the other sessions and the old password end', async () => {
+    const user = await createTestUser(db, 'changer');
+    const elsewhere = await apiLogin(user.email, user.password);
+    const newPassword = 'a brand new passphrase';
+    await withPage(async (page) => {
+      await signIn(page, user.email, user.password);
+      await openSettings(page);
+      await page.getByLabel('Current password', { exact: true }).fill('not the password');
+      await page.getByLabel('New password', { exact: true }).fill(newPassword);
+      await page.getByLabel('Repeat the new password', { exact: true }).fill(newPassword);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /password/i })
+        .waitFor();
+
+      await page.getByLabel('Current password', { exact: true }).fill(user.password);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByRole('status').filter({ hasText: 'Your password was changed' }).waitFor();
+      await screenshot(page, 'settings-password-changed');
+      assert.equal(await meStatus(await tokenIn(page)), 200, 'the fresh token of this session stands');
+      assert.equal(await meStatus(String(elsewhere.body.accessToken)), 401, 'the other session ended');
+      await page.getByRole('link', { name: /Letterbox/ }).click();
+      await inboxLink(page).waitFor();
+    });
+    assert.equal((await apiLogin(user.email, user.password)).status, 401);
+    assert.equal((await apiLogin(user.email, newPassword)).status, 200);
+  });
+
+  test('"Sign out everywhere" ends every session of the user, on the server', async () => {
+    const user = await createTestUser(db, 'everywhere');
+    const elsewhere = await apiLogin(user.email, user.password);
+    assert.equal(await meStatus(String(elsewhere.body.accessToken)), 200);
+    await withPage(async (page) => {
+      await signIn(page, user.email, user.password);
+      const token = await tokenIn(page);
+      await openSettings(page);
+      await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      assert.equal(await meStatus(token), 401);
+    });
+    assert.equal(await meStatus(String(elsewhere.body.accessToken)), 401);
+  });
+
+  test('the sidebar shows the storage used of the quota, and warns from 90 %', async () => {
+    const user = await createTestUser(db, 'hoarder');
+    await storeMail(db, testBlobStore(), {
+      userId: user.id,
+      mailboxId: user.mailboxes.inbox,
+      eml: plainEml({ from: 'big@example.test', to: user.email, subject: 'Something to count', text: 'x'.repeat(20_000) }),
+    });
+    const { usedBytes } = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { usedBytes: true } });
+    assert.ok(usedBytes > 0n, 'the stored mail is counted');
+    await withPage(async (page) => {
+      await signIn(page, user.email, user.password);
+      const storage = page.getByRole('region', { name: 'Storage' });
+      await storage.getByText(/ of 2\.0 GB used \(0%\)/).waitFor();
+      assert.equal(await storage.getByRole('alert').count(), 0, 'no warning far below the quota');
+
+      // 95 % of the quota used.
+      await db.prisma.user.update({ where: { id: user.id }, data: { quotaBytes: (usedBytes * 100n) / 95n } });
+      await page.reload();
+      await storage.getByText(/used \(95%\)/).waitFor();
+      await storage.getByRole('alert').filter({ hasText: 'Your mailbox is almost full' }).waitFor();
+      await screenshot(page, 'quota-warning');
+    });
+  });
+
+  test('two-factor sign-in: set up from a QR code, then sign-in asks for a code (computed here) or a recovery code; turned off with the password', async () => {
+    const user = await createTestUser(db, 'careful');
+    await withPage(async (page) => {
+      await signIn(page, user.email, user.password);
+      await openSettings(page);
+      await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+      const qr = page.getByRole('img', { name: 'QR code for your authenticator app' });
+      await qr.waitFor();
+      assert.ok(((await qr.locator('path').getAttribute('d')) ?? '').length > 500, 'the QR code has its modules drawn');
+      const secret = ((await page.locator('.totp-secret').textContent()) ?? '').trim();
+      assert.match(secret, /^[A-Z2-7]+=*$/, 'the key is shown as base32 too');
+      await screenshot(page, 'totp-setup');
+
+      await page.getByLabel('Code from the app').fill(totpCode(secret));
+      const confirmedStep = totpStep();
+      await page.getByRole('button', { name: 'Turn on' }).click();
+      const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+      await codes.first().waitFor();
+      assert.equal(await codes.count(), 10);
+      const recoveryCodes = (await codes.allTextContents()).map((code) => code.trim());
+      await page.getByRole('button', { name: 'I have saved them' }).click();
+      await page.getByText('On: signing in asks for a code').waitFor();
+
+      await signOut(page);
+      await submitSignIn(page, user.email, user.password);
+      await page.getByRole('alert').filter({ hasText: 'Enter the code your authenticator app shows' }).waitFor();
+      await page.getByLabel('Authentication code').fill('000000' === totpCode(secret) ? '111111' : '000000');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').filter({ hasText: 'That code is not right' }).waitFor();
+      await nextTotpStep(confirmedStep);
+      await page.getByLabel('Authentication code').fill(totpCode(secret));
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await inboxLink(page).waitFor();
+
+      await signOut(page);
+      await submitSignIn(page, user.email, user.password);
+      await page.getByLabel('Authentication code').fill(recoveryCodes[0]);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await inboxLink(page).waitFor();
+      assert.equal((await apiLogin(user.email, user.password, recoveryCodes[0])).status, 401, 'a recovery code signs in once');
+
+      await openSettings(page);
+      await page.getByLabel('Password', { exact: true }).fill(user.password);
+      await page.getByRole('button', { name: 'Turn off two-factor sign-in' }).click();
+      await page.getByRole('button', { name: 'Set up two-factor sign-in' }).waitFor();
+    });
+    assert.equal((await apiLogin(user.email, user.password)).status, 200, 'the password alone signs in again');
+  });
+
+  test('an administrator creates a user (errors of the API shown), gives an alias and a group; the user chooses a password at first sign-in; disabled, then deleted', async () => {
+    const admin = await createTestUser(db, 'admin');
+    await db.prisma.user.update({ where: { id: admin.id }, data: { role: 'admin' } });
+    const plain: TestUser = await createTestUser(db, 'plain');
+    const newcomer = `newcomer.${randomUUID().slice(0, 6)}@${admin.domain}`;
+    const initialPassword = 'initial password 1';
+    const ownPassword = 'my own secret passphrase';
+
+    await withPage(async (page) => {
+      await signIn(page, plain.email, plain.password);
+      assert.equal(await page.getByRole('link', { name: 'Administration' }).count(), 0, 'not offered to a user');
+    });
+
+    await withPage(async (page) => {
+      await signIn(page, admin.email, admin.password);
+      await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Administration' }).click();
+      const users = page.getByRole('region', { name: 'Users' });
+      await users.getByRole('cell', { name: admin.email }).waitFor();
+
+      await users.getByRole('button', { name: 'New user' }).click();
+      const form = page.getByRole('form', { name: 'New user' });
+      await form.getByLabel('Address').fill(admin.email);
+      await form.getByLabel('Display name').fill('Somebody');
+      await form.getByLabel('Initial password').fill(initialPassword);
+      await form.getByRole('button', { name: 'Create user' }).click();
+      await form.getByRole('alert').waitFor();
+      assert.ok(((await form.getByRole('alert').textContent()) ?? '').length > 0, "the API's problem is shown");
+
+      await form.getByLabel('Address').fill(newcomer);
+      await form.getByLabel('Display name').fill('New Comer');
+      await form.getByRole('button', { name: 'Create user' }).click();
+      const row = users.locator(`tr[data-email="${newcomer}"]`);
+      await row.waitFor();
+      const editor = page.getByRole('group', { name: `Edit ${newcomer}` });
+      const alias = `nc.${randomUUID().slice(0, 6)}@${admin.domain}`;
+      await editor.getByLabel('New alias').fill(alias);
+      await editor.getByRole('button', { name: 'Add alias' }).click();
+      await editor
+        .getByRole('list', { name: `Aliases of ${newcomer}` })
+        .getByText(alias)
+        .waitFor();
+      await screenshot(page, 'admin-users');
+
+      await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Groups' }).click();
+      await page.getByRole('button', { name: 'New group' }).click();
+      const groupForm = page.getByRole('form', { name: 'New group' });
+      await groupForm.getByLabel('Group name').fill('Sales');
+      await groupForm.getByLabel('Group address').fill(`sales@${admin.domain}`);
+      await groupForm.getByLabel(newcomer).check();
+      await groupForm.getByRole('button', { name: 'Create group' }).click();
+      await page.getByRole('listitem', { name: 'Sales' }).getByText(newcomer).waitFor();
+
+      await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Audit log' }).click();
+      await page.getByLabel('Action').fill('user.create');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.getByRole('region', { name: 'Audit log' }).getByRole('cell', { name: 'user.create' }).first().waitFor();
+      await screenshot(page, 'admin-audit');
+    });
+
+    await withPage(async (page) => {
+      await submitSignIn(page, newcomer, initialPassword);
+      await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
+      await page.getByLabel('Password you were given', { exact: true }).fill(initialPassword);
+      await page.getByLabel('New password', { exact: true }).fill(ownPassword);
+      await page.getByLabel('Repeat the new password', { exact: true }).fill(ownPassword);
+      await page.getByRole('button', { name: 'Save and continue' }).click();
+      await inboxLink(page).waitFor();
+    });
+    const signedIn = await apiLogin(newcomer, ownPassword);
+    assert.equal(signedIn.status, 200);
+    assert.equal(signedIn.body.passwordChangeRequired, false);
+
+    await withPage(async (page) => {
+      await signIn(page, admin.email, admin.password);
+      await page.goto(`${platform.webmailUrl}/#/admin/users`);
+      const users = page.getByRole('region', { name: 'Users' });
+      await users.getByRole('searchbox', { name: 'Search users' }).fill(newcomer);
+      await users.getByRole('button', { name: 'Search' }).click();
+      await users.getByRole('button', { name: `Edit ${newcomer}` }).click();
+      const editor = page.getByRole('group', { name: `Edit ${newcomer}` });
+      await editor.getByRole('button', { name: 'Disable user' }).click();
+      await editor.getByText('Disabled: cannot sign in').waitFor();
+      assert.notEqual((await apiLogin(newcomer, ownPassword)).status, 200, 'a disabled user cannot sign in');
+
+      await editor.getByRole('button', { name: `Delete ${newcomer}` }).click();
+      await editor.getByRole('button', { name: 'Yes, delete' }).click();
+      await users.locator(`tr[data-email="${newcomer}"]`).waitFor({ state: 'detached' });
+    });
+  });
+
+  test('no script errors on the pages', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'react';
+import { changeOffice, fetchOffice } from '../api/admin';
+import { messageOf } from '../api/http';
+import type { Office } from '../api/types';
+import { FormError } from '../shared/FormError';
+import { ErrorMessage, Loading } from '../shared/LoadStates';
+import { useAction } from '../shared/useAction';
+
+/** Office-wide settings: whether everyone must sign in with a second factor. */
+export function OfficeAdmin() {
+  const [office, setOffice] = useState<Office | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const { run, busy, error } = useAction();
+
+  useEffect(() => {
+    fetchOffice().then(setOffice, (failure: unknown) => setLoadError(messageOf(failure)));
+  }, []);
+
+  async function setRequireTotp(requireTotp: boolean) {
+    const saved = await run(() => changeOffice({ requireTotp }));
+    if (saved) setOffice(saved.value);
+  }
+
+  if (loadError) return <ErrorMessage message={loadError} />;
+  if (!office) return <Loading />;
+  return (
+    <section aria-label="Office" className="card">
+      <h3>
+        {office.name} <span className="muted">{office.domain}</span>
+      </h3>
+      <label className="check">
+        <input type="checkbox" checked={office.requireTotp} disabled={busy} onChange={(event) => void setRequireTotp(event.target.checked)} /> Require
+        two-factor sign-in for everyone
+      </label>
+      <FormError message={error} />
+    </section>
+  );
+}

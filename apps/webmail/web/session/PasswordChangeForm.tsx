@@ -1,0 +1,87 @@
+import { useState, type FormEvent } from 'react';
+import { changePassword } from '../api/account';
+import { messageOf } from '../api/http';
+import type { Session } from '../api/types';
+
+interface Props {
+  /** How the password the user has now is called here ("Current password", "Initial password"). */
+  currentLabel: string;
+  submitLabel: string;
+  onChanged(session: Session): void;
+}
+
+const MIN_LENGTH = 8;
+
+/** The current password, and the new one twice; the API answers a fresh session, every other one having ended. */
+export function PasswordChangeForm({ currentLabel, submitLabel, onChanged }: Props) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [repeated, setRepeated] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [changed, setChanged] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const mistake =
+      next !== repeated
+        ? 'The new passwords are not the same.'
+        : next.length < MIN_LENGTH
+          ? `The new password must be at least ${MIN_LENGTH} characters.`
+          : null;
+    if (mistake) {
+      setError(mistake);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    setChanged(false);
+    try {
+      const session = await changePassword(current, next);
+      setCurrent('');
+      setNext('');
+      setRepeated('');
+      setChanged(true);
+      onChanged(session);
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="stacked-form" onSubmit={(event) => void submit(event)}>
+      <label htmlFor="password-current">{currentLabel}</label>
+      <input
+        id="password-current"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={current}
+        onChange={(event) => setCurrent(event.target.value)}
+      />
+      <label htmlFor="password-new">New password</label>
+      <input
+        id="password-new"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={MIN_LENGTH}
+        value={next}
+        onChange={(event) => setNext(event.target.value)}
+      />
+      <label htmlFor="password-repeat">Repeat the new password</label>
+      <input id="password-repeat" type="password" autoComplete="new-password" required value={repeated} onChange={(event) => setRepeated(event.target.value)} />
+      {changed && <p role="status">Your password was changed; every other session has ended.</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="primary" disabled={busy}>
+        {busy ? 'Saving…' : submitLabel}
+      </button>
+    </form>
+  );
+}

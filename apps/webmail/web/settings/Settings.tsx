@@ -1,0 +1,33 @@
+import type { Me, Session, User } from '../api/types';
+import { Loading } from '../shared/LoadStates';
+import { PasswordChangeForm } from '../session/PasswordChangeForm';
+import { SessionsSettings } from './SessionsSettings';
+import { TwoFactorSettings } from './TwoFactorSettings';
+
+interface Props {
+  user: User;
+  me: Me | null;
+  /** After a change the profile shows (two-factor on or off). */
+  onChanged(): Promise<void>;
+  onSession(session: Session): void;
+  onSessionsEnded(): void;
+}
+
+/** The user's own settings: password, two-factor sign-in, sessions. */
+export function Settings({ user, me, onChanged, onSession, onSessionsEnded }: Props) {
+  return (
+    <main className="page" aria-labelledby="settings-title">
+      <h2 id="settings-title">Settings</h2>
+      <p className="muted">
+        Signed in as <strong>{user.email}</strong>
+      </p>
+      <section className="card" aria-labelledby="password-title">
+        <h3 id="password-title">Change password</h3>
+        <p className="muted">Every other session ends; this one goes on.</p>
+        <PasswordChangeForm currentLabel="Current password" submitLabel="Change password" onChanged={onSession} />
+      </section>
+      {me ? <TwoFactorSettings enabled={me.totpEnabled} onChanged={onChanged} /> : <Loading />}
+      <SessionsSettings onSessionsEnded={onSessionsEnded} />
+    </main>
+  );
+}

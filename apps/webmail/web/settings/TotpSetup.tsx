@@ -1,0 +1,67 @@
+import { useState, type FormEvent } from 'react';
+import { confirmTotp } from '../api/account';
+import { messageOf } from '../api/http';
+import type { TotpSetup as Setup } from '../api/types';
+import { QrCode } from '../shared/QrCode';
+import { RecoveryCodes } from './RecoveryCodes';
+
+interface Props {
+  setup: Setup;
+  onDone(): void;
+  onCancel(): void;
+}
+
+/** A new secret shown as a QR code (and as text), turned on once a code from the app proves it was saved. */
+export function TotpSetup({ setup, onDone, onCancel }: Props) {
+  const [code, setCode] = useState('');
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function confirm(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      setRecoveryCodes((await confirmTotp(code.trim())).recoveryCodes);
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (recoveryCodes) return <RecoveryCodes codes={recoveryCodes} onDone={onDone} />;
+  return (
+    <form className="stacked-form totp-setup" onSubmit={(event) => void confirm(event)}>
+      <p>Scan this code with an authenticator app, then enter the six-digit code it shows.</p>
+      <QrCode text={setup.otpauthUrl} label="QR code for your authenticator app" />
+      <p className="muted">
+        Cannot scan it? Enter this key in the app: <code className="totp-secret">{setup.secret}</code>
+      </p>
+      <label htmlFor="totp-confirm-code">Code from the app</label>
+      <input
+        id="totp-confirm-code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9]{6}"
+        required
+        value={code}
+        onChange={(event) => setCode(event.target.value)}
+      />
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <span className="form-buttons">
+        <button type="submit" className="primary" disabled={busy}>
+          Turn on
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </span>
+    </form>
+  );
+}

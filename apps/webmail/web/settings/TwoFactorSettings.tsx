@@ -1,0 +1,94 @@
+import { useState, type FormEvent } from 'react';
+import { disableTotp, startTotpSetup } from '../api/account';
+import { messageOf } from '../api/http';
+import type { TotpSetup as Setup } from '../api/types';
+import { TotpSetup } from './TotpSetup';
+
+interface Props {
+  enabled: boolean;
+  onChanged(): Promise<void>;
+}
+
+/** Two-factor sign-in: set up with an authenticator app, or turned off with the password. */
+export function TwoFactorSettings({ enabled, onChanged }: Props) {
+  const [setup, setSetup] = useState<Setup | null>(null);
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function start() {
+    setBusy(true);
+    setError(null);
+    try {
+      setSetup(await startTotpSetup());
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function turnOff(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await disableTotp(password);
+      setPassword('');
+      await onChanged();
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="two-factor-title">
+      <h3 id="two-factor-title">Two-factor sign-in</h3>
+      {setup ? (
+        <TotpSetup
+          setup={setup}
+          onDone={() => {
+            setSetup(null);
+            void onChanged();
+          }}
+          onCancel={() => setSetup(null)}
+        />
+      ) : enabled ? (
+        <form className="stacked-form" onSubmit={(event) => void turnOff(event)}>
+          <p className="status-on">On: signing in asks for a code from your authenticator app.</p>
+          <label htmlFor="totp-off-password">Password</label>
+          <input
+            id="totp-off-password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="danger" disabled={busy}>
+            Turn off two-factor sign-in
+          </button>
+        </form>
+      ) : (
+        <>
+          <p className="muted">Off. With it on, signing in also asks for a code from an authenticator app on your phone.</p>
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="button" className="primary" disabled={busy} onClick={() => void start()}>
+            Set up two-factor sign-in
+          </button>
+        </>
+      )}
+    </section>
+  );
+}
