@@ -1,5 +1,5 @@
 export { commandLineAct, type AdminAct } from './admin-act';
-export { addressInput, displayNameInput, domainNameInput, passwordInput } from './admin-inputs';
+export { addressInput, displayNameInput, domainNameInput, passwordInput, plainTextInput } from './admin-inputs';
 export {
   AddressTakenError,
   AliasNotFoundError,

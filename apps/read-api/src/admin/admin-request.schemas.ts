@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressInput as address, displayNameInput as displayName, domainNameInput, passwordInput as password } from '@letterbox/admin';
+import { addressInput as address, displayNameInput as displayName, domainNameInput, passwordInput as password, plainTextInput } from '@letterbox/admin';
 import { integerParam } from '@letterbox/http';
 
 const MAX_ID = 2_147_483_647;
@@ -10,13 +10,17 @@ const role = z.enum(['user', 'admin']);
 const ids = z.array(id).max(1000);
 
 export const idParams = z.object({ id: integerParam(1, MAX_ID) });
-export const aliasParams = z.object({ id: integerParam(1, MAX_ID), address: z.string().min(1).max(320) });
+export const aliasParams = z.object({ id: integerParam(1, MAX_ID), address: plainTextInput(320).pipe(z.string().min(1)) });
 
 export const userListQuery = z
   .object({
     limit: integerParam(1, 200).default(50),
-    cursor: z.string().max(1000).optional(),
-    q: z.string().trim().max(320, 'must be at most 320 characters').optional(),
+    cursor: z
+      .string()
+      .max(1000)
+      .regex(/^[A-Za-z0-9_-]*$/, 'must be a nextCursor of a previous page')
+      .optional(),
+    q: z.string().trim().pipe(plainTextInput(320)).optional(),
   })
   .strict();
 
@@ -53,8 +57,8 @@ export const auditQuery = z
       .string()
       .regex(/^[1-9]\d{0,17}$/, 'must be a nextCursor of a previous page')
       .optional(),
-    action: z.string().max(100).optional(),
-    actor: z.string().max(320).optional(),
+    action: plainTextInput(100).optional(),
+    actor: plainTextInput(320).optional(),
     since: z.iso
       .datetime({ offset: true })
       .transform((value) => new Date(value))
