@@ -1,10 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { Authentication, CachedUserSessions } from '@letterbox/accounts';
-import { AccessTokens, BearerAuthGuard, FailedAttemptLimiter } from '@letterbox/auth';
-import type { Database } from '@letterbox/db';
-import { DATABASE, InfrastructureModule } from '@letterbox/nest-infrastructure';
-import { AuthController } from './auth/auth.controller';
+import { BearerAuthGuard } from '@letterbox/auth';
+import { InfrastructureModule } from '@letterbox/nest-infrastructure';
+import { AuthModule } from './auth/auth.module';
 import { ContactsController } from './contacts/contacts.controller';
 import { DevicesModule } from './devices/devices.module';
 import { EventsModule } from './events/events.module';
@@ -22,9 +20,8 @@ export class ReadApiModule {
     const events = EventsModule.forConfig(config);
     return {
       module: ReadApiModule,
-      imports: [InfrastructureModule.forApp('read-api', config), MailServicesModule.forConfig(config, events), DevicesModule, events],
+      imports: [InfrastructureModule.forApp('read-api', config), AuthModule.forConfig(config), MailServicesModule.forConfig(config, events), DevicesModule, events],
       controllers: [
-        AuthController,
         MailboxesController,
         MailsController,
         ThreadsController,
@@ -32,15 +29,7 @@ export class ReadApiModule {
         MailDownloadsController,
         ReceiptConfirmController,
       ],
-      providers: [
-        { provide: APP_GUARD, useClass: BearerAuthGuard },
-        {
-          provide: Authentication,
-          useFactory: (db: Database, tokens: AccessTokens, attempts: FailedAttemptLimiter, sessions: CachedUserSessions) =>
-            new Authentication(db, tokens, attempts, sessions),
-          inject: [DATABASE, AccessTokens, FailedAttemptLimiter, CachedUserSessions],
-        },
-      ],
+      providers: [{ provide: APP_GUARD, useClass: BearerAuthGuard }],
     };
   }
 }
