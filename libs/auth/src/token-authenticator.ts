@@ -1,5 +1,5 @@
 import { Injectable, UnauthorizedException } from '@nestjs/common';
-import { AccessTokens } from './access-tokens';
+import { AccessTokens, type AccessTokenClaims } from './access-tokens';
 import type { AuthenticatedUser } from './authenticated-user';
 import { UserSessions } from './user-sessions';
 
@@ -17,6 +17,15 @@ export class TokenAuthenticator {
   async authenticate(token: string): Promise<AuthenticatedUser> {
     const claims = this.tokens.verify(token);
     if (!claims) throw new UnauthorizedException('the access token is invalid or has expired; sign in again');
+    return this.standing(claims);
+  }
+
+  /** The user of a token taken earlier, as it stands now (what lives on, an event stream, asks again when something changed). */
+  recheck(user: AuthenticatedUser): Promise<AuthenticatedUser> {
+    return this.standing({ ...user, expiresAt: user.tokenExpiresAt });
+  }
+
+  private async standing(claims: AccessTokenClaims): Promise<AuthenticatedUser> {
     const [state, ended] = await Promise.all([this.sessions.stateOf(claims.userId), this.sessions.sessionEnded(claims.sessionId)]);
     if (!state || state.officeId !== claims.officeId || state.tokenVersion !== claims.tokenVersion || ended) {
       throw new UnauthorizedException('the access token was revoked (a sign-out, a new password or a removed account); sign in again');
@@ -25,6 +34,7 @@ export class TokenAuthenticator {
     return {
       userId: claims.userId,
       officeId: claims.officeId,
+      tokenVersion: claims.tokenVersion,
       sessionId: claims.sessionId,
       tokenExpiresAt: claims.expiresAt,
       ...(state.setupRequired && { setupRequired: state.setupRequired }),
