@@ -20,15 +20,14 @@ export class ReadApiModule {
     const events = EventsModule.forConfig(config);
     return {
       module: ReadApiModule,
-      imports: [InfrastructureModule.forApp('read-api', config), AuthModule.forConfig(config), MailServicesModule.forConfig(config, events), DevicesModule, events],
-      controllers: [
-        MailboxesController,
-        MailsController,
-        ThreadsController,
-        ContactsController,
-        MailDownloadsController,
-        ReceiptConfirmController,
+      imports: [
+        InfrastructureModule.forApp('read-api', config),
+        AuthModule.forConfig(config),
+        MailServicesModule.forConfig(config, events),
+        DevicesModule,
+        events,
       ],
+      controllers: [MailboxesController, MailsController, ThreadsController, ContactsController, MailDownloadsController, ReceiptConfirmController],
       providers: [{ provide: APP_GUARD, useClass: BearerAuthGuard }],
     };
   }

@@ -219,7 +219,10 @@ export class Authentication {
 
   /** An address no user has: in the office of its domain, if an office has it, so that office's administrators see it. */
   private async unknownSubject(account: string): Promise<EventSubject> {
-    const domain = await this.services.db.prisma.domain.findUnique({ where: { name: account.slice(account.lastIndexOf('@') + 1) }, select: { officeId: true } });
+    const domain = await this.services.db.prisma.domain.findUnique({
+      where: { name: account.slice(account.lastIndexOf('@') + 1) },
+      select: { officeId: true },
+    });
     return { userId: null, officeId: domain?.officeId ?? null, email: account };
   }
 

@@ -45,5 +45,4 @@ export class TimeBasedCodes {
     if (!result.valid || !('timeStep' in result)) return false;
     return (await this.redis.eval(TAKE_STEP_SCRIPT, 1, `${this.namespace}:totp:last-step:${userId}`, result.timeStep, LAST_STEP_MS)) === 1;
   }
-
 }

@@ -70,7 +70,10 @@ describe('a password an administrator set must be changed first', () => {
     assert.equal(fresh.passwordChangeRequired, false);
     assert.equal((await call(api.url, fresh.accessToken, 'GET', '/v2/mailboxes')).status, 200);
     assert.equal((await call(send.url, fresh.accessToken, 'GET', '/v2/mails/send/1')).status, 404, 'the send API lets it through too');
-    assert.equal(((await (await call(api.url, fresh.accessToken, 'GET', '/v2/auth/me')).json()) as { passwordChangeRequired: boolean }).passwordChangeRequired, false);
+    assert.equal(
+      ((await (await call(api.url, fresh.accessToken, 'GET', '/v2/auth/me')).json()) as { passwordChangeRequired: boolean }).passwordChangeRequired,
+      false,
+    );
   });
 
   test('the gated user may still sign out', async () => {

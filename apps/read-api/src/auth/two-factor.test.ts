@@ -35,7 +35,11 @@ describe('two-factor sign-in (TOTP) over the read API', () => {
 
   /** From its own client address each time unless one is given: the per-address limit stays out of the way. */
   const login = (body: object, client = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`) =>
-    fetch(`${api.url}/v2/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client }, body: JSON.stringify(body) });
+    fetch(`${api.url}/v2/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+      body: JSON.stringify(body),
+    });
 
   const call = (token: string, method: string, path: string, body?: object) =>
     fetch(`${api.url}${path}`, {
@@ -69,7 +73,10 @@ describe('two-factor sign-in (TOTP) over the read API', () => {
     assert.equal(((await (await call(token, 'GET', '/v2/auth/me')).json()) as { totpEnabled: boolean }).totpEnabled, true);
     const { rows } = await db.sql.query<{ code_hash: string }>('SELECT code_hash FROM totp_recovery_codes WHERE user_id = $1', [user.id]);
     assert.equal(rows.length, 10);
-    assert.ok(rows.every((row) => /^[0-9a-f]{64}$/.test(row.code_hash)), 'kept as SHA-256, never plain');
+    assert.ok(
+      rows.every((row) => /^[0-9a-f]{64}$/.test(row.code_hash)),
+      'kept as SHA-256, never plain',
+    );
 
     const missing = await login({ email: user.email, password: user.password });
     assert.equal(missing.status, 401);

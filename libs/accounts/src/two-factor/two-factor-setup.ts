@@ -1,6 +1,13 @@
 import { newRecoveryCodes, recoveryCodeHash, verifyPassword, type AuthenticatedUser, type FailedAttemptLimiter, type TimeBasedCodes } from '@letterbox/auth';
 import type { Database } from '@letterbox/db';
-import { TooManyWrongPasswordsError, TotpAlreadyOnError, TotpInvalidError, TotpNotStartedError, UserGoneError, WrongCurrentPasswordError } from '../account-errors';
+import {
+  TooManyWrongPasswordsError,
+  TotpAlreadyOnError,
+  TotpInvalidError,
+  TotpNotStartedError,
+  UserGoneError,
+  WrongCurrentPasswordError,
+} from '../account-errors';
 import type { CachedUserSessions } from '../cached-user-sessions';
 import type { SecurityEvents } from '../security-events';
 import type { TwoFactorStore } from './two-factor-store';
@@ -71,7 +78,10 @@ export class TwoFactorSetup {
   }
 
   private async user(userId: number) {
-    const user = await this.services.db.prisma.user.findUnique({ where: { id: userId }, select: { id: true, officeId: true, email: true, passwordHash: true } });
+    const user = await this.services.db.prisma.user.findUnique({
+      where: { id: userId },
+      select: { id: true, officeId: true, email: true, passwordHash: true },
+    });
     if (!user) throw new UserGoneError();
     return user;
   }

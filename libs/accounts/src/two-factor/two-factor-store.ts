@@ -3,10 +3,7 @@ import { inTransaction, namedStatement } from '@letterbox/db';
 
 const SECOND_FACTOR = namedStatement('users-second-factor', 'SELECT totp_secret, totp_enabled_at IS NOT NULL AS enabled FROM users WHERE id = $1');
 const START = namedStatement('users-totp-start', 'UPDATE users SET totp_secret = $2 WHERE id = $1 AND totp_enabled_at IS NULL');
-const ENABLE = namedStatement(
-  'users-totp-enable',
-  'UPDATE users SET totp_enabled_at = now() WHERE id = $1 AND totp_secret = $2 AND totp_enabled_at IS NULL',
-);
+const ENABLE = namedStatement('users-totp-enable', 'UPDATE users SET totp_enabled_at = now() WHERE id = $1 AND totp_secret = $2 AND totp_enabled_at IS NULL');
 const DISABLE = namedStatement('users-totp-disable', 'UPDATE users SET totp_secret = NULL, totp_enabled_at = NULL WHERE id = $1');
 const FORGET_CODES = namedStatement('totp-recovery-codes-forget', 'DELETE FROM totp_recovery_codes WHERE user_id = $1');
 const ADD_CODES = namedStatement(
