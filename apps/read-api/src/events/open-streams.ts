@@ -33,23 +33,18 @@ export class OpenStreams {
 
   /** Counts the stream, closing another of the user's when at the cap; the returned function uncounts it (once). */
   async take(stream: OpenStream): Promise<() => void> {
-    const streams = this.perUser.get(stream.user.userId) ?? new Set<OpenStream>();
-    this.perUser.set(stream.user.userId, streams);
-    if (streams.size >= this.maxPerUser) {
-      const evicted = await this.roomMaker(stream.user.sessionId, [...streams]);
+    const open = this.perUser.get(stream.user.userId);
+    if (open && open.size >= this.maxPerUser) {
+      const evicted = await this.roomMaker(stream.user.sessionId, [...open]);
       this.release(evicted);
       evicted.end(`closed for a newer stream of this account: at most ${this.maxPerUser} may be open at once`);
     }
+    // Looked up again: the user's streams may all have closed while the checks ran.
+    const streams = this.perUser.get(stream.user.userId) ?? new Set<OpenStream>();
+    this.perUser.set(stream.user.userId, streams);
     streams.add(stream);
     sseConnections.inc();
     return () => this.release(stream);
-  }
-
-  /** Streams open now, of every user: what the tests wait on. */
-  count(): number {
-    let count = 0;
-    for (const streams of this.perUser.values()) count += streams.size;
-    return count;
   }
 
   private async roomMaker(sessionId: string, streams: OpenStream[]): Promise<OpenStream> {
