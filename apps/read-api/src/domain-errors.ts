@@ -1,4 +1,14 @@
-import { TooManyWrongPasswordsError, UserGoneError, WrongCredentialsError } from '@letterbox/accounts';
+import {
+  AccountDisabledError,
+  TooManyWrongPasswordsError,
+  TotpAlreadyOnError,
+  TotpInvalidError,
+  TotpNotStartedError,
+  TotpRequiredError,
+  UserGoneError,
+  WrongCredentialsError,
+} from '@letterbox/accounts';
+import { PROBLEM_TYPES, type ErrorClassifier } from '@letterbox/http';
 import {
   AddressTakenError,
   AliasNotFoundError,
@@ -11,7 +21,6 @@ import {
   NotOfficeMembersError,
   UserNotFoundError,
 } from '@letterbox/admin';
-import type { ErrorClassifier } from '@letterbox/http';
 import { DeviceTokenTakenError } from '@letterbox/push';
 import {
   AttachmentNotFoundError,
@@ -29,6 +38,11 @@ import {
 export const classifyDomainError: ErrorClassifier = (error) => {
   if (error instanceof WrongCredentialsError || error instanceof UserGoneError) return { status: 401, detail: error.message };
   if (error instanceof TooManyWrongPasswordsError) return { status: 429, detail: error.message, retryAfterSeconds: error.retryAfterSeconds };
+  if (error instanceof TotpRequiredError) return { status: 401, type: PROBLEM_TYPES.totpRequired, detail: error.message };
+  // A sign-in's wrong code (the auth controller answers a setup's as a field of the body: that session stands).
+  if (error instanceof TotpInvalidError) return { status: 401, type: PROBLEM_TYPES.totpInvalid, detail: error.message };
+  if (error instanceof AccountDisabledError) return { status: 403, type: PROBLEM_TYPES.accountDisabled, detail: error.message };
+  if (error instanceof TotpAlreadyOnError || error instanceof TotpNotStartedError) return { status: 409, detail: error.message };
   if (
     error instanceof MailNotFoundError ||
     error instanceof MailboxNotFoundError ||

@@ -95,6 +95,7 @@ describe('every operation of the read API answers hostile input with a 4xx probl
       extraStrings: SEARCH_SYNTAX,
       bodies: {
         'POST /v2/auth/password': { currentPassword: 'not the password', newPassword: 'a new password' },
+        'DELETE /v2/auth/totp': { password: 'not the password' },
         'POST /v2/mails/bulk': { filter: { mailboxId: user.mailboxes.inbox }, seen: true },
         'POST /v2/mailboxes/{id}/unlock': { password: 'not the password' },
         'POST /v2/devices': { token: 'fuzz-device-token' },
@@ -106,8 +107,8 @@ describe('every operation of the read API answers hostile input with a 4xx probl
       },
     });
     findings.push(...(await runFuzz(api.url, requests)));
-    // Logging out ends the token's session: after it, every request would stop at the sign-in check.
-    findings.push(...(await runFuzz(api.url, requests, { token, last: ['POST /v2/auth/logout'] })));
+    // Logging out ends the token's session (or every one): after it, every request would stop at the sign-in check.
+    findings.push(...(await runFuzz(api.url, requests, { token, last: ['POST /v2/auth/logout', 'POST /v2/auth/logout/everywhere'] })));
     assert.equal(findings.length, 0, describeFindings(findings));
   });
 

@@ -1,11 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { Authentication, CachedUserSessions } from '@letterbox/accounts';
-import { AccessTokens, BearerAuthGuard, FailedAttemptLimiter } from '@letterbox/auth';
-import type { Database } from '@letterbox/db';
-import { DATABASE, InfrastructureModule } from '@letterbox/nest-infrastructure';
+import { BearerAuthGuard } from '@letterbox/auth';
+import { InfrastructureModule } from '@letterbox/nest-infrastructure';
+import { AuthModule } from './auth/auth.module';
 import { AdminModule } from './admin/admin.module';
-import { AuthController } from './auth/auth.controller';
 import { ContactsController } from './contacts/contacts.controller';
 import { DevicesModule } from './devices/devices.module';
 import { EventsModule } from './events/events.module';
@@ -25,29 +23,14 @@ export class ReadApiModule {
       module: ReadApiModule,
       imports: [
         InfrastructureModule.forApp('read-api', config),
+        AuthModule.forConfig(config),
         MailServicesModule.forConfig(config, events),
         DevicesModule,
         events,
         AdminModule.forConfig(config),
       ],
-      controllers: [
-        AuthController,
-        MailboxesController,
-        MailsController,
-        ThreadsController,
-        ContactsController,
-        MailDownloadsController,
-        ReceiptConfirmController,
-      ],
-      providers: [
-        { provide: APP_GUARD, useClass: BearerAuthGuard },
-        {
-          provide: Authentication,
-          useFactory: (db: Database, tokens: AccessTokens, attempts: FailedAttemptLimiter, sessions: CachedUserSessions) =>
-            new Authentication(db, tokens, attempts, sessions),
-          inject: [DATABASE, AccessTokens, FailedAttemptLimiter, CachedUserSessions],
-        },
-      ],
+      controllers: [MailboxesController, MailsController, ThreadsController, ContactsController, MailDownloadsController, ReceiptConfirmController],
+      providers: [{ provide: APP_GUARD, useClass: BearerAuthGuard }],
     };
   }
 }

@@ -25,3 +25,38 @@ export class WrongCurrentPasswordError extends Error {
     super('the password is wrong');
   }
 }
+
+/** The password was right, and the account has two-factor sign-in on: the code is needed too. */
+export class TotpRequiredError extends Error {
+  constructor() {
+    super('this account signs in with a second factor: send the code of the authenticator app (or a recovery code) as totp');
+  }
+}
+
+/** The code sent is neither the authenticator's current one (or was used already) nor an unused recovery code. */
+export class TotpInvalidError extends Error {
+  constructor() {
+    super('the code is wrong, expired or used already');
+  }
+}
+
+/** The password was right, but an administrator disabled the account. */
+export class AccountDisabledError extends Error {
+  constructor() {
+    super('this account is disabled; ask an administrator');
+  }
+}
+
+/** Two-factor sign-in is on already: a new secret would lock the user out of their authenticator. */
+export class TotpAlreadyOnError extends Error {
+  constructor() {
+    super('two-factor sign-in is on already; turn it off (DELETE /v2/auth/totp) to set it up again');
+  }
+}
+
+/** Confirming a code with no secret being set up. */
+export class TotpNotStartedError extends Error {
+  constructor() {
+    super('no two-factor setup is under way: start one with POST /v2/auth/totp');
+  }
+}

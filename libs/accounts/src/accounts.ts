@@ -29,7 +29,7 @@ export interface SessionAnnouncer {
   announce(userId: number): Promise<void>;
 }
 
-/** A new password, which ends every token issued before it, in every process. */
+/** A new password, which ends every token issued before it, in every process; the user chose it, so no change is required any longer. */
 export async function changePassword(
   db: Database,
   sessions: SessionAnnouncer,
@@ -38,7 +38,8 @@ export async function changePassword(
 ): Promise<{ officeId: number; tokenVersion: number }> {
   const passwordHash = await hashPassword(newPassword);
   const { rows } = await db.sql.query<{ office_id: number; token_version: number }>({
-    text: 'UPDATE users SET password_hash = $2, token_version = token_version + 1 WHERE id = $1 RETURNING office_id, token_version',
+    text: `UPDATE users SET password_hash = $2, token_version = token_version + 1, password_change_required = false
+           WHERE id = $1 RETURNING office_id, token_version`,
     values: [userId, passwordHash],
   });
   if (!rows[0]) throw new Error(`user ${userId} does not exist`);

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { redisConnection, type RedisConnection } from '@letterbox/redis';
 import { createTestUser, redisTargets, testDatabase, waitFor } from '@letterbox/testing';
+import type { SessionChange } from '@letterbox/auth';
 import { removeUser } from './accounts';
 import { CachedUserSessions, type SessionCacheOptions } from './cached-user-sessions';
 
@@ -62,7 +63,7 @@ for (const { name, target } of redisTargets()) {
       const { sessions } = processSessions();
       const user = await createTestUser(db, 'erin');
       const remembered = await remembering(sessions, user.id);
-      assert.deepEqual(await sessions.stateOf(user.id), { officeId: user.officeId, tokenVersion: remembered });
+      assert.deepEqual(await sessions.stateOf(user.id), { officeId: user.officeId, tokenVersion: remembered, active: true });
       assert.notEqual(await tokenVersionOf(user.id), remembered);
     });
 
@@ -79,6 +80,43 @@ for (const { name, target } of redisTargets()) {
       assert.equal((await here.stateOf(alice.id))?.tokenVersion, revoked);
       await waitFor(async () => (await there.stateOf(alice.id))?.tokenVersion === revoked, { what: 'the other process to hear of the revocation' });
       assert.equal((await there.stateOf(bob.id))?.tokenVersion, bobRemembered);
+    });
+
+    test('a session ended in one process is ended in every process, told to their listeners; other sessions stand', async () => {
+      const here = processSessions().sessions;
+      const there = processSessions().sessions;
+      const user = await createTestUser(db, 'hana');
+      await remembering(there, user.id);
+      const [phone, laptop] = [`phone-${randomUUID()}`, `laptop-${randomUUID()}`];
+      assert.equal(await there.sessionEnded(phone), false);
+      const heard: SessionChange[] = [];
+      there.onChange((change) => heard.push(change));
+      await here.endSession(user.id, phone, 60);
+      assert.equal(await here.sessionEnded(phone), true);
+      await waitFor(async () => (await there.sessionEnded(phone)) && heard.some((change) => change.sessionId === phone), {
+        what: 'the other process to hear of the sign-out',
+      });
+      assert.deepEqual(heard, [{ userId: user.id, sessionId: phone }]);
+      assert.equal(await there.sessionEnded(laptop), false);
+      const later = processSessions();
+      await waitFor(async () => later.publisher.status === 'ready', { what: 'the new process to connect' });
+      assert.equal(await later.sessions.sessionEnded(phone), true, 'a process started afterwards asks Redis');
+    });
+
+    test('a disabled user, or one who must change their password or set up TOTP, is told so by the state', async () => {
+      const { sessions } = processSessions();
+      const user = await createTestUser(db, 'ines');
+      await db.sql.query('UPDATE offices SET require_totp = true WHERE id = $1', [user.officeId]);
+      await sessions.announce(user.id);
+      assert.equal((await sessions.stateOf(user.id))?.setupRequired, 'totp-setup');
+      await db.sql.query(`UPDATE users SET password_change_required = true, state = 'disabled' WHERE id = $1`, [user.id]);
+      await sessions.announce(user.id);
+      assert.deepEqual(await sessions.stateOf(user.id), {
+        officeId: user.officeId,
+        tokenVersion: await tokenVersionOf(user.id),
+        active: false,
+        setupRequired: 'password-change',
+      });
     });
 
     test('a removed user has no state, in any process', async () => {

@@ -2,6 +2,21 @@ export { confirmPassword, createOffice, createUser, removeUser, type SessionAnno
 export { insertOffice, insertUser, SYSTEM_MAILBOXES, type CreatedUser, type UserRow } from './account-rows';
 export { CachedUserSessions } from './cached-user-sessions';
 export { identitiesOf } from './user-identities';
-export { Authentication } from './authentication';
-export { TooManyWrongPasswordsError, UserGoneError, WrongCredentialsError, WrongCurrentPasswordError } from './account-errors';
+export { Authentication, type SignedIn } from './authentication';
+export type { AccountProfile } from './account-profile';
+export { SecurityEvents } from './security-events';
+export { SecondFactorCheck } from './two-factor/second-factor';
+export { TwoFactorSetup } from './two-factor/two-factor-setup';
+export { TwoFactorStore } from './two-factor/two-factor-store';
+export {
+  AccountDisabledError,
+  TooManyWrongPasswordsError,
+  TotpAlreadyOnError,
+  TotpInvalidError,
+  TotpNotStartedError,
+  TotpRequiredError,
+  UserGoneError,
+  WrongCredentialsError,
+  WrongCurrentPasswordError,
+} from './account-errors';
 export { RevocationPublisher, sessionRevocationsChannel } from './session-revocations';

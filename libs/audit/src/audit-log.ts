@@ -2,8 +2,8 @@ import type { Pool, PoolClient } from 'pg';
 import { namedStatement } from '@letterbox/db';
 import type { AuditAction } from './audit-action';
 
-/** Who acted: a signed-in user, or the operator's command line. */
-export type AuditActor = { userId: number; address: string } | { cli: true };
+/** Who acted: a signed-in user, or the operator's command line; a sign-in to an address no user has, with no user. */
+export type AuditActor = { userId: number | null; address: string } | { cli: true };
 
 export interface AuditEntry {
   /** The office it belongs to; null only for an operator's action outside any office. */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { AccessTokens } from './access-tokens';
@@ -8,10 +9,24 @@ const tokens = new AccessTokens('a-test-secret-that-is-long-enough-123', 3600);
 
 test('an issued token verifies to its claims until it expires', () => {
   const now = Date.UTC(2026, 0, 1);
-  const { accessToken, expiresAt } = tokens.issue({ userId: 42, officeId: 7, tokenVersion: 3 }, now);
-  assert.deepEqual(tokens.verify(accessToken, now), { userId: 42, officeId: 7, tokenVersion: 3, expiresAt: now / 1000 + 3600 });
+  const { accessToken, expiresAt } = tokens.issue({ userId: 42, officeId: 7, tokenVersion: 3, sessionId: 'phone-session' }, now);
+  assert.deepEqual(tokens.verify(accessToken, now), { userId: 42, officeId: 7, tokenVersion: 3, sessionId: 'phone-session', expiresAt: now / 1000 + 3600 });
   assert.equal(expiresAt.getTime(), now + 3600_000);
   assert.equal(tokens.verify(accessToken, now + 3600_000), undefined);
+});
+
+test('each token issued without a session starts one of its own', () => {
+  const sessions = [tokens.issue({ userId: 42, officeId: 7, tokenVersion: 3 }), tokens.issue({ userId: 42, officeId: 7, tokenVersion: 3 })].map(
+    ({ accessToken }) => tokens.verify(accessToken)?.sessionId,
+  );
+  assert.match(sessions[0] ?? '', /^[A-Za-z0-9_-]{22}$/);
+  assert.notEqual(sessions[0], sessions[1]);
+});
+
+test('a validly signed token without a session (issued before sessions were) is refused', () => {
+  const payload = Buffer.from(JSON.stringify({ u: 42, o: 7, v: 3, e: Math.floor(Date.now() / 1000) + 60 })).toString('base64url');
+  const signature = createHmac('sha256', 'a-test-secret-that-is-long-enough-123').update(payload).digest('base64url');
+  assert.equal(tokens.verify(`${payload}.${signature}`), undefined);
 });
 
 test('a tampered, foreign or malformed token is refused', () => {

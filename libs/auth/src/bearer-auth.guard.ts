@@ -1,9 +1,11 @@
 import { createParamDecorator, Injectable, SetMetadata, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
+import { ALLOWED_DURING_SETUP, refuseDuringSetup } from './account-setup';
 import type { AuthenticatedUser } from './authenticated-user';
 import { bearerTokenOf } from './bearer-token';
 import { TokenAuthenticator } from './token-authenticator';
+import type { AccountSetup } from './user-sessions';
 
 const PUBLIC_ROUTE = 'letterbox:public-route';
 
@@ -12,7 +14,10 @@ export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 
 type AuthenticatedRequest = FastifyRequest & { user?: AuthenticatedUser };
 
-/** Global guard: every route needs `Authorization: Bearer <accessToken>` unless marked @Public(). */
+/**
+ * Global guard: every route needs `Authorization: Bearer <accessToken>` unless marked @Public(); while the user
+ * must change their password or set up TOTP, only the routes marked AllowedDuringSetup answer (403 otherwise).
+ */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   constructor(
@@ -27,6 +32,7 @@ export class BearerAuthGuard implements CanActivate {
     const token = bearerTokenOf(request);
     if (!token) throw new UnauthorizedException('a bearer token is required in the Authorization header');
     request.user = await this.authenticator.authenticate(token);
+    refuseDuringSetup(request.user, this.reflector.getAllAndOverride<AccountSetup[]>(ALLOWED_DURING_SETUP, [context.getHandler(), context.getClass()]));
     return true;
   }
 }

@@ -16,10 +16,17 @@ if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then
 end
 return 0`;
 
-/** Counts a failure; a counter's window starts with its first failure (ARGV[1]: window, ms). */
+/** Counts a failure, answering the count; a counter's window starts with its first failure (ARGV[1]: window, ms). */
 const FAILURE_SCRIPT = `
-if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return 0`;
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return count`;
+
+/** Seconds each side of an attempt must wait; 0 when it may try now. */
+export interface AttemptWaits {
+  account: number;
+  client: number;
+}
 
 /**
  * Wrong-password counters in Redis, so every API process shares them: per account (a guesser spread over many
@@ -36,16 +43,26 @@ export class FailedAttemptLimiter {
 
   /** Seconds until the account and the address may try again; 0 when both may now. */
   async secondsToWait(account: string, client: string): Promise<number> {
-    const waits = await Promise.all([
+    const waits = await this.waits(account, client);
+    return Math.max(waits.account, waits.client);
+  }
+
+  /** The account's and the address's waits apart: a sign-in may pass an account's lock with more proof, never an address's. */
+  async waits(account: string, client: string): Promise<AttemptWaits> {
+    const [accountMs, clientMs] = await Promise.all([
       this.redis.eval(WAIT_SCRIPT, 1, this.accountKey(account), this.limits.perAccount) as Promise<number>,
       this.redis.eval(WAIT_SCRIPT, 1, this.clientKey(client), this.limits.perClient) as Promise<number>,
     ]);
-    return Math.ceil(Math.max(...waits) / 1000);
+    return { account: Math.ceil(accountMs / 1000), client: Math.ceil(clientMs / 1000) };
   }
 
-  async recordFailure(account: string, client: string): Promise<void> {
+  /** Counts a failure for both; true when this one locked the account (reached its limit), to be recorded as a lockout. */
+  async recordFailure(account: string, client: string): Promise<boolean> {
     const windowMs = this.limits.windowSeconds * 1000;
-    await Promise.all([this.accountKey(account), this.clientKey(client)].map((key) => this.redis.eval(FAILURE_SCRIPT, 1, key, windowMs)));
+    const [accountCount] = await Promise.all(
+      [this.accountKey(account), this.clientKey(client)].map((key) => this.redis.eval(FAILURE_SCRIPT, 1, key, windowMs) as Promise<number>),
+    );
+    return accountCount === this.limits.perAccount;
   }
 
   /** A right password: the account's count starts again (the address's stays, it may be trying others). */

@@ -1,8 +1,12 @@
 export { hashPassword, verifyPassword } from './passwords';
-export { AccessTokens } from './access-tokens';
+export { AccessTokens, newSessionId } from './access-tokens';
 export { BearerAuthGuard, Public, CurrentUser } from './bearer-auth.guard';
+export { AllowedDuringSetup, EVERY_SETUP, refuseDuringSetup } from './account-setup';
 export type { AuthenticatedUser } from './authenticated-user';
 export { TokenAuthenticator } from './token-authenticator';
-export { UserSessions, type SessionState } from './user-sessions';
+export { UserSessions, type AccountSetup, type SessionChange, type SessionState } from './user-sessions';
 export { bearerTokenOf } from './bearer-token';
 export { FailedAttemptLimiter } from './failed-attempt-limiter';
+export { KnownClientAddresses } from './known-client-addresses';
+export { TimeBasedCodes } from './time-based-codes';
+export { isTimeBasedCode, newRecoveryCodes, recoveryCodeHash } from './recovery-codes';

@@ -1,5 +1,6 @@
 export { createHttpApp } from './create-http-app';
-export type { ErrorClassifier } from './problem-details';
+export type { ClassifiedError, ErrorClassifier } from './problem-details';
+export { PROBLEM_TYPES } from './problem-types';
 export { problemBody, sendProblem, sendRouterRefusal, writeProblem, type ProblemDetails } from './problem-response';
 export { parseByteRange } from './byte-range';
 export { contentDisposition } from './content-disposition';

@@ -10,7 +10,16 @@ import { RetryLaterException } from './retry-later.exception';
  * is logged, never shown.
  */
 /** Maps an app's own error classes to a status and a message the client may see (and when to retry). */
-export type ErrorClassifier = (error: unknown) => { status: number; detail: string; retryAfterSeconds?: number } | undefined;
+export type ErrorClassifier = (error: unknown) => ClassifiedError | undefined;
+
+export interface ClassifiedError {
+  status: number;
+  detail: string;
+  /** A problem type (PROBLEM_TYPES) when the client must act on more than the status; `about:blank` without. */
+  type?: string;
+  errors?: ProblemDetails['errors'];
+  retryAfterSeconds?: number;
+}
 
 /** Node's and busboy's words for a request stream the client stopped sending. */
 function isClientGone(exception: unknown): boolean {
@@ -47,7 +56,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
   private toProblem(exception: unknown): { problem: ProblemDetails; retryAfterSeconds?: number } {
     const classified = this.classify(exception);
-    if (classified) return { problem: problemBody(classified.status, classified.detail), retryAfterSeconds: classified.retryAfterSeconds };
+    if (classified) {
+      const { status, detail, type, errors, retryAfterSeconds } = classified;
+      return { problem: problemBody(status, detail, { ...(type && { type }), ...(errors && { errors }) }), retryAfterSeconds };
+    }
     const fault = infrastructureFaultOf(exception);
     if (fault) {
       this.logFault(fault, exception);
@@ -60,7 +72,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
-      if (typeof response === 'object' && response !== null && 'errors' in response) {
+      if (typeof response === 'object' && response !== null && ('errors' in response || 'type' in response)) {
         const body = response as Partial<ProblemDetails>;
         return problemBody(status, body.detail ?? exception.message, { errors: body.errors, type: body.type ?? 'about:blank' });
       }

@@ -27,9 +27,10 @@ export interface InfrastructureSettings extends StorageSettings, DatabaseSetting
   QUEUE_PREFIX: string;
 }
 
-const AUTH_REDIS = Symbol('AUTH_REDIS');
+/** The Redis connections of sessions and sign-in limits, for the sign-in's other state (known addresses, TOTP steps). */
+export const AUTH_REDIS = Symbol('AUTH_REDIS');
 
-interface AuthRedis {
+export interface AuthRedis {
   /** Fails at once while Redis is away (the request answers 503) instead of queueing the command. */
   commands: RedisConnection;
   subscriber: RedisConnection;

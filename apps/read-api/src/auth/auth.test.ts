@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { AccessTokens } from '@letterbox/auth';
 import type { Database } from '@letterbox/db';
 import { createTestUser, testDatabase, testSettings, type TestUser } from '@letterbox/testing';
+import { loadReadApiConfig } from '../read-api.config';
 import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
@@ -12,7 +13,9 @@ interface LoginAnswer {
   accessToken: string;
   tokenType: string;
   expiresAt: string;
-  user: { id: number; officeId: number; email: string; displayName: string };
+  user: { id: number; officeId: number; email: string; displayName: string; role: string };
+  passwordChangeRequired: boolean;
+  totpSetupRequired: boolean;
 }
 
 describe('signing in', () => {
@@ -48,10 +51,12 @@ describe('signing in', () => {
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
     const body = (await response.json()) as LoginAnswer;
-    assert.deepEqual(Object.keys(body).sort(), ['accessToken', 'expiresAt', 'tokenType', 'user']);
+    assert.deepEqual(Object.keys(body).sort(), ['accessToken', 'expiresAt', 'passwordChangeRequired', 'tokenType', 'totpSetupRequired', 'user']);
     assert.equal(body.tokenType, 'Bearer');
+    assert.equal(body.passwordChangeRequired, false);
+    assert.equal(body.totpSetupRequired, false);
     assert.match(body.accessToken, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
-    assert.deepEqual(body.user, { id: user.id, officeId: user.officeId, email: user.email, displayName: 'Test signer' });
+    assert.deepEqual(body.user, { id: user.id, officeId: user.officeId, email: user.email, displayName: 'Test signer', role: 'user' });
     const expiresAt = new Date(body.expiresAt);
     assert.equal(expiresAt.toISOString(), body.expiresAt, 'expiresAt is an ISO 8601 instant');
     const ttl = testSettings().AUTH_TOKEN_TTL_SECONDS * 1000;
@@ -59,7 +64,14 @@ describe('signing in', () => {
     assert.ok(expiresAt.getTime() <= Date.now() + ttl, 'no later than the configured lifetime');
     assert.ok(expiresAt.getTime() >= before + ttl - 1000, 'the configured lifetime, to the second');
     const claims = new AccessTokens(testSettings().AUTH_TOKEN_SECRET, testSettings().AUTH_TOKEN_TTL_SECONDS).verify(body.accessToken);
-    assert.deepEqual(claims, { userId: user.id, officeId: user.officeId, tokenVersion: 0, expiresAt: expiresAt.getTime() / 1000 });
+    assert.deepEqual(claims, {
+      userId: user.id,
+      officeId: user.officeId,
+      tokenVersion: 0,
+      sessionId: claims?.sessionId,
+      expiresAt: expiresAt.getTime() / 1000,
+    });
+    assert.match(claims?.sessionId ?? '', /^[A-Za-z0-9_-]{22}$/, 'a session of its own');
   });
 
   test('the answer never carries the password or its hash', async () => {
@@ -68,11 +80,26 @@ describe('signing in', () => {
     assert.ok(!/argon|passwordHash|\$argon2/i.test(text));
   });
 
-  test('GET /v2/auth/me tells who the token belongs to', async () => {
+  test('GET /v2/auth/me tells who the token belongs to, what they must do, their addresses and storage', async () => {
     const token = ((await (await login(user.email, user.password)).json()) as LoginAnswer).accessToken;
+    const alias = `signer.alias@${user.domain}`;
+    await db.sql.query(`INSERT INTO addresses (address, office_id, kind, user_id) VALUES ($1, $2, 'alias', $3)`, [alias, user.officeId, user.id]);
     const response = await me(token);
     assert.equal(response.status, 200);
-    assert.deepEqual(await response.json(), { id: user.id, officeId: user.officeId, email: user.email, displayName: 'Test signer' });
+    assert.deepEqual(await response.json(), {
+      id: user.id,
+      officeId: user.officeId,
+      email: user.email,
+      displayName: 'Test signer',
+      role: 'user',
+      passwordChangeRequired: false,
+      totpEnabled: false,
+      totpSetupRequired: false,
+      addresses: [user.email, alias],
+      usage: { usedBytes: 0, quotaBytes: loadReadApiConfig().USER_QUOTA_BYTES },
+    });
+    await db.sql.query('UPDATE users SET quota_bytes = 12345 WHERE id = $1', [user.id]);
+    assert.deepEqual(((await (await me(token)).json()) as { usage: unknown }).usage, { usedBytes: 0, quotaBytes: 12345 });
     const otherToken = await api.login(other.email, other.password);
     assert.equal(((await (await me(otherToken)).json()) as { id: number }).id, other.id);
   });

@@ -59,19 +59,56 @@ describe('tokens end with a sign-out, a new password or the account', () => {
     assert.deepEqual(await everywhere(token), ['in', 'in', 'in']);
   });
 
-  test('a sign-out ends every token of the user at once, in every process; other users keep theirs', async () => {
+  test('a sign-out ends this session’s tokens at once, in every process; the user’s other sessions and other users keep theirs', async () => {
     const alice = await createTestUser(db, 'alice');
     const bob = await createTestUser(db, 'bob');
     const [phone, laptop, bobs] = [(await signIn(alice)).accessToken, (await signIn(alice)).accessToken, (await signIn(bob)).accessToken];
-    assert.deepEqual(await everywhere(phone), ['in', 'in', 'in']);
-    assert.deepEqual(await everywhere(bobs), ['in', 'in', 'in']);
+    for (const token of [phone, laptop, bobs]) assert.deepEqual(await everywhere(token), ['in', 'in', 'in']);
     const out = await fetch(`${second.url}/v2/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${laptop}` } });
     assert.equal(out.status, 204);
-    for (const token of [phone, laptop]) assert.deepEqual(await everywhere(token), ['out', 'out', 'out']);
-    const problem = (await (await fetch(`${first.url}/v2/mailboxes`, { headers: { authorization: `Bearer ${phone}` } })).json()) as { detail: string };
+    assert.deepEqual(await everywhere(laptop), ['out', 'out', 'out']);
+    const problem = (await (await fetch(`${first.url}/v2/mailboxes`, { headers: { authorization: `Bearer ${laptop}` } })).json()) as { detail: string };
     assert.match(problem.detail, /revoked/);
+    assert.deepEqual(await everywhere(phone), ['in', 'in', 'in']);
+    assert.deepEqual(await everywhere(bobs), ['in', 'in', 'in']);
+  });
+
+  test('a sign-out everywhere ends every token of the user at once, in every process; other users keep theirs', async () => {
+    const alice = await createTestUser(db, 'alice');
+    const bob = await createTestUser(db, 'bob');
+    const [phone, laptop, bobs] = [(await signIn(alice)).accessToken, (await signIn(alice)).accessToken, (await signIn(bob)).accessToken];
+    for (const token of [phone, laptop, bobs]) assert.deepEqual(await everywhere(token), ['in', 'in', 'in']);
+    const out = await fetch(`${second.url}/v2/auth/logout/everywhere`, { method: 'POST', headers: { authorization: `Bearer ${laptop}` } });
+    assert.equal(out.status, 204);
+    for (const token of [phone, laptop]) assert.deepEqual(await everywhere(token), ['out', 'out', 'out']);
     assert.deepEqual(await everywhere(bobs), ['in', 'in', 'in']);
     assert.deepEqual(await everywhere((await signIn(alice)).accessToken), ['in', 'in', 'in'], 'signing in again works');
+    const { rows } = await db.sql.query<{ action: string; client_address: string; office_id: number }>(
+      `SELECT action, client_address, office_id FROM audit_events WHERE target = $1 AND action IN ('auth.sign-out', 'auth.token-revocation') ORDER BY id`,
+      [`user:${alice.id}`],
+    );
+    assert.deepEqual(
+      rows.map((row) => row.action),
+      ['auth.sign-out', 'auth.token-revocation'],
+    );
+    assert.ok(rows.every((row) => row.client_address === '127.0.0.1' && row.office_id === alice.officeId));
+  });
+
+  test('a disabled account’s tokens end at once in every process, and it cannot sign in again', async () => {
+    const erin = await createTestUser(db, 'erin');
+    const token = (await signIn(erin)).accessToken;
+    assert.deepEqual(await everywhere(token), ['in', 'in', 'in']);
+    // As the administrators' API disables: the state, then the revocation every process hears of.
+    await db.sql.query(`UPDATE users SET state = 'disabled' WHERE id = $1`, [erin.id]);
+    await revokeAsAnotherProcess(erin.id);
+    assert.deepEqual(await everywhere(token), ['out', 'out', 'out']);
+    const refused = await fetch(`${first.url}/v2/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: erin.email, password: erin.password }),
+    });
+    assert.equal(refused.status, 403);
+    assert.equal(((await refused.json()) as { type: string }).type, 'https://letterbox.dev/problems/account-disabled');
   });
 
   test('a new password ends the earlier tokens; the answer carries one that works; a wrong current password is 403', async () => {
@@ -99,14 +136,20 @@ describe('tokens end with a sign-out, a new password or the account', () => {
     const dave = await createTestUser(db, 'dave');
     const token = accessTokenFor(dave);
     assert.deepEqual(await everywhere(token), ['in', 'in', 'in']);
+    await asAnotherProcess((sessions) => removeUser(db, sessions, dave.id));
+    assert.deepEqual(await everywhere(token), ['out', 'out', 'out']);
+  });
+
+  /** Runs `change` with the sessions of a process of its own, as the administrators' command line or API would. */
+  async function asAnotherProcess<T>(change: (sessions: CachedUserSessions) => Promise<T>): Promise<T> {
     const redis = { publisher: new IORedis(testSettings().REDIS_URL), subscriber: new IORedis(testSettings().REDIS_URL) };
     try {
-      const sessions = new CachedUserSessions(db.sql, redis.publisher, redis.subscriber, `${prefix}:session-revocations`, { ttlMs: 1000, maxEntries: 10 });
-      assert.equal(await removeUser(db, sessions, dave.id), true);
+      return await change(new CachedUserSessions(db.sql, redis.publisher, redis.subscriber, `${prefix}:session-revocations`, { ttlMs: 1000, maxEntries: 10 }));
     } finally {
       redis.publisher.disconnect();
       redis.subscriber.disconnect();
     }
-    assert.deepEqual(await everywhere(token), ['out', 'out', 'out']);
-  });
+  }
+
+  const revokeAsAnotherProcess = (userId: number) => asAnotherProcess((sessions) => sessions.revoke(userId));
 });

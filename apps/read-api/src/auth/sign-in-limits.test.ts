@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { generate, generateSecret } from 'otplib';
 import type { Database } from '@letterbox/db';
 import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
 import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
@@ -24,15 +25,15 @@ describe('sign-in attempts are limited in Redis, per account and per client addr
   });
 
   /** From `client`, as the webmail's proxy on this machine says it (a trusted loopback hop). */
-  const login = (api: RunningApi, email: string, password: string, client: string) =>
+  const login = (api: RunningApi, email: string, password: string, client: string, totp?: string) =>
     fetch(`${api.url}/v2/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
-      body: JSON.stringify({ email, password }),
+      body: JSON.stringify({ email, password, ...(totp && { totp }) }),
     });
 
-  async function expectWait(response: Response) {
-    assert.equal(response.status, 429, await response.clone().text());
+  async function expectWait(response: Response, message?: string) {
+    assert.equal(response.status, 429, message ?? (await response.clone().text()));
     assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
     const retryAfter = Number(response.headers.get('retry-after'));
     assert.ok(retryAfter > 0 && retryAfter <= 60, `Retry-After ${retryAfter}`);
@@ -46,6 +47,33 @@ describe('sign-in attempts are limited in Redis, per account and per client addr
     }
     await expectWait(await login(second, user.email, 'guess 4', '198.51.100.9'));
     await expectWait(await login(first, user.email, user.password, '198.51.100.10'));
+  });
+
+  test('past the account’s limit, the right password still signs in from an address that signed in before, in any process', async () => {
+    const user = await createTestUser(db, 'owner');
+    const home = '198.51.100.77';
+    assert.equal((await login(first, user.email, user.password, home)).status, 200);
+    for (let index = 0; index < 3; index++) assert.equal((await login(second, user.email, `guess ${index}`, `203.0.113.${50 + index}`)).status, 401);
+    await expectWait(await login(first, user.email, user.password, '203.0.113.60'));
+    assert.equal((await login(second, user.email, user.password, home)).status, 200);
+    await expectWait(await login(first, user.email, 'guess from home', home), 'a wrong password from home waits too');
+    const { rows } = await db.sql.query<{ action: string }>(`SELECT action FROM audit_events WHERE target = $1 ORDER BY id`, [`user:${user.id}`]);
+    assert.deepEqual(
+      rows.map((row) => row.action),
+      ['auth.sign-in', 'auth.sign-in.failed', 'auth.sign-in.failed', 'auth.sign-in.failed', 'auth.lockout', 'auth.sign-in', 'auth.sign-in.failed'],
+    );
+  });
+
+  test('past the account’s limit, the right password and a TOTP code sign in from anywhere', async () => {
+    const user = await createTestUser(db, 'twofactor');
+    const secret = generateSecret();
+    await db.sql.query('UPDATE users SET totp_secret = $2, totp_enabled_at = now() WHERE id = $1', [user.id, secret]);
+    for (let index = 0; index < 3; index++) assert.equal((await login(first, user.email, `guess ${index}`, `203.0.113.${70 + index}`)).status, 401);
+    const asked = await login(first, user.email, user.password, '203.0.113.80');
+    assert.equal(asked.status, 401);
+    assert.equal(((await asked.json()) as { type: string }).type, 'https://letterbox.dev/problems/totp-required');
+    const withCode = await login(second, user.email, user.password, '203.0.113.80', await generate({ secret }));
+    assert.equal(withCode.status, 200);
   });
 
   test('an unknown account is limited the same way as a known one', async () => {

@@ -1,6 +1,6 @@
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { bearerTokenOf, TokenAuthenticator, type AuthenticatedUser } from '@letterbox/auth';
+import { bearerTokenOf, refuseDuringSetup, TokenAuthenticator, type AuthenticatedUser } from '@letterbox/auth';
 
 type EventStreamRequest = FastifyRequest<{ Querystring: { access_token?: unknown } }> & { user?: AuthenticatedUser };
 
@@ -8,7 +8,8 @@ type EventStreamRequest = FastifyRequest<{ Querystring: { access_token?: unknown
  * The event stream's own check of the bearer token, which it also takes from the
  * `access_token` query parameter: a browser's EventSource cannot send an Authorization
  * header. Only this route accepts a token in its URL (URLs end up in logs and histories).
- * It leaves the user where CurrentUser finds it, as BearerAuthGuard does.
+ * It leaves the user where CurrentUser finds it, and refuses a user who must first change
+ * their password or set up TOTP, as BearerAuthGuard does.
  */
 @Injectable()
 export class EventStreamAuthGuard implements CanActivate {
@@ -21,6 +22,7 @@ export class EventStreamAuthGuard implements CanActivate {
       throw new UnauthorizedException('a bearer token is required in the Authorization header or the access_token query parameter');
     }
     request.user = await this.authenticator.authenticate(token);
+    refuseDuringSetup(request.user);
     return true;
   }
 }

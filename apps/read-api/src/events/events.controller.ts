@@ -30,8 +30,10 @@ export class EventsController {
    * and `mail.deleted`, each with its id. With Last-Event-ID the events missed since are
    * sent first; `resync` says they are no longer kept (refetch); `error` says the stream
    * is ending, and the client should reconnect with its Last-Event-ID (with a fresh token
-   * when the stream ended because its token expired). A user may hold a few streams open
-   * at once (429 past them).
+   * when the stream ended because its token expired). The stream ends within a second of a
+   * sign-out of its session (or of all), a new password, a disable or a removal of the account,
+   * with an `error` event saying so (reconnecting then answers 401). A user may hold a few
+   * streams open at once: past them, a new stream closes an older one (OpenStreams says which).
    */
   @Get()
   // Not public: EventStreamAuthGuard stands in for the global guard, which reads only the Authorization header.
@@ -48,8 +50,8 @@ export class EventsController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const headers = HEADERS.transform({ 'last-event-id': lastEventIdHeader });
-    const release = this.openStreams.take(user.userId);
     const stream = new SseStream(reply, TIMING);
+    const release = await this.openStreams.take({ user, end: (detail) => endWithError(stream, detail) });
     stream.onClose(release);
     const stop = await this.feed.follow(user.userId, sinkOf(stream), headers['last-event-id'] ?? query.lastEventId);
     stream.onClose(stop);
@@ -61,7 +63,11 @@ export class EventsController {
 }
 
 function endExpired(stream: SseStream): void {
-  stream.send('error', { type: 'error', detail: 'the access token has expired; reconnect with a new one and the Last-Event-ID to resume' });
+  endWithError(stream, 'the access token has expired; reconnect with a new one and the Last-Event-ID to resume');
+}
+
+function endWithError(stream: SseStream, detail: string): void {
+  stream.send('error', { type: 'error', detail });
   stream.end();
 }
 
@@ -69,9 +75,6 @@ function sinkOf(stream: SseStream): UserEventSink {
   return {
     event: (id, event) => stream.send(event.type, event, id),
     resync: (latestId) => stream.send('resync', { type: 'resync' }, latestId),
-    broken: () => {
-      stream.send('error', { type: 'error', detail: 'live updates were interrupted; reconnect with the Last-Event-ID to resume' });
-      stream.end();
-    },
+    broken: () => endWithError(stream, 'live updates were interrupted; reconnect with the Last-Event-ID to resume'),
   };
 }

@@ -1,4 +1,5 @@
 import { Inject, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { TokenAuthenticator, UserSessions } from '@letterbox/auth';
 import { failFastConnection, type RedisConnection } from '@letterbox/redis';
 import type { UserWrites } from '@letterbox/db';
 import { eventSubscriberConnection, MailAnnouncer, UserEventFeed, UserEvents } from '@letterbox/events';
@@ -45,7 +46,11 @@ export class EventsModule implements BeforeApplicationShutdown, OnApplicationShu
           useFactory: ({ subscriber, commands }: EventConnections) => new UserEventFeed(subscriber, commands, config.QUEUE_PREFIX),
           inject: [EVENT_CONNECTIONS],
         },
-        { provide: OpenStreams, useFactory: () => new OpenStreams(config.EVENT_STREAMS_PER_USER) },
+        {
+          provide: OpenStreams,
+          useFactory: (authenticator: TokenAuthenticator, sessions: UserSessions) => new OpenStreams(config.EVENT_STREAMS_PER_USER, authenticator, sessions),
+          inject: [TokenAuthenticator, UserSessions],
+        },
         {
           provide: MailAnnouncer,
           useFactory: (events: UserEvents, writes: UserWrites) => new MailAnnouncer(events, writes),
