@@ -74,12 +74,13 @@ describe('the recipient directory: addresses, aliases, groups and domains', () =
     assert.deepEqual(resolved.foreign, ['someone@elsewhere.example']);
   });
 
-  test('a batch of addresses is one statement, and a cached answer none', async () => {
+  test('a batch of addresses is one statement, the same addresses asked meanwhile wait for it, and a cached answer is none', async () => {
     statements.length = 0;
     const fresh = [at('fresh-1'), at('fresh-2'), 'x@fresh.example'];
-    await directory.resolve(fresh);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => directory.resolve(fresh)));
     await directory.resolve(fresh);
     assert.deepEqual(statements, ['recipients-resolve']);
+    for (const answer of answers) assert.deepEqual(answer, { known: new Map(), unknown: [at('fresh-1'), at('fresh-2')], foreign: ['x@fresh.example'] });
   });
 
   test("colleague delivery counts aliases and groups among Letterbox's own: mail to them never goes through the provider", async () => {

@@ -59,11 +59,13 @@ interface Entry {
  * lookup. Answers are cached for `cacheMs`, so a burst of mail to the same people asks
  * the database once per address; for that long a new address may be refused, a deleted one
  * accepted (and then skipped by the ingest worker), and a group delivers to its members as
- * they were. Usage and quotas change with every message, so they are never cached here
- * (RecipientQuotas).
+ * they were. Addresses already being looked up are waited for, not asked again: a burst
+ * arriving with the cache cold costs one statement, not one per message. Usage and quotas
+ * change with every message, so they are never cached here (RecipientQuotas).
  */
 export class RecipientDirectory {
   private readonly cache = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, Promise<Map<string, Entry>>>();
 
   constructor(
     private readonly sql: Pool,
@@ -73,11 +75,21 @@ export class RecipientDirectory {
   async resolve(addresses: string[]): Promise<ResolvedRecipients> {
     const wanted = [...new Set(addresses.map((address) => address.trim().toLowerCase()))];
     const now = Date.now();
-    const missing = wanted.filter((address) => !((this.cache.get(address)?.until ?? 0) > now));
-    if (missing.length > 0) await this.lookUp(missing, now);
+    const entries = new Map<string, Entry>();
+    const missing: string[] = [];
+    const lookups = new Set<Promise<Map<string, Entry>>>();
+    for (const address of wanted) {
+      const cached = this.cache.get(address);
+      if (cached && cached.until > now) entries.set(address, cached);
+      else if (this.inFlight.has(address)) lookups.add(this.inFlight.get(address) as Promise<Map<string, Entry>>);
+      else missing.push(address);
+    }
+    if (missing.length > 0) lookups.add(this.lookUp(missing, now));
+    // Read from each lookup's own answer: the cache may have been emptied meanwhile.
+    for (const found of await Promise.all(lookups)) for (const address of wanted) if (found.has(address)) entries.set(address, found.get(address) as Entry);
     const resolved: ResolvedRecipients = { known: new Map(), unknown: [], foreign: [] };
     for (const address of wanted) {
-      const entry = this.cache.get(address);
+      const entry = entries.get(address);
       if (entry?.address) resolved.known.set(address, entry.address);
       else if (entry?.domainOwned) resolved.unknown.push(address);
       else resolved.foreign.push(address);
@@ -85,17 +97,29 @@ export class RecipientDirectory {
     return resolved;
   }
 
-  private async lookUp(addresses: string[], now: number): Promise<void> {
+  private lookUp(addresses: string[], now: number): Promise<Map<string, Entry>> {
+    const lookup = this.query(addresses, now).finally(() => {
+      for (const address of addresses) if (this.inFlight.get(address) === lookup) this.inFlight.delete(address);
+    });
+    for (const address of addresses) this.inFlight.set(address, lookup);
+    return lookup;
+  }
+
+  private async query(addresses: string[], now: number): Promise<Map<string, Entry>> {
     const { rows } = await this.sql.query<{ address: string; domain_owned: boolean; group: boolean | null; user_ids: number[] | null }>({
       ...RESOLVE,
       values: [addresses],
     });
     if (this.cache.size + addresses.length > MAX_CACHED) this.cache.clear();
+    const found = new Map<string, Entry>();
     for (const row of rows) {
       const userIds = row.user_ids ?? [];
       // A group without members takes no mail: accepting it would acknowledge a message stored for no one.
       const address = userIds.length > 0 ? { userIds, group: row.group === true } : undefined;
-      this.cache.set(row.address, { address, domainOwned: row.domain_owned, until: now + this.cacheMs });
+      const entry = { address, domainOwned: row.domain_owned, until: now + this.cacheMs };
+      this.cache.set(row.address, entry);
+      found.set(row.address, entry);
     }
+    return found;
   }
 }
