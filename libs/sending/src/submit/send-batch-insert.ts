@@ -56,18 +56,17 @@ function answerOf(item: SendRecordInput, row: RecordedOrRefused): SendView | Quo
 
 const INSERT_SEND_BATCH = namedStatement(
   'insert-send-batch',
-  `WITH input AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
-    position int, user_id int, idempotency_key text, queue_prefix text, request jsonb, scheduled_at_ms float8,
-    has_copy boolean, answered_mail_id int8, answered_mode text, message_bytes int8, default_quota_bytes int8)
-), over_quota AS (
-  SELECT i.position, u.used_bytes, coalesce(u.quota_bytes, i.default_quota_bytes) AS quota_bytes
-    FROM input i JOIN users u ON u.id = i.user_id
-   WHERE i.message_bytes > 0 AND u.used_bytes + i.message_bytes > coalesce(u.quota_bytes, i.default_quota_bytes)
+  `WITH checked AS (
+  SELECT i.*, u.used_bytes, coalesce(u.quota_bytes, i.default_quota_bytes) AS quota_bytes,
+         coalesce(u.used_bytes + i.message_bytes > coalesce(u.quota_bytes, i.default_quota_bytes), false) AS over_quota
+    FROM jsonb_to_recordset($1::jsonb) AS i(
+      position int, user_id int, idempotency_key text, queue_prefix text, request jsonb, scheduled_at_ms float8,
+      has_copy boolean, answered_mail_id int8, answered_mode text, message_bytes int8, default_quota_bytes int8)
+    LEFT JOIN users u ON u.id = i.user_id AND i.message_bytes > 0
 ), numbered AS (
-  SELECT i.*, nextval(pg_get_serial_sequence('outbound_sends', 'id')) AS send_id,
-         CASE WHEN i.has_copy THEN nextval(pg_get_serial_sequence('mails', 'id')) END AS mail_id
-    FROM input i WHERE i.position NOT IN (SELECT position FROM over_quota)
+  SELECT c.*, nextval(pg_get_serial_sequence('outbound_sends', 'id')) AS send_id,
+         CASE WHEN c.has_copy THEN nextval(pg_get_serial_sequence('mails', 'id')) END AS mail_id
+    FROM checked c WHERE NOT c.over_quota
 ), new_sends AS (
   INSERT INTO outbound_sends (id, user_id, idempotency_key, queue_prefix, request, scheduled_at, sent_mail_id, sent_copy_pending)
   SELECT send_id, user_id, idempotency_key, queue_prefix, request, to_timestamp(scheduled_at_ms / 1000), mail_id, has_copy FROM numbered ORDER BY position
@@ -80,7 +79,7 @@ const INSERT_SEND_BATCH = namedStatement(
 )
 SELECT k.position, NULL::int8 AS used_bytes, NULL::int8 AS quota_bytes, s.* FROM new_sends s JOIN kept k ON k.send_id = s.id
 UNION ALL
-SELECT o.position, o.used_bytes, o.quota_bytes, ${SEND_RECORD_COLUMNS.split(', ')
+SELECT c.position, c.used_bytes, c.quota_bytes, ${SEND_RECORD_COLUMNS.split(', ')
     .map((column) => `NULL AS ${column}`)
-    .join(', ')} FROM over_quota o`,
+    .join(', ')} FROM checked c WHERE c.over_quota`,
 );
