@@ -7,6 +7,7 @@ import { declaredStatements, type Database } from '@letterbox/db';
 import { testDatabase } from '@letterbox/testing';
 // Loading a library's entry declares its named statements (namedStatement, at module level).
 import '@letterbox/accounts';
+import '@letterbox/audit';
 import '@letterbox/auth';
 import '@letterbox/blob-references';
 import '@letterbox/ingest';
