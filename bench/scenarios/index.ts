@@ -18,6 +18,7 @@ import type { Scenario } from './scenario';
 import { SEARCH_SCENARIOS } from './search';
 import { sendAtTargetRateScenario, sendScenario, sendSynchronousScenario } from './send';
 import { threadsScenario } from './threads';
+import { userCreateScenario } from './user-create';
 
 /** The read API's scenarios, in the order `read` (and `all`) runs them. */
 export const READ_SCENARIOS: readonly Scenario[] = [
@@ -54,6 +55,7 @@ export const SCENARIOS: readonly Scenario[] = [
   ...INGEST_SCENARIOS,
   notifyScenario,
   readS3Scenario,
+  userCreateScenario,
 ];
 
 /** Names that run several scenarios. */
@@ -63,4 +65,5 @@ export const SCENARIO_GROUPS: Record<string, readonly Scenario[]> = {
   webmail: WEBMAIL_SCENARIOS,
   sending: SENDING_SCENARIOS,
   ingest: INGEST_SCENARIOS,
+  admin: [userCreateScenario],
 };

@@ -17,6 +17,8 @@ declare module 'autocannon' {
       connections: number;
       /** Seconds. */
       duration: number;
+      /** Requests to make before the run ends, whatever `duration` says. */
+      amount?: number;
       /** Seconds a response may take before it counts as an error. */
       timeout?: number;
       headers?: Record<string, string>;

@@ -5,6 +5,8 @@ import {
   DraftVersionConflictError,
   IdempotencyKeyReusedError,
   NoRecipientsError,
+  NotSendersAddressError,
+  QuotaExceededError,
   SendAlreadyStartedError,
   SenderGoneError,
   SendNotFoundError,
@@ -19,5 +21,7 @@ export const classifySendError: ErrorClassifier = (error) => {
   if (error instanceof NoRecipientsError) return { status: 400, detail: error.message };
   if (error instanceof IdempotencyKeyReusedError) return { status: 422, detail: `header.idempotency-key: ${error.message}` };
   if (error instanceof SenderGoneError) return { status: 401, detail: error.message };
+  if (error instanceof NotSendersAddressError) return { status: 403, detail: error.message };
+  if (error instanceof QuotaExceededError) return { status: 507, detail: error.message };
   return undefined;
 };

@@ -48,13 +48,14 @@ export class SendServicesModule implements OnApplicationShutdown {
             queuePrefix: config.QUEUE_PREFIX,
             onAnswered: (userId, answering) => announcer.announce([answeredMailEvent(userId, answering)]),
             groupLimits: sendGroupCommit(config.SEND_GROUP_COMMIT_MAX),
+            defaultQuotaBytes: config.USER_QUOTA_BYTES,
           }),
         inject: [DATABASE, BlobStore, SendOutbox, MailAnnouncer],
       },
       {
         provide: Drafts,
         useFactory: (db: Database, blobs: BlobStore, submission: SendSubmission, senders: SenderDirectory) =>
-          new Drafts(db, blobs, new MailQueries(primaryOnly(db.sql)), submission, senders),
+          new Drafts(db, blobs, new MailQueries(primaryOnly(db.sql)), submission, senders, config.USER_QUOTA_BYTES),
         inject: [DATABASE, BlobStore, SendSubmission, SenderDirectory],
       },
       {

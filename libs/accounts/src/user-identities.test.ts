@@ -17,10 +17,20 @@ after(async () => {
 test('the identities of users are given in the order asked, undefined for one who does not exist', async () => {
   const [nora, omar] = [await createTestUser(db, 'nora'), await createTestUser(db, 'omar')];
   assert.deepEqual(await identitiesOf(db, [omar.id, -1, nora.id, omar.id]), [
-    { email: omar.email, displayName: omar.displayName },
+    { email: omar.email, displayName: omar.displayName, addresses: [omar.email] },
     undefined,
-    { email: nora.email, displayName: nora.displayName },
-    { email: omar.email, displayName: omar.displayName },
+    { email: nora.email, displayName: nora.displayName, addresses: [nora.email] },
+    { email: omar.email, displayName: omar.displayName, addresses: [omar.email] },
   ]);
   assert.deepEqual(await identitiesOf(db, []), []);
+});
+
+test('a user’s addresses are the primary first, then the aliases; a group’s address is none of them', async () => {
+  const pia = await createTestUser(db, 'pia');
+  const aliases = [`zed@${pia.domain}`, `assistant@${pia.domain}`];
+  await db.prisma.address.createMany({ data: aliases.map((address) => ({ address, officeId: pia.officeId, kind: 'alias' as const, userId: pia.id })) });
+  const team = await db.prisma.group.create({ data: { officeId: pia.officeId, name: 'Team' } });
+  await db.prisma.address.create({ data: { address: `team@${pia.domain}`, officeId: pia.officeId, kind: 'group', groupId: team.id } });
+  const [identity] = await identitiesOf(db, [pia.id]);
+  assert.deepEqual(identity?.addresses, [pia.email, `assistant@${pia.domain}`, `zed@${pia.domain}`]);
 });

@@ -1,16 +1,25 @@
 import { namedStatement, type Database } from '@letterbox/db';
 
-/** How a user signs their mail. */
+/** How a user signs their mail, and the addresses they may send from. */
 export interface UserIdentity {
   email: string;
   displayName: string;
+  /** Their own addresses, lower-case: the primary first, then their aliases. */
+  addresses: string[];
 }
 
-const IDENTITIES = namedStatement('senders-of', 'SELECT id, email, display_name FROM users WHERE id = ANY($1::int[])');
+const IDENTITIES = namedStatement(
+  'senders-of',
+  `SELECT u.id, u.email, u.display_name,
+          ARRAY(SELECT a.address FROM addresses a WHERE a.user_id = u.id AND a.kind IN ('primary', 'alias') ORDER BY a.kind, a.address) AS addresses
+     FROM users u WHERE u.id = ANY($1::int[])`,
+);
 
 /** The identities of these users in one query, in the order given; undefined for a user who does not exist. */
 export async function identitiesOf(db: Database, userIds: number[]): Promise<Array<UserIdentity | undefined>> {
-  const { rows } = await db.sql.query<{ id: number; email: string; display_name: string }>({ ...IDENTITIES, values: [userIds] });
-  const byId = new Map(rows.map((row) => [row.id, { email: row.email, displayName: row.display_name }]));
+  const { rows } = await db.sql.query<{ id: number; email: string; display_name: string; addresses: string[] }>({ ...IDENTITIES, values: [userIds] });
+  const byId = new Map(
+    rows.map((row) => [row.id, { email: row.email, displayName: row.display_name, addresses: [...new Set([row.email.toLowerCase(), ...row.addresses])] }]),
+  );
   return userIds.map((userId) => byId.get(userId));
 }

@@ -14,6 +14,8 @@ export {
   DraftNotFoundError,
   DraftVersionConflictError,
   SenderGoneError,
+  NotSendersAddressError,
+  QuotaExceededError,
 } from './send-errors';
 export { Drafts } from './drafts/drafts';
 export { draftViewSchema, type DraftView } from './drafts/draft-content';

@@ -52,3 +52,24 @@ export class SenderGoneError extends Error {
     super('the signed-in user no longer exists');
   }
 }
+
+/** A `from` that is not one of the sender's own addresses (their primary address or an alias). */
+export class NotSendersAddressError extends Error {
+  constructor(readonly address: string) {
+    super(`from: ${address} is not one of your addresses; send from your own address or one of your aliases`);
+  }
+}
+
+/** A send or a draft that would take the user's mail past their storage quota. */
+export class QuotaExceededError extends Error {
+  constructor(
+    readonly email: string,
+    readonly quotaBytes: number,
+    readonly usedBytes: number,
+    readonly messageBytes: number,
+  ) {
+    super(
+      `the storage quota of ${email}, ${quotaBytes} bytes, would be exceeded: ${usedBytes} bytes are used and this message takes about ${messageBytes}; delete some mail or ask an administrator for more room`,
+    );
+  }
+}

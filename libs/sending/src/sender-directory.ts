@@ -1,9 +1,17 @@
 import { BatchCollector, type BatchLimits } from '@letterbox/queue';
-import { SenderGoneError } from './send-errors';
+import { NotSendersAddressError, SenderGoneError } from './send-errors';
 import type { Sender } from './submit/send-request';
 
-/** The address and name a user's mail goes out with. */
-export type SenderIdentity = Pick<Sender, 'email' | 'displayName'>;
+/** The address and name a user's mail goes out with, and every address they may send from. */
+export interface SenderIdentity extends Pick<Sender, 'email' | 'displayName'> {
+  /** Lower-case: the primary first, then the aliases. */
+  addresses: string[];
+}
+
+/** The signed-in user as a sender, with the addresses they may choose as From. */
+export interface SignedInSender extends Sender {
+  addresses: string[];
+}
 
 /** The identities of these users, in the order given; undefined for a user who no longer exists. */
 export type SenderIdentities = (userIds: number[]) => Promise<Array<SenderIdentity | undefined>>;
@@ -19,9 +27,17 @@ export class SenderDirectory {
     this.lookups = new BatchCollector(identitiesOf, groupLimits);
   }
 
-  async of(user: Pick<Sender, 'userId' | 'officeId'>): Promise<Sender> {
+  async of(user: Pick<Sender, 'userId' | 'officeId'>): Promise<SignedInSender> {
     const identity = await this.lookups.add(user.userId);
     if (!identity) throw new SenderGoneError();
     return { userId: user.userId, officeId: user.officeId, ...identity };
   }
+}
+
+/** The From a sender asked for, lower-case, once it is found to be one of their own addresses; undefined: their primary. */
+export function ownFromAddress(sender: SignedInSender, from: string | undefined): string | undefined {
+  if (from === undefined) return undefined;
+  const address = from.trim().toLowerCase();
+  if (!sender.addresses.includes(address)) throw new NotSendersAddressError(from);
+  return address;
 }

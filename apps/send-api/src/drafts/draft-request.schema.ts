@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { integerParam } from '@letterbox/http';
-import { addressList, answerMode, bodyField, flag, originalMailId, subjectField } from '../sends/send-request.schema';
+import { addressList, answerMode, bodyField, flag, fromAddress, originalMailId, subjectField } from '../sends/send-request.schema';
 
 /** Every field may be left out: a draft is what the user has typed so far. */
 const draftFields = {
+  from: fromAddress.optional(),
   to: addressList.optional(),
   cc: addressList.optional(),
   bcc: addressList.optional(),

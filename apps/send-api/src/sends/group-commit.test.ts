@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
-import { SendRecords, SentCopies, type SendRequest } from '@letterbox/sending';
+import { QuotaExceededError, SendRecords, SentCopies, type SendRequest } from '@letterbox/sending';
 import { accessTokenFor, createTestUser, SendClient, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
 
@@ -72,6 +72,26 @@ describe('sends recorded together (group commit)', () => {
       assert.equal(copy.subject, subjects[index], 'each send has its own Sent copy');
       assert.equal(copy.mailboxId, sender.mailboxes.sent);
     }
+  });
+
+  test('a send past its sender’s quota fails alone: the sends recorded with it are kept, in the same statement', async () => {
+    const tight = await createTestUser(db, 'tight-quota');
+    await db.prisma.user.update({ where: { id: tight.id }, data: { quotaBytes: 1000 } });
+    const records = new SendRecords(db, { maxSize: 3, maxWaitMs: 60_000, maxInFlight: 1 });
+    const as = (user: TestUser) => ({ userId: user.id, officeId: user.officeId, email: user.email, displayName: 'Quota' });
+    const quota = { defaultBytes: 10_000_000, messageBytes: 5000 };
+    const [first, refused, third] = await Promise.allSettled([
+      records.record(as(sender), request(`fits ${randomUUID()}`, false), { queuePrefix, quota }),
+      records.record(as(tight), request(`too big ${randomUUID()}`, false), { queuePrefix, quota }),
+      records.record(as(sender), request(`fits too ${randomUUID()}`, false), { queuePrefix, quota }),
+    ]);
+    assert.equal(first.status, 'fulfilled');
+    assert.equal(third.status, 'fulfilled');
+    assert.equal(refused.status, 'rejected');
+    assert.ok(refused.reason instanceof QuotaExceededError, String(refused.reason));
+    assert.equal(refused.reason.quotaBytes, 1000);
+    assert.equal(await db.prisma.outboundSend.count({ where: { userId: tight.id } }), 0);
+    assert.equal(first.value.send.requestedAt, third.value.send.requestedAt, 'one statement recorded both');
   });
 
   test('a send the database refuses fails alone: the requests that arrived with it are recorded', async () => {

@@ -46,8 +46,15 @@ const storable = (text: z.ZodString) => text.refine((value) => storableText(valu
 export const subjectField = storable(z.string().max(998, 'at most 998 characters'));
 export const bodyField = storable(z.string().max(MAX_BODY_CHARS));
 
+/** One of the sender's own addresses, their primary or an alias; any other is a 403. */
+export const fromAddress = z
+  .email('must be an email address')
+  .max(320)
+  .describe('The address to send from: your primary address (the default) or one of your aliases.');
+
 export const sendRequestBody = z
   .object({
+    from: fromAddress.optional(),
     to: addressList,
     cc: addressList,
     bcc: addressList,

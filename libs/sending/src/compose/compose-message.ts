@@ -2,7 +2,7 @@ import { pipeline, type Readable } from 'node:stream';
 import type Mail from 'nodemailer/lib/mailer';
 import { createTransferDecoder } from '@letterbox/mime';
 import type { BlobStore } from '@letterbox/storage';
-import type { SendAttachment, Sender, SendRequest } from '../submit/send-request';
+import { fromAddressOf, type SendAttachment, type Sender, type SendRequest } from '../submit/send-request';
 
 export interface MessageIdentity {
   messageId: string;
@@ -28,11 +28,12 @@ export interface Delivery {
  * envelope: nodemailer leaves the header out unless `keepBcc`, which only the Sent copy sets.
  */
 export function messageOptions(blobs: BlobStore, sender: Sender, request: SendRequest, identity: MessageIdentity, delivery: Delivery): Mail.Options {
+  const from = fromAddressOf(sender, request);
   return {
-    from: { name: sender.displayName, address: sender.email },
+    from: { name: sender.displayName, address: from },
     to: delivery.headerTo,
     cc: delivery.headerCc.length > 0 ? delivery.headerCc : undefined,
-    envelope: { from: sender.email, to: delivery.recipients },
+    envelope: { from, to: delivery.recipients },
     subject: request.subject,
     text: request.text,
     html: delivery.receiptPixelUrl ? withPixel(request, delivery.receiptPixelUrl) : request.html,

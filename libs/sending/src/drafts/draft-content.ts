@@ -10,12 +10,17 @@ export interface DraftAttachment extends SendAttachment {
  * What a draft's editor holds, stored as `drafts.content`: what a send takes, less how it
  * goes out; `answering` puts the draft in the conversation of the mail it answers.
  */
-export interface DraftContent extends Pick<SendRequest, 'to' | 'cc' | 'bcc' | 'subject' | 'text' | 'html' | 'important' | 'requestReadReceipt' | 'answering'> {
+export interface DraftContent extends Pick<
+  SendRequest,
+  'from' | 'to' | 'cc' | 'bcc' | 'subject' | 'text' | 'html' | 'important' | 'requestReadReceipt' | 'answering'
+> {
   attachments: DraftAttachment[];
 }
 
 /** A save: the fields given replace the draft's; new files are added; attachments named in `removeAttachments` go. */
 export interface DraftChanges {
+  /** One of the sender's own addresses (primary or alias). */
+  from?: string;
   to?: string[];
   cc?: string[];
   bcc?: string[];
@@ -37,6 +42,7 @@ export const draftViewSchema = z
     version: z.int(),
     updatedAt: z.iso.datetime(),
     threadId: z.int(),
+    from: z.string().nullable().describe('The address it will go out from, one of the sender’s own; null: their primary address.'),
     to: z.array(z.string()),
     cc: z.array(z.string()),
     bcc: z.array(z.string()),

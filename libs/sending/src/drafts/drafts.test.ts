@@ -12,6 +12,7 @@ import { sendGroupCommit } from '../submit/send-group-commit';
 import { SendOutbox } from '../submit/send-outbox';
 import { SendSubmission } from '../submit/send-submission';
 import { SenderDirectory } from '../sender-directory';
+import { TEST_QUOTA_BYTES } from '../testing/recorded-sends';
 
 describe('Drafts: a draft saved version by version, then sent', () => {
   const queuePrefix = testQueuePrefix();
@@ -28,13 +29,14 @@ describe('Drafts: a draft saved version by version, then sent', () => {
     connection = failFastConnection(testSettings(), 'test queues');
     queues = new JobQueues(connection, queuePrefix);
     const mails = new MailQueries(primaryOnly(db.sql));
-    const submission = new SendSubmission({ db, blobs, mails, outbox: new SendOutbox(db, queues), queuePrefix });
+    const submission = new SendSubmission({ db, blobs, mails, outbox: new SendOutbox(db, queues), queuePrefix, defaultQuotaBytes: TEST_QUOTA_BYTES });
     // The users of this file, as the accounts' directory would give them.
     const senders = new SenderDirectory(
-      async (userIds) => userIds.map((userId) => users.get(userId)).map((user) => user && { email: user.email, displayName: user.displayName }),
+      async (userIds) =>
+        userIds.map((userId) => users.get(userId)).map((user) => user && { email: user.email, displayName: user.displayName, addresses: [user.email] }),
       sendGroupCommit(16),
     );
-    drafts = new Drafts(db, blobs, mails, submission, senders);
+    drafts = new Drafts(db, blobs, mails, submission, senders, TEST_QUOTA_BYTES);
   });
 
   after(async () => {

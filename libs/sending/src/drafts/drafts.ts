@@ -7,9 +7,10 @@ import { answerOf } from '../submit/answer-original';
 import type { DraftChanges, DraftContent, DraftView } from './draft-content';
 import { composeSentCopy } from '../compose/compose-sent-copy';
 import { DraftNotFoundError, DraftVersionConflictError } from '../send-errors';
-import type { SenderDirectory } from '../sender-directory';
+import { ownFromAddress, type SenderDirectory } from '../sender-directory';
+import { refuseIfPastQuota } from '../storage-quota';
 import type { SendSubmission } from '../submit/send-submission';
-import type { Sender, SendRequest } from '../submit/send-request';
+import { fromAddressOf, type Sender, type SendRequest } from '../submit/send-request';
 import type { SendView } from '../submit/send-view';
 
 type SignedInUser = Pick<Sender, 'userId' | 'officeId'>;
@@ -57,7 +58,7 @@ const REMOVE = namedStatement(
 
 const DRAFT_OF = namedStatement(
   'draft-of',
-  `SELECT ${DRAFT_COLUMNS}, m.thread_id FROM drafts d JOIN mails m ON m.id = d.mail_id
+  `SELECT ${DRAFT_COLUMNS}, m.thread_id, m.size FROM drafts d JOIN mails m ON m.id = d.mail_id
     WHERE d.mail_id = $1 AND d.user_id = $2 AND m.deleted_at IS NULL`,
 );
 
@@ -71,12 +72,19 @@ interface DraftRow {
   thread_id: string;
 }
 
+/** A saved draft as read back, with the size of its mail: what it takes of the user's quota. */
+interface StoredDraftRow extends DraftRow {
+  size: number;
+}
+
 /**
  * Drafts kept on the server. A draft is a real mail in Drafts, composed anew at each save
  * (so it is listed, searched and threaded like any), plus its editor's content and a
  * version. A save names the version it started from: two tabs saving the same draft
  * cannot overwrite each other unseen, the later is refused (DraftVersionConflictError).
  * Composing and storing the EML happen before the short transaction that swaps it in.
+ * A draft is the user's mail (its attachments within its message): a save that would take
+ * the user past their quota is refused in that transaction, and nothing of it is kept.
  */
 export class Drafts {
   constructor(
@@ -85,11 +93,13 @@ export class Drafts {
     private readonly mails: MailQueries,
     private readonly submission: SendSubmission,
     private readonly senders: SenderDirectory,
+    /** The quota of users without one of their own (USER_QUOTA_BYTES). */
+    private readonly defaultQuotaBytes: number,
   ) {}
 
   async create(user: SignedInUser, changes: DraftChanges): Promise<DraftView> {
     const sender = await this.senders.of(user);
-    let content = applyChanges(EMPTY, changes);
+    let content = applyChanges(EMPTY, { ...changes, from: ownFromAddress(sender, changes.from) });
     if (changes.original) {
       const answer = await answerOf(this.mails, this.blobs, sender, changes.original.mailId, changes.original.mode);
       const recipientsGiven = content.to.length + content.cc.length + content.bcc.length > 0;
@@ -104,8 +114,11 @@ export class Drafts {
     }
     const prepared = await this.compose(sender, content);
     const row = NEW_DRAFT.row({ user_id: sender.userId, mailbox_id: await this.draftsMailbox(sender.userId), content }, prepared);
-    const { rows } = await this.db.sql.query<DraftRow>({ ...CREATE, values: [NEW_DRAFT.parameter([row])] });
-    return draftView(rows[0]);
+    return inTransaction(this.db.sql, async (client) => {
+      const { rows } = await client.query<DraftRow>({ ...CREATE, values: [NEW_DRAFT.parameter([row])] });
+      await refuseIfPastQuota(client, sender, this.defaultQuotaBytes, prepared.blob.size);
+      return draftView(rows[0]);
+    });
   }
 
   async get(userId: number, draftId: number): Promise<DraftView> {
@@ -116,13 +129,14 @@ export class Drafts {
   async update(user: SignedInUser, draftId: number, expectedVersion: number, changes: DraftChanges): Promise<DraftView> {
     const current = await this.row(user.userId, draftId);
     if (current.version !== expectedVersion) throw new DraftVersionConflictError(draftId, expectedVersion, current.version);
-    const content = applyChanges(current.content, changes);
     const sender = await this.senders.of(user);
+    const content = applyChanges(current.content, { ...changes, from: ownFromAddress(sender, changes.from) });
     const prepared = await this.compose(sender, content);
     return inTransaction(this.db.sql, async (client) => {
       const { rows } = await client.query<DraftRow>({ ...UPDATE, values: [draftId, sender.userId, expectedVersion, JSON.stringify(content, storableJson)] });
       if (!rows[0]) throw await this.whyNotSaved(client, sender.userId, draftId, expectedVersion);
       await replaceMailMessage(client, draftId, prepared);
+      await refuseIfPastQuota(client, sender, this.defaultQuotaBytes, prepared.blob.size - current.size);
       return draftView(rows[0]);
     });
   }
@@ -142,13 +156,14 @@ export class Drafts {
     const current = await this.row(user.userId, draftId);
     if (expectedVersion !== undefined && current.version !== expectedVersion) throw new DraftVersionConflictError(draftId, expectedVersion, current.version);
     const request = { ...requestOf(current.content), ...(sendAt ? { sendAt } : {}) };
-    const { send } = await this.submission.submitRequest(await this.senders.of(user), request, `draft-${draftId}-v${current.version}`);
+    // The draft's mail is discarded once the send is recorded: the room it takes is the send's to use.
+    const { send } = await this.submission.submitRequest(await this.senders.of(user), request, `draft-${draftId}-v${current.version}`, current.size);
     await this.remove(user.userId, draftId);
     return send;
   }
 
   private compose(sender: Sender, content: DraftContent): Promise<PreparedMail> {
-    const identity = { messageId: `<draft-${randomUUID()}@${sender.email.split('@')[1]}>`, date: new Date() };
+    const identity = { messageId: `<draft-${randomUUID()}@${fromAddressOf(sender, content).split('@')[1]}>`, date: new Date() };
     return composeSentCopy(this.blobs, sender, requestOf(content), identity);
   }
 
@@ -157,8 +172,8 @@ export class Drafts {
     return rows[0] ? new DraftVersionConflictError(draftId, expectedVersion, rows[0].version) : new DraftNotFoundError(draftId);
   }
 
-  private async row(userId: number, draftId: number): Promise<DraftRow> {
-    const { rows } = await this.db.sql.query<DraftRow>({ ...DRAFT_OF, values: [draftId, userId] });
+  private async row(userId: number, draftId: number): Promise<StoredDraftRow> {
+    const { rows } = await this.db.sql.query<StoredDraftRow>({ ...DRAFT_OF, values: [draftId, userId] });
     if (!rows[0]) throw new DraftNotFoundError(draftId);
     return rows[0];
   }
@@ -199,6 +214,7 @@ function draftView(row: DraftRow): DraftView {
     version: row.version,
     updatedAt: row.updated_at.toISOString(),
     threadId: Number(row.thread_id),
+    from: content.from ?? null,
     to: content.to,
     cc: content.cc,
     bcc: content.bcc,

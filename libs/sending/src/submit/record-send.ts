@@ -3,7 +3,8 @@ import type { Pool } from 'pg';
 import { z } from 'zod';
 import { namedStatement } from '@letterbox/db';
 import { IdempotencyKeyReusedError } from '../send-errors';
-import { sendRequestSchema, type Sender, type SendRequest } from './send-request';
+import type { SendQuota } from '../storage-quota';
+import { fromAddressOf, sendRequestSchema, type Sender, type SendRequest } from './send-request';
 import type { SendRecordInput } from './send-batch-insert';
 import { SEND_RECORD_COLUMNS, sendViewOfRecord, type SendRecordRow, type SendView } from './send-view';
 
@@ -23,11 +24,13 @@ export function parseRecordedRequest(sendId: number | string, stored: unknown): 
   return parsed.data;
 }
 
-/** How a send is recorded: under an idempotency key, for a queue namespace's outbox sweep. */
+/** How a send is recorded: under an idempotency key, for a queue namespace's outbox sweep, within the sender's quota. */
 export interface RecordOptions {
   idempotencyKey?: string;
   /** The queue namespace whose outbox sweep looks after this send. */
   queuePrefix: string;
+  /** What the send is checked against as it is recorded; absent: recorded whatever the sender's usage. */
+  quota?: SendQuota;
 }
 
 /**
@@ -37,9 +40,9 @@ export interface RecordOptions {
  */
 export function prepareSendRecord(sender: Sender, request: SendRequest, options: RecordOptions): SendRecordInput {
   const fingerprint = fingerprintOf(request);
-  const messageId = `<${randomUUID()}@${sender.email.split('@')[1]}>`;
+  const messageId = `<${randomUUID()}@${fromAddressOf(sender, request).split('@')[1]}>`;
   const recorded: RecordedRequest = { ...request, messageId, date: new Date().toISOString(), fingerprint };
-  return { sender, idempotencyKey: options.idempotencyKey, queuePrefix: options.queuePrefix, request: recorded };
+  return { sender, idempotencyKey: options.idempotencyKey, queuePrefix: options.queuePrefix, request: recorded, quota: options.quota };
 }
 
 /** Tells a retried request (same key, same content) from a reused key. */

@@ -34,6 +34,8 @@ export type AnsweredMail = z.infer<typeof answeredMailSchema>;
  * ask is the send API's request schema's to check.
  */
 export const sendRequestSchema = z.object({
+  /** The sender's own address it goes out from, lower-case, one of their aliases or their primary; absent: the primary. */
+  from: z.string().optional(),
   to: z.array(z.string()),
   cc: z.array(z.string()),
   bcc: z.array(z.string()),
@@ -58,6 +60,11 @@ export interface Sender {
   officeId: number;
   email: string;
   displayName: string;
+}
+
+/** The address a send goes out from: the one the sender chose, or their primary. */
+export function fromAddressOf(sender: Pick<Sender, 'email'>, request: Pick<SendRequest, 'from'>): string {
+  return request.from ?? sender.email;
 }
 
 export function recipientsOf(request: SendRequest): string[] {

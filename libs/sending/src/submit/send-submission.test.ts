@@ -11,7 +11,7 @@ import { SendOutbox } from './send-outbox';
 import type { AnsweredMail } from './send-request';
 import { SendSubmission } from './send-submission';
 import { SentCopies } from '../sent-copies/sent-copies';
-import { senderOf, sendRequest } from '../testing/recorded-sends';
+import { senderOf, sendRequest, TEST_QUOTA_BYTES } from '../testing/recorded-sends';
 
 describe('SendSubmission: a send from the request to the queue', () => {
   const queuePrefix = testQueuePrefix();
@@ -33,6 +33,7 @@ describe('SendSubmission: a send from the request to the queue', () => {
       mails: new MailQueries(primaryOnly(db.sql)),
       outbox: new SendOutbox(db, queues),
       queuePrefix,
+      defaultQuotaBytes: TEST_QUOTA_BYTES,
       onAnswered: async (userId, answering) => {
         answered.push({ userId, answering });
       },

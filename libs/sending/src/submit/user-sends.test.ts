@@ -12,7 +12,7 @@ import { SendOutbox } from './send-outbox';
 import { SendSubmission } from './send-submission';
 import { SentCopies } from '../sent-copies/sent-copies';
 import { UserSends } from './user-sends';
-import { senderOf, sendRequest } from '../testing/recorded-sends';
+import { senderOf, sendRequest, TEST_QUOTA_BYTES } from '../testing/recorded-sends';
 
 describe('UserSends: a user’s own sends, and undo until one goes out', () => {
   const queuePrefix = testQueuePrefix();
@@ -29,7 +29,7 @@ describe('UserSends: a user’s own sends, and undo until one goes out', () => {
     connection = failFastConnection(testSettings(), 'test queues');
     queues = new JobQueues(connection, queuePrefix);
     const outbox = new SendOutbox(db, queues);
-    submission = new SendSubmission({ db, blobs, mails: new MailQueries(primaryOnly(db.sql)), outbox, queuePrefix });
+    submission = new SendSubmission({ db, blobs, mails: new MailQueries(primaryOnly(db.sql)), outbox, queuePrefix, defaultQuotaBytes: TEST_QUOTA_BYTES });
     sends = new UserSends(db, outbox);
   });
 

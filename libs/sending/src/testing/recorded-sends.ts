@@ -1,13 +1,18 @@
 import type { Database } from '@letterbox/db';
 import type { JobAttempt, JobPayloads } from '@letterbox/queue';
 import type { TestUser } from '@letterbox/testing';
-import type { Sender, SendRequest } from '../submit/send-request';
+import type { SignedInSender } from '../sender-directory';
+import type { SendRequest } from '../submit/send-request';
 
 type DeliverSend = JobPayloads['deliver-send'];
 
-export function senderOf(user: TestUser): Sender {
-  return { userId: user.id, officeId: user.officeId, email: user.email, displayName: user.displayName };
+/** The user as the send API signs them in: their primary address is the one they send from. */
+export function senderOf(user: TestUser): SignedInSender {
+  return { userId: user.id, officeId: user.officeId, email: user.email, displayName: user.displayName, addresses: [user.email] };
 }
+
+/** The quota of the tests' users: room enough for whatever a test sends. */
+export const TEST_QUOTA_BYTES = 2 * 1024 ** 3;
 
 /** A request with the test's fields: by default a text mail, one message for every recipient, no Sent copy. */
 export function sendRequest(fields: Partial<SendRequest>): SendRequest {
