@@ -70,7 +70,7 @@ describe('the account and administration in a real browser', { timeout: 10 * 60_
   }
 
   async function signOut(page: Page): Promise<void> {
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
   }
 
