@@ -70,7 +70,7 @@ describe('the account and administration in a real browser', { timeout: 10 * 60_
   }
 
   async function signOut(page: Page): Promise<void> {
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
   }
 
@@ -246,7 +246,7 @@ describe('the account and administration in a real browser', { timeout: 10 * 60_
       await signIn(page, admin.email, admin.password);
       await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Administration' }).click();
       const users = page.getByRole('region', { name: 'Users' });
-      await users.getByRole('cell', { name: admin.email }).waitFor();
+      await users.locator(`tr[data-email="${admin.email}"]`).waitFor();
 
       await users.getByRole('button', { name: 'New user' }).click();
       const form = page.getByRole('form', { name: 'New user' });

@@ -43,8 +43,10 @@ export function App() {
       });
       setNotice(reason);
       if (!reason) {
+        // Signed out on purpose: whoever signs in next starts afresh, at their inbox.
         setDraft(null);
         setComposing(false);
+        history.replaceState(null, '', '#/');
       }
     },
     [setDraft],

@@ -141,7 +141,7 @@ export interface Office {
 }
 
 export interface AuditEvent {
-  id: number | string;
+  id: string;
   at: string;
   /** The actor's address, or `cli` for the operator's command line. */
   actor: string;
