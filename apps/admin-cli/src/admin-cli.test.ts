@@ -19,12 +19,12 @@ describe('the admin command line: npm run admin -- <command>', () => {
   let api: ApiProcess;
   const domain = `${randomUUID().slice(0, 12)}.test`;
 
-  /** The command as an operator runs it, against the test database. */
-  async function admin(...args: string[]): Promise<Run> {
+  /** The command as an operator runs it, against the test database (unless `env` says otherwise). */
+  async function adminWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
     try {
       const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--require', '@swc-node/register', 'apps/admin-cli/src/main.ts', ...args], {
         cwd: REPO_ROOT,
-        env: { ...process.env, QUEUE_PREFIX: queuePrefix },
+        env: { ...process.env, QUEUE_PREFIX: queuePrefix, ...env },
       });
       return { code: 0, stdout, stderr };
     } catch (error) {
@@ -32,6 +32,8 @@ describe('the admin command line: npm run admin -- <command>', () => {
       return { code, stdout, stderr };
     }
   }
+
+  const admin = (...args: string[]) => adminWith({}, ...args);
 
   const userRow = async (email: string) =>
     (await db.sql.query('SELECT role, state, password_change_required, password_hash, office_id FROM users WHERE email = $1', [email])).rows[0];
@@ -124,10 +126,7 @@ describe('the admin command line: npm run admin -- <command>', () => {
   });
 
   test('the configuration is checked before anything is done', async () => {
-    const run = await promisify(execFile)(process.execPath, ['--require', '@swc-node/register', 'apps/admin-cli/src/main.ts', 'user', 'list'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, DATABASE_URL: 'mysql://nowhere' },
-    }).catch((error: Run) => error);
+    const run = await adminWith({ DATABASE_URL: 'mysql://nowhere' }, 'user', 'list');
     assert.notEqual(run.code, 0);
     assert.match(run.stderr, /DATABASE_URL/);
   });

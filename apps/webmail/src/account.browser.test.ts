@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { createUser } from '@letterbox/accounts';
 import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
 import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
@@ -316,6 +317,35 @@ describe('the account and administration in a real browser', { timeout: 10 * 60_
       await editor.getByRole('button', { name: `Delete ${newcomer}` }).click();
       await editor.getByRole('button', { name: 'Yes, delete' }).click();
       await users.locator(`tr[data-email="${newcomer}"]`).waitFor({ state: 'detached' });
+    });
+  });
+
+  test('an office that requires two-factor sign-in: a member without it sets it up before anything else', async () => {
+    const admin = await createTestUser(db, 'strict');
+    await db.prisma.user.update({ where: { id: admin.id }, data: { role: 'admin' } });
+    const member = { email: `member@${admin.domain}`, password: 'a member password' };
+    await createUser(db, { officeId: admin.officeId, email: member.email, displayName: 'Member', password: member.password });
+
+    await withPage(async (page) => {
+      await signIn(page, admin.email, admin.password);
+      await page.goto(`${platform.webmailUrl}/#/admin/office`);
+      const saved = page.waitForResponse((response) => response.url().endsWith('/v2/admin/office') && response.request().method() === 'PATCH');
+      await page.getByLabel('Require two-factor sign-in for everyone').check();
+      assert.equal((await saved).status(), 200);
+      assert.equal(await page.getByLabel('Require two-factor sign-in for everyone').isChecked(), true);
+    });
+
+    await withPage(async (page) => {
+      await submitSignIn(page, member.email, member.password);
+      await page.getByRole('heading', { name: 'Set up two-factor sign-in' }).waitFor();
+      await page.getByRole('button', { name: 'Start' }).click();
+      await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+      const secret = ((await page.locator('.totp-secret').textContent()) ?? '').trim();
+      await page.getByLabel('Code from the app').fill(totpCode(secret));
+      await page.getByRole('button', { name: 'Turn on' }).click();
+      await page.getByRole('list', { name: 'Recovery codes' }).waitFor();
+      await page.getByRole('button', { name: 'I have saved them' }).click();
+      await inboxLink(page).waitFor();
     });
   });
 

@@ -16,9 +16,11 @@ export function OfficeAdmin() {
     fetchOffice().then(setOffice, (failure: unknown) => setLoadError(messageOf(failure)));
   }, []);
 
-  async function setRequireTotp(requireTotp: boolean) {
+  /** Shown at once, put back if the API refuses it. */
+  async function setRequireTotp(current: Office, requireTotp: boolean) {
+    setOffice({ ...current, requireTotp });
     const saved = await run(() => changeOffice({ requireTotp }));
-    if (saved) setOffice(saved.value);
+    setOffice(saved ? saved.value : current);
   }
 
   if (loadError) return <ErrorMessage message={loadError} />;
@@ -29,7 +31,7 @@ export function OfficeAdmin() {
         {office.name} <span className="muted">{office.domain}</span>
       </h3>
       <label className="check">
-        <input type="checkbox" checked={office.requireTotp} disabled={busy} onChange={(event) => void setRequireTotp(event.target.checked)} /> Require
+        <input type="checkbox" checked={office.requireTotp} disabled={busy} onChange={(event) => void setRequireTotp(office, event.target.checked)} /> Require
         two-factor sign-in for everyone
       </label>
       <FormError message={error} />
