@@ -66,6 +66,7 @@ describe('the admin command line: npm run admin -- <command>', () => {
       body: JSON.stringify({ email: `mia@${domain}`, password: 'initial password' }),
     });
     assert.equal(signIn.status, 200);
+    assert.equal(((await signIn.json()) as { passwordChangeRequired: boolean }).passwordChangeRequired, true);
     const listed = await admin('user', 'list', '--office', domain);
     assert.equal(
       listed.stdout,

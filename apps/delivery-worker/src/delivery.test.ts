@@ -142,7 +142,7 @@ describe('delivery worker', () => {
       const answer = await client.send({ to: [first, refused, last], subject: 'Partly', text: 'to each', sendSeparately: true });
       const done = await client.until(answer.body.id, ['sent', 'failed']);
       assert.equal(done.status, 'sent', JSON.stringify(done));
-      assert.match(done.lastError ?? '', new RegExp(`refused for good by the provider: ${refused.replace(/[.]/g, '\\.')}`));
+      assert.match(done.lastError ?? '', new RegExp(`refused for good: ${refused.replace(/[.]/g, '\\.')}`));
       assert.equal(done.attempts, 1);
       assert.equal(mock.messages({ to: first }).length, 1);
       assert.equal(mock.messages({ to: last }).length, 1);

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import nodemailer from 'nodemailer';
 import type { Browser, Page } from 'playwright-core';
 import { createUser } from '@letterbox/accounts';
 import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
-import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
+import { createTestUser, sleep, testBlobStore, testDatabase, waitFor, type TestUser } from '@letterbox/testing';
 import { desktopContext, launchChromium } from './testing/browser';
 import { buildSpa } from './testing/build-spa';
 import { ARTIFACTS, startPlatform, type Platform } from './testing/platform';
@@ -237,6 +238,7 @@ describe('the account and administration in a real browser', { timeout: 10 * 60_
     const newcomer = `newcomer.${randomUUID().slice(0, 6)}@${admin.domain}`;
     const initialPassword = 'initial password 1';
     const ownPassword = 'my own secret passphrase';
+    const alias = `nc.${randomUUID().slice(0, 6)}@${admin.domain}`;
 
     await withPage(async (page) => {
       await signIn(page, plain.email, plain.password);
@@ -264,7 +266,6 @@ describe('the account and administration in a real browser', { timeout: 10 * 60_
       const row = users.locator(`tr[data-email="${newcomer}"]`);
       await row.waitFor();
       const editor = page.getByRole('group', { name: `Edit ${newcomer}` });
-      const alias = `nc.${randomUUID().slice(0, 6)}@${admin.domain}`;
       await editor.getByLabel('New alias').fill(alias);
       await editor.getByRole('button', { name: 'Add alias' }).click();
       await editor
@@ -301,6 +302,26 @@ describe('the account and administration in a real browser', { timeout: 10 * 60_
     const signedIn = await apiLogin(newcomer, ownPassword);
     assert.equal(signedIn.status, 200);
     assert.equal(signedIn.body.passwordChangeRequired, false);
+
+    // Mail from the internet over SMTP: one message to the address, the alias and the group is stored once; the group alone, once more.
+    const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: platform.ingestSmtpPort, secure: false, ignoreTLS: true });
+    await smtp.sendMail({ from: 'someone@outside.example', to: [newcomer, alias, `sales@${admin.domain}`], subject: 'To all of them', text: 'Hello.' });
+    await smtp.sendMail({ from: 'someone@outside.example', to: `sales@${admin.domain}`, subject: 'To the team', text: 'Hello, team.' });
+    smtp.close();
+    const token = signedIn.body.accessToken as string;
+    const subjects = await waitFor(
+      async () => {
+        const response = await fetch(`${platform.readApiUrl}/v2/mails?limit=10`, { headers: { authorization: `Bearer ${token}` } });
+        const found = ((await response.json()) as { items: Array<{ subject: string }> }).items.map((mail) => mail.subject).sort();
+        return found.length >= 2 ? found : undefined;
+      },
+      { what: 'the two messages in the newcomer’s inbox', timeoutMs: 60_000 },
+    );
+    // A moment more, for a third copy that must never come.
+    await sleep(1000);
+    const again = await fetch(`${platform.readApiUrl}/v2/mails?limit=10`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(((await again.json()) as { items: unknown[] }).items.length, 2);
+    assert.deepEqual(subjects, ['To all of them', 'To the team']);
 
     await withPage(async (page) => {
       await signIn(page, admin.email, admin.password);

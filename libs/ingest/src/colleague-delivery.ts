@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { QuotaExceededError } from './inbound-errors';
 import type { InboundIntake } from './inbound-intake';
 import type { RecipientDirectory } from './recipient-directory';
 
@@ -21,11 +22,16 @@ export class ColleagueDelivery {
   }
 
   /**
-   * Resolves once the message is durably accepted for them (stored, recorded, queued). As
-   * over SMTP, a full mailbox refuses it (QuotaExceededError, an InboundRejectedError: for
-   * good) only when none of them can take it.
+   * Resolves once the message is durably accepted for them (stored, recorded, queued), or with the reason it was
+   * refused for good: as over SMTP, full mailboxes refuse it only when none of them can take it.
    */
-  async deliver(message: Readable, recipients: string[]): Promise<void> {
-    await this.intake.accept({ content: message, envelopeRecipients: recipients, quota: 'refuse-if-all' });
+  async deliver(message: Readable, recipients: string[]): Promise<{ refusedForGood?: string }> {
+    try {
+      await this.intake.accept({ content: message, envelopeRecipients: recipients, quota: 'refuse-if-all' });
+      return {};
+    } catch (error) {
+      if (error instanceof QuotaExceededError) return { refusedForGood: `552 5.2.2 ${error.message}` };
+      throw error;
+    }
   }
 }

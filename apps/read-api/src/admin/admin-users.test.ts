@@ -78,6 +78,7 @@ describe('admin API: the users of an office, for its administrators only', () =>
       body: JSON.stringify({ email: created.body.email, password: 'initial password' }),
     });
     assert.equal(signIn.status, 200);
+    assert.equal(((await signIn.json()) as { passwordChangeRequired: boolean }).passwordChangeRequired, true);
     const fetched = await office.call<AdminUser>('GET', `/v2/admin/users/${created.body.id}`);
     assert.deepEqual(fetched.body, created.body);
     const page = await office.call<AdminUserPage>('GET', `/v2/admin/users?q=${encodeURIComponent('user mia')}&limit=5`);

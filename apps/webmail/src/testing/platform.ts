@@ -8,6 +8,8 @@ export interface Platform {
   readApiUrl: string;
   sendApiUrl: string;
   ingestUrl: string;
+  /** The ingest app's SMTP listener, where the internet delivers mail. */
+  ingestSmtpPort: number;
   ingestToken: string;
   mockProvidersUrl: string;
   queuePrefix: string;
@@ -96,6 +98,7 @@ export async function startPlatform(staticDir: string): Promise<Platform> {
     readApiUrl: url(readPort),
     sendApiUrl: url(sendPort),
     ingestUrl: url(ingestPort),
+    ingestSmtpPort,
     ingestToken: INGEST_TOKEN,
     mockProvidersUrl: url(mockHttpPort),
     queuePrefix,

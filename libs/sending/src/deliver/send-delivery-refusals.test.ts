@@ -67,7 +67,7 @@ describe('SendDelivery: what a refusal does, for good (5xx) or for now (4xx)', (
     assert.equal(record.status, 'sent');
     assert.deepEqual(record.deliveredTo, [ann, cat]);
     assert.deepEqual(record.refusedTo, [ben]);
-    assert.equal(record.lastError, `refused for good by the provider: ${ben}`);
+    assert.equal(record.lastError, `refused for good: ${ben}`);
   });
 
   test('a per-recipient send fails only when every recipient is refused', async () => {

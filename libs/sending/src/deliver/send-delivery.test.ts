@@ -125,4 +125,18 @@ describe('SendDelivery: the messages a send goes out as, and who delivers them',
     assert.equal(record.status, 'sent');
     assert.deepEqual(record.deliveredTo, ['colleagues']);
   });
+
+  test('a colleague whose mailbox is full refuses for good: recorded as refused, the others still get the send', async () => {
+    const [outsider, colleague] = ['out', 'full'].map(recipient);
+    const colleagues = new FakeColleagues([colleague], [colleague]);
+    const { provider, outcome, record } = await delivered(sendRequest({ to: [outsider, colleague], sendSeparately: true }), colleagues);
+    assert.deepEqual(outcome, JOB_DONE);
+    assert.deepEqual(
+      provider.taken.map((message) => message.recipients),
+      [[outsider]],
+    );
+    assert.equal(record.status, 'sent');
+    assert.deepEqual(record.refusedTo, [colleague]);
+    assert.equal(record.lastError, `refused for good: ${colleague}`);
+  });
 });

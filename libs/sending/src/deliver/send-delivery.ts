@@ -21,8 +21,8 @@ const logger = loggerFor('delivery');
 
 export interface Colleagues {
   colleaguesAmong(addresses: string[]): Promise<Set<string>>;
-  /** Hands a message to Letterbox's incoming mail for them; repeating it stores it once. */
-  deliver(message: Readable, recipients: string[]): Promise<void>;
+  /** Hands a message to Letterbox's incoming mail for them; repeating it stores it once. Full mailboxes refuse it for good. */
+  deliver(message: Readable, recipients: string[]): Promise<{ refusedForGood?: string }>;
 }
 
 export interface SendDeliveryOptions {
@@ -112,8 +112,11 @@ export class SendDelivery {
         }
         const identity = { messageId: request.messageId, date: new Date(request.date) };
         const message = new MailComposer(messageOptions(this.blobs, sender, request, identity, delivery)).compile().createReadStream();
-        await this.options.colleagues.deliver(message, delivery.recipients);
-        await this.records.delivered(sendId, key);
+        const { refusedForGood } = await this.options.colleagues.deliver(message, delivery.recipients);
+        if (refusedForGood !== undefined) {
+          refused.push(key);
+          await this.records.refused(sendId, key, `${delivery.recipients.join(', ')}: ${refusedForGood}`);
+        } else await this.records.delivered(sendId, key);
         continue;
       }
       if (send.attemptedTo.includes(key) && (await this.reachedProvider(sendId, request, delivery))) {
@@ -157,7 +160,7 @@ export class SendDelivery {
       sendsTotal.inc({ status: 'failed' });
       return { outcome: 'failed', reason: `every recipient was refused: ${refused.join(', ')}` };
     }
-    await this.records.sent(sendId, refused.length > 0 ? `refused for good by the provider: ${refused.join(', ')}` : null);
+    await this.records.sent(sendId, refused.length > 0 ? `refused for good: ${refused.join(', ')}` : null);
     sendsTotal.inc({ status: 'sent' });
     logger.info({ sendId, refused: refused.length }, `send ${sendId} sent`);
     return JOB_DONE;

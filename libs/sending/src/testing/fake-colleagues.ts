@@ -6,14 +6,20 @@ import type { Colleagues } from '../deliver/send-delivery';
 export class FakeColleagues implements Colleagues {
   readonly delivered: Array<{ recipients: string[]; raw: string }> = [];
 
-  /** `users`: the addresses of Letterbox's own users. */
-  constructor(private readonly users: string[]) {}
+  /** `users`: the addresses of Letterbox's own users; `full`: those of them whose mailbox is full. */
+  constructor(
+    private readonly users: string[],
+    private readonly full: string[] = [],
+  ) {}
 
   async colleaguesAmong(addresses: string[]): Promise<Set<string>> {
     return new Set(addresses.filter((address) => this.users.includes(address)));
   }
 
-  async deliver(message: Readable, recipients: string[]): Promise<void> {
-    this.delivered.push({ recipients, raw: await text(message) });
+  async deliver(message: Readable, recipients: string[]): Promise<{ refusedForGood?: string }> {
+    const raw = await text(message);
+    if (recipients.every((recipient) => this.full.includes(recipient))) return { refusedForGood: `552 5.2.2 full: ${recipients.join(', ')}` };
+    this.delivered.push({ recipients, raw });
+    return {};
   }
 }
