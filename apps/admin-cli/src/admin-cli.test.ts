@@ -36,7 +36,7 @@ describe('the admin command line: npm run admin -- <command>', () => {
   const admin = (...args: string[]) => adminWith({}, ...args);
 
   const userRow = async (email: string) =>
-    (await db.sql.query('SELECT role, state, password_change_required, password_hash, office_id FROM users WHERE email = $1', [email])).rows[0];
+    (await db.sql.query('SELECT id, role, state, password_change_required, password_hash, office_id FROM users WHERE email = $1', [email])).rows[0];
 
   before(async () => {
     db = testDatabase();
@@ -77,6 +77,7 @@ describe('the admin command line: npm run admin -- <command>', () => {
       { actor: 'cli', action: 'office.create', target: domain },
       { actor: 'cli', action: 'user.create', target: `boss@${domain}` },
       { actor: 'cli', action: 'user.create', target: `mia@${domain}` },
+      { actor: `mia@${domain}`, action: 'auth.sign-in', target: `user:${(await userRow(`mia@${domain}`)).id}` },
     ]);
   });
 
