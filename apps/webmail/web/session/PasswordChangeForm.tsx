@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { changePassword } from '../api/account';
-import { messageOf } from '../api/http';
 import type { Session } from '../api/types';
+import { useAction } from '../shared/useAction';
 
 interface Props {
   /** How the password the user has now is called here ("Current password", "Initial password"). */
@@ -17,8 +17,7 @@ export function PasswordChangeForm({ currentLabel, submitLabel, onChanged }: Pro
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeated, setRepeated] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error, setError } = useAction();
   const [changed, setChanged] = useState(false);
 
   async function submit(event: FormEvent) {
@@ -33,21 +32,14 @@ export function PasswordChangeForm({ currentLabel, submitLabel, onChanged }: Pro
       setError(mistake);
       return;
     }
-    setBusy(true);
-    setError(null);
     setChanged(false);
-    try {
-      const session = await changePassword(current, next);
-      setCurrent('');
-      setNext('');
-      setRepeated('');
-      setChanged(true);
-      onChanged(session);
-    } catch (failure) {
-      setError(messageOf(failure));
-    } finally {
-      setBusy(false);
-    }
+    const answered = await run(() => changePassword(current, next));
+    if (!answered) return;
+    setCurrent('');
+    setNext('');
+    setRepeated('');
+    setChanged(true);
+    onChanged(answered.value);
   }
 
   return (

@@ -1,22 +1,15 @@
-import { useState } from 'react';
 import { logoutEverywhere } from '../api/account';
-import { messageOf } from '../api/http';
+import { useAction } from '../shared/useAction';
 
 /** Signing out on every device: for a lost phone or a shared computer left signed in. */
 export function SessionsSettings({ onSessionsEnded }: { onSessionsEnded(): void }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error } = useAction();
 
   async function signOutEverywhere() {
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await logoutEverywhere();
       onSessionsEnded();
-    } catch (failure) {
-      setError(messageOf(failure));
-      setBusy(false);
-    }
+    });
   }
 
   return (

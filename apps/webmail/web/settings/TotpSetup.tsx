@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { confirmTotp } from '../api/account';
-import { messageOf } from '../api/http';
 import type { TotpSetup as Setup } from '../api/types';
 import { QrCode } from '../shared/QrCode';
+import { useAction } from '../shared/useAction';
 import { RecoveryCodes } from './RecoveryCodes';
 
 interface Props {
@@ -15,20 +15,12 @@ interface Props {
 export function TotpSetup({ setup, onDone, onCancel }: Props) {
   const [code, setCode] = useState('');
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error } = useAction();
 
   async function confirm(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      setRecoveryCodes((await confirmTotp(code.trim())).recoveryCodes);
-    } catch (failure) {
-      setError(messageOf(failure));
-    } finally {
-      setBusy(false);
-    }
+    const confirmed = await run(() => confirmTotp(code.trim()));
+    if (confirmed) setRecoveryCodes(confirmed.value.recoveryCodes);
   }
 
   if (recoveryCodes) return <RecoveryCodes codes={recoveryCodes} onDone={onDone} />;

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { disableTotp, startTotpSetup } from '../api/account';
-import { messageOf } from '../api/http';
 import type { TotpSetup as Setup } from '../api/types';
+import { useAction } from '../shared/useAction';
 import { TotpSetup } from './TotpSetup';
 
 interface Props {
@@ -13,34 +13,20 @@ interface Props {
 export function TwoFactorSettings({ enabled, onChanged }: Props) {
   const [setup, setSetup] = useState<Setup | null>(null);
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error } = useAction();
 
   async function start() {
-    setBusy(true);
-    setError(null);
-    try {
-      setSetup(await startTotpSetup());
-    } catch (failure) {
-      setError(messageOf(failure));
-    } finally {
-      setBusy(false);
-    }
+    const started = await run(startTotpSetup);
+    if (started) setSetup(started.value);
   }
 
   async function turnOff(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await disableTotp(password);
       setPassword('');
       await onChanged();
-    } catch (failure) {
-      setError(messageOf(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
