@@ -3,6 +3,7 @@ import type { RedisConnection } from '@letterbox/redis';
 import type { Pool } from 'pg';
 import { UserSessions, type SessionChange, type SessionState } from '@letterbox/auth';
 import { namedStatement } from '@letterbox/db';
+import { parseRevocationMessage, revocationMessage } from './session-revocations';
 
 const REVOKE = namedStatement('users-revoke-tokens', 'UPDATE users SET token_version = token_version + 1 WHERE id = $1');
 const SESSION_STATE = namedStatement(
@@ -98,14 +99,14 @@ export class CachedUserSessions extends UserSessions {
     await this.publisher.set(this.endedKey(sessionId), '1', 'EX', lifetimeSeconds);
     this.endedSessions.set(sessionId, Promise.resolve(true), Date.now() + this.options.ttlMs, this.options.maxEntries);
     this.tell({ userId, sessionId });
-    await this.publish(`${userId}:${sessionId}`, `sign-out of a session of user ${userId}`);
+    await this.publish(revocationMessage({ userId, sessionId }), `sign-out of a session of user ${userId}`);
   }
 
   /** Tells every process the user's state changed (a revocation, a new password, a removal, TOTP set up). */
   async announce(userId: number): Promise<void> {
     this.states.delete(userId);
     this.tell({ userId });
-    await this.publish(String(userId), `revocation of user ${userId}`);
+    await this.publish(revocationMessage({ userId }), `revocation of user ${userId}`);
   }
 
   private async publish(message: string, what: string): Promise<void> {
@@ -117,13 +118,11 @@ export class CachedUserSessions extends UserSessions {
     }
   }
 
-  /** `<userId>` (anything of the user changed) or `<userId>:<sessionId>` (that session ended). */
   private heard(message: string): void {
-    const [user, sessionId] = message.split(':');
-    const userId = Number(user);
-    if (sessionId) this.endedSessions.set(sessionId, Promise.resolve(true), Date.now() + this.options.ttlMs, this.options.maxEntries);
-    else this.states.delete(userId);
-    this.tell(sessionId ? { userId, sessionId } : { userId });
+    const revocation = parseRevocationMessage(message);
+    if (revocation.sessionId) this.endedSessions.set(revocation.sessionId, Promise.resolve(true), Date.now() + this.options.ttlMs, this.options.maxEntries);
+    else this.states.delete(revocation.userId);
+    this.tell(revocation);
   }
 
   private forgetAll(): void {
