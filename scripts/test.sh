@@ -15,4 +15,10 @@ bash scripts/setup.sh
 bash scripts/browser.sh
 node --require @swc-node/register scripts/clear-test-keys.ts
 npx --no-install nx run-many -t typecheck lint --outputStyle=stream
-npx --no-install nx run-many -t test --parallel=1 --outputStyle=stream
+# The whole output is kept: a failing run ends by repeating its failing tests, where a
+# reader of only the output's last part (a CI log) finds them.
+mkdir -p tmp
+if ! npx --no-install nx run-many -t test --parallel=1 --outputStyle=stream 2>&1 | tee tmp/test-output.log; then
+  node --require @swc-node/register scripts/failing-tests.ts tmp/test-output.log
+  exit 1
+fi
