@@ -32,13 +32,14 @@ export async function serveDns(options: DnsServerOptions): Promise<DnsServer> {
   };
   for (let attempt = 1; ; attempt++) {
     const tcp = DNS.createTCPServer(handle);
+    const connections = openConnections(tcp);
     await new Promise<void>((resolve, reject) => tcp.once('error', reject).listen(port, host, () => resolve()));
     const tcpPort = (tcp.address() as AddressInfo).port;
     const udp = DNS.createUDPServer({ type: isIPv6(host) ? 'udp6' : 'udp4' });
     udp.on('request', handle);
     try {
       await new Promise<void>((resolve, reject) => udp.once('error', reject).bind(tcpPort, host, () => resolve()));
-      return running(tcpPort, udp, tcp);
+      return running(tcpPort, udp, tcp, connections);
     } catch (error) {
       await new Promise((resolve) => tcp.close(resolve));
       if (port !== 0 || attempt === PORT_ATTEMPTS || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
@@ -46,21 +47,30 @@ export async function serveDns(options: DnsServerOptions): Promise<DnsServer> {
   }
 }
 
-function running(port: number, udp: DNS.UDPServer, tcp: DNS.TCPServer): DnsServer {
+function openConnections(tcp: DNS.TCPServer): Set<Socket> {
   const connections = new Set<Socket>();
   tcp.on('connection', (socket: Socket) => {
     connections.add(socket);
     socket.once('close', () => connections.delete(socket));
   });
+  return connections;
+}
+
+function running(port: number, udp: DNS.UDPServer, tcp: DNS.TCPServer, connections: Set<Socket>): DnsServer {
   // Malformed queries and clients that reset are their business; unhandled, 'error' would end the process.
-  for (const server of [udp, tcp]) server.on('requestError', () => undefined);
-  udp.on('error', () => undefined);
+  for (const server of [udp, tcp]) {
+    server.on('requestError', () => undefined);
+    server.on('error', () => undefined);
+  }
+  let closed: Promise<void> | undefined;
   return {
     port,
-    close: async () => {
-      for (const socket of connections) socket.destroy();
-      await Promise.all([new Promise((resolve) => udp.close(() => resolve(undefined))), new Promise((resolve) => tcp.close(resolve))]);
-    },
+    // Once: a process stopping on SIGINT and SIGTERM both closes it twice.
+    close: () =>
+      (closed ??= (async () => {
+        for (const socket of connections) socket.destroy();
+        await Promise.all([new Promise<void>((resolve) => udp.close(() => resolve())), new Promise((resolve) => tcp.close(resolve))]);
+      })()),
   };
 }
 
