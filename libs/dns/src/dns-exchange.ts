@@ -22,7 +22,7 @@ export async function exchange(server: NameServer, name: string, type: DnsRecord
   query.additionals.push(Packet.Resource.EDNS([], { udpPayloadSize: UDP_PAYLOAD_BYTES }) as DNS.Packet.Resource);
   const message = query.toBuffer();
   const overUdp = await udpExchange(server, message, query.header.id, signal);
-  return overUdp.header.tc ? tcpExchange(server, message, signal) : overUdp;
+  return overUdp.header.tc ? tcpExchange(server, message, query.header.id, signal) : overUdp;
 }
 
 function udpExchange(server: NameServer, message: Buffer, id: number, signal: AbortSignal): Promise<DNS.Packet> {
@@ -38,14 +38,16 @@ function udpExchange(server: NameServer, message: Buffer, id: number, signal: Ab
   });
 }
 
-function tcpExchange(server: NameServer, message: Buffer, signal: AbortSignal): Promise<DNS.Packet> {
+function tcpExchange(server: NameServer, message: Buffer, id: number, signal: AbortSignal): Promise<DNS.Packet> {
   return settleOnce(signal, (resolve, reject) => {
     const socket = connect({ host: server.host, port: server.port });
     socket.on('error', reject);
     const length = Buffer.alloc(2);
     length.writeUInt16BE(message.length);
     socket.write(Buffer.concat([length, message]));
-    Packet.readStream(socket).then((data) => resolve(Packet.parse(data)), reject);
+    Packet.readStream(socket)
+      .then((data) => Packet.parse(data))
+      .then((response) => (response.header.id === id ? resolve(response) : reject(new Error(`answer ${response.header.id} to query ${id}`))), reject);
     return () => socket.destroy();
   });
 }
