@@ -30,6 +30,10 @@ run() {
   pids+=($!)
 }
 
+# The apps look up SPF, DKIM and DMARC records in the mock providers' DNS, which serves the demo and test domains.
+export MOCK_DNS_PORT=${MOCK_DNS_PORT:-5354}
+export DNS_SERVERS=${DNS_SERVERS:-127.0.0.1:${MOCK_DNS_PORT}}
+
 # Without Google credentials, push notifications go to the mock providers' FCM endpoint.
 [ -n "${GOOGLE_APPLICATION_CREDENTIALS:-}" ] || export FCM_MOCK_URL=${FCM_MOCK_URL:-http://127.0.0.1:3005}
 
@@ -50,6 +54,7 @@ Letterbox is starting:
   send API        http://127.0.0.1:${SEND_API_PORT:-3001}   (OpenAPI at /docs; queue dashboard at /admin/queues, admin / letterbox-admin)
   ingest          http://127.0.0.1:${INGEST_HTTP_PORT:-3002}/v2/inbound (Bearer ${INGEST_TOKEN:-letterbox-ingest-demo}), SMTP 127.0.0.1:${INGEST_SMTP_PORT:-2525}
   mock SMTP       127.0.0.1:${MOCK_SMTP_PORT:-1025}, mock FCM and control API http://127.0.0.1:${MOCK_PROVIDERS_HTTP_PORT:-3005}
+  mock DNS        127.0.0.1:${MOCK_DNS_PORT} (UDP and TCP; the apps' DNS_SERVERS=${DNS_SERVERS}), e.g. dig @127.0.0.1 -p ${MOCK_DNS_PORT} TXT _dmarc.letterbox.test
 Sign in as alice@letterbox.test or bob@letterbox.test with password letterbox-demo.
 INFO
 wait -n

@@ -6,11 +6,12 @@ import { answersHealth, startService, type ChildService } from './child-service'
 import type { SendQueue } from './send-queue';
 
 /**
- * Ports of the mock providers the harness starts for itself, away from the 1025/3005 of
+ * Ports of the mock providers the harness starts for itself, away from the 1025/3005/5354 of
  * `npm start`, so that a mock someone else runs (and its counts) is never touched.
  */
 export const BENCH_MOCK_SMTP_PORT = 2925;
 export const BENCH_MOCK_HTTP_PORT = 3925;
+export const BENCH_MOCK_DNS_PORT = 5925;
 
 /** The provider being imitated: about 4 s to accept a mail, 5 mails/s per account with a burst of 5. */
 export const PROVIDER_DEFAULTS = { MOCK_SMTP_LATENCY_MS: '4000', MOCK_SMTP_RATE_PER_SECOND: '5', MOCK_SMTP_BURST: '5' };
@@ -55,6 +56,7 @@ export async function startMockProviders(env: Record<string, string> = {}): Prom
       ...env,
       MOCK_SMTP_PORT: String(BENCH_MOCK_SMTP_PORT),
       MOCK_PROVIDERS_HTTP_PORT: String(BENCH_MOCK_HTTP_PORT),
+      MOCK_DNS_PORT: String(BENCH_MOCK_DNS_PORT),
       MOCK_PROVIDERS_HOST: '127.0.0.1',
     },
     ready: () => answersHealth(control),

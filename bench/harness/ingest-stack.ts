@@ -31,6 +31,7 @@ export const INGEST_BENCH_SMTP_PORT = 2932;
  */
 export const INGEST_BENCH_MOCK_HTTP_PORT = 3935;
 export const INGEST_BENCH_MOCK_SMTP_PORT = 2935;
+export const INGEST_BENCH_MOCK_DNS_PORT = 5935;
 /** The ingest app's default gateway token. */
 export const INGEST_BENCH_TOKEN = 'letterbox-ingest-demo';
 /** The mock FCM's default latency (FCM's HTTP v1 API takes tens of milliseconds). */
@@ -160,6 +161,7 @@ export class IngestStack {
       env: {
         MOCK_SMTP_PORT: String(INGEST_BENCH_MOCK_SMTP_PORT),
         MOCK_PROVIDERS_HTTP_PORT: String(INGEST_BENCH_MOCK_HTTP_PORT),
+        MOCK_DNS_PORT: String(INGEST_BENCH_MOCK_DNS_PORT),
         MOCK_PROVIDERS_HOST: '127.0.0.1',
         MOCK_FCM_LATENCY_MS: String(MOCK_FCM_LATENCY_MS),
       },

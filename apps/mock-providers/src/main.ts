@@ -1,4 +1,4 @@
-import { createMockFcm, startMockProvidersHttp, startMockSmtp } from '@letterbox/mock-providers';
+import { createMockFcm, startMockDns, startMockProvidersHttp, startMockSmtp } from '@letterbox/mock-providers';
 import { exitOnStartupFailure, loggerFor, nameProcess } from '@letterbox/observability';
 import { loadMockProvidersConfig } from './mock-providers.config';
 
@@ -25,9 +25,10 @@ async function start(): Promise<void> {
     internalRate: config.MOCK_FCM_INTERNAL_RATE,
   });
   const http = await startMockProvidersHttp(smtp, { port: config.MOCK_PROVIDERS_HTTP_PORT, host, mockFcm });
+  const dns = await startMockDns({ port: config.MOCK_DNS_PORT, host });
   const base = `http://${host}:${config.MOCK_PROVIDERS_HTTP_PORT}`;
-  loggerFor('process').info(`mock providers: SMTP on ${host}:${smtp.port}, FCM and the control API on ${base}`);
-  const stop = () => void Promise.all([http.close(), smtp.close()]);
+  loggerFor('process').info(`mock providers: SMTP on ${host}:${smtp.port}, FCM and the control API on ${base}, DNS on ${host}:${dns.port}`);
+  const stop = () => void Promise.all([http.close(), smtp.close(), dns.close()]);
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

@@ -11,6 +11,7 @@ test('unset, the provider behaves like the real one: 4 s to accept, 5 mails a se
     [1025, 3005, 4000, 5, 5],
   );
   assert.equal(config.MOCK_SMTP_MAX_MESSAGE_BYTES, 30 * 1024 * 1024);
+  assert.equal(config.MOCK_DNS_PORT, 5354);
 });
 
 test('unset, the mock FCM answers after 50 ms and never fails on its own', () => {
@@ -34,6 +35,7 @@ test('the mock providers stop at start when a setting is bad, naming it', () => 
     env: {
       ...process.env,
       MOCK_SMTP_PORT: 'eighty',
+      MOCK_DNS_PORT: '70000',
       MOCK_SMTP_TEMP_FAIL_RATE: '2',
       MOCK_SMTP_BURST: '0.5',
       MOCK_FCM_LATENCY_MS: '-1',
@@ -45,6 +47,7 @@ test('the mock providers stop at start when a setting is bad, naming it', () => 
   assert.equal(result.status, 1);
   assert.match(result.stderr, /mock providers cannot start/);
   assert.match(result.stderr, /MOCK_SMTP_PORT: .*\(got "eighty"\)/);
+  assert.match(result.stderr, /MOCK_DNS_PORT: .*\(got "70000"\)/);
   assert.match(result.stderr, /MOCK_SMTP_TEMP_FAIL_RATE: .*\(got "2"\)/);
   assert.match(result.stderr, /MOCK_SMTP_BURST: .*\(got "0.5"\)/);
   assert.match(result.stderr, /MOCK_FCM_LATENCY_MS: .*\(got "-1"\)/);

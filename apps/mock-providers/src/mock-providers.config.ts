@@ -11,6 +11,8 @@ const setting = (schema: z.ZodNumber, fallback: number) => z.coerce.number().pip
 export const mockProvidersSettings = {
   MOCK_SMTP_PORT: portFrom(1025),
   MOCK_PROVIDERS_HTTP_PORT: portFrom(3005),
+  /** The mock DNS (UDP and TCP), which `npm start` points the apps' DNS_SERVERS at. */
+  MOCK_DNS_PORT: portFrom(5354),
   MOCK_PROVIDERS_HOST: z.string().min(1).default('127.0.0.1'),
   MOCK_SMTP_LATENCY_MS: setting(behaviour.latencyMs, DEFAULT_SMTP_BEHAVIOUR.latencyMs),
   MOCK_SMTP_RATE_PER_SECOND: setting(behaviour.ratePerSecond, DEFAULT_SMTP_BEHAVIOUR.ratePerSecond),

@@ -42,11 +42,12 @@ export interface ProviderBehaviour {
  * thousand incoming mails meanwhile, a stalled event loop stamps many acceptances at once.
  */
 export async function startProviderProcess(behaviour: ProviderBehaviour): Promise<ProviderProcess> {
-  const [smtpPort, httpPort] = await Promise.all([freePort(), freePort()]);
+  const [smtpPort, httpPort, dnsPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const process = startAppProcess('mock providers', 'apps/mock-providers/src/main.ts', {
     env: {
       MOCK_SMTP_PORT: String(smtpPort),
       MOCK_PROVIDERS_HTTP_PORT: String(httpPort),
+      MOCK_DNS_PORT: String(dnsPort),
       MOCK_SMTP_LATENCY_MS: String(behaviour.latencyMs),
       MOCK_SMTP_RATE_PER_SECOND: String(behaviour.ratePerSecond),
       MOCK_SMTP_BURST: String(behaviour.burst),

@@ -32,7 +32,7 @@ const STARTUP_MS = 180_000;
 export async function startPlatform(staticDir: string): Promise<Platform> {
   const settings = testSettings();
   const queuePrefix = `test-webmail-${randomUUID().slice(0, 8)}`;
-  const [readPort, sendPort, ingestPort, ingestSmtpPort, smtpPort, mockHttpPort, webmailPort] = await Promise.all(Array.from({ length: 7 }, freePort));
+  const [readPort, sendPort, ingestPort, ingestSmtpPort, smtpPort, mockHttpPort, webmailPort, dnsPort] = await Promise.all(Array.from({ length: 8 }, freePort));
   const url = (port: number) => `http://127.0.0.1:${port}`;
   const common = {
     DATABASE_URL: settings.DATABASE_URL,
@@ -41,6 +41,8 @@ export async function startPlatform(staticDir: string): Promise<Platform> {
     STORAGE_COMPRESS: settings.STORAGE_COMPRESS,
     AUTH_TOKEN_SECRET: settings.AUTH_TOKEN_SECRET,
     QUEUE_PREFIX: queuePrefix,
+    // The mock providers' DNS, as under `npm start`.
+    DNS_SERVERS: `127.0.0.1:${dnsPort}`,
   };
   const apps: AppProcess[] = [];
   const start = (name: string, env: Record<string, string>) => {
@@ -57,6 +59,7 @@ export async function startPlatform(staticDir: string): Promise<Platform> {
     const mock = start('mock-providers', {
       MOCK_SMTP_PORT: String(smtpPort),
       MOCK_PROVIDERS_HTTP_PORT: String(mockHttpPort),
+      MOCK_DNS_PORT: String(dnsPort),
       MOCK_PROVIDERS_HOST: '127.0.0.1',
       MOCK_SMTP_LATENCY_MS: '100',
       MOCK_SMTP_RATE_PER_SECOND: '1000',
