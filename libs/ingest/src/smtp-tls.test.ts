@@ -43,7 +43,7 @@ describe('the SMTP listener with a certificate', () => {
     [port, implicitPort] = await Promise.all(servers.map(listen));
   });
 
-  after(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
+  after(() => Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))));
 
   test('after STARTTLS the session is secure, and tlsOptions give the protocol negotiated and the cipher', async () => {
     // TLS 1.2 with a CBC cipher: node's getCipher() calls that TLSv1.0, the cipher's oldest protocol.
@@ -84,6 +84,6 @@ test('without a certificate the listener offers no STARTTLS', async () => {
     const client = nodemailer.createTransport({ host: '127.0.0.1', port, requireTLS: true });
     await assert.rejects(client.sendMail(message), /STARTTLS/);
   } finally {
-    await new Promise((resolve) => smtp.close(resolve));
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
   }
 });
