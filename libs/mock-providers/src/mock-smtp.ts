@@ -38,9 +38,17 @@ type DataReply = (error?: Error | null, message?: string) => void;
 
 export async function startMockSmtp(options: MockSmtpOptions): Promise<MockSmtp> {
   const { port, host = '127.0.0.1', tls, ...behaviour } = options;
-  const mock = new MockSmtpServer(behaviour, tls ?? (await selfSignedCertificate(['localhost', '127.0.0.1'])));
+  const mock = new MockSmtpServer(behaviour, tls ?? (await ownCertificate()));
   await mock.listen(port, host);
   return mock;
+}
+
+let ownCertificateMade: Promise<CertificateAndKey> | undefined;
+
+/** Made once per process: a test starting many mocks need not wait for a new key each time. */
+function ownCertificate(): Promise<CertificateAndKey> {
+  ownCertificateMade ??= selfSignedCertificate(['localhost', '127.0.0.1']);
+  return ownCertificateMade;
 }
 
 class MockSmtpServer implements MockSmtp {
