@@ -8,7 +8,7 @@ import { SMTP_INTAKE } from './ingest-services.module';
 import type { SmtpListeners } from './smtp-listeners';
 
 export interface RunningIngest {
-  /** Closing it stops both listeners. */
+  /** Closing it stops every listener. */
   http: NestFastifyApplication;
   httpPort: number;
   smtpPort: number;
