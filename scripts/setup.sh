@@ -16,6 +16,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 
 bash scripts/services.sh
+bash scripts/swaks.sh
 bash scripts/database.sh
 
 # Writes the Prisma client and Kysely's table types (prisma-kysely), both from the schema,

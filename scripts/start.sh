@@ -14,6 +14,13 @@ bash scripts/setup.sh
 node --require @swc-node/register scripts/build.ts
 node --require @swc-node/register scripts/seed.ts
 
+# The SMTP listener offers STARTTLS with a self-signed certificate made once for the demo,
+# unless given a certificate of its own.
+if [ -z "${INGEST_SMTP_TLS_CERT:-}" ] && [ -z "${INGEST_SMTP_TLS_KEY:-}" ]; then
+  node --require @swc-node/register scripts/demo-certificate.ts "$ROOT/tmp/tls"
+  export INGEST_SMTP_TLS_CERT=$ROOT/tmp/tls/cert.pem INGEST_SMTP_TLS_KEY=$ROOT/tmp/tls/key.pem
+fi
+
 pids=()
 stop_all() {
   trap - INT TERM EXIT
@@ -52,7 +59,7 @@ Letterbox is starting:
   webmail         http://127.0.0.1:${WEBMAIL_PORT:-8080}
   read API        http://127.0.0.1:${READ_API_PORT:-3000}   (OpenAPI at /docs)
   send API        http://127.0.0.1:${SEND_API_PORT:-3001}   (OpenAPI at /docs; queue dashboard at /admin/queues, admin / letterbox-admin)
-  ingest          http://127.0.0.1:${INGEST_HTTP_PORT:-3002}/v2/inbound (Bearer ${INGEST_TOKEN:-letterbox-ingest-demo}), SMTP 127.0.0.1:${INGEST_SMTP_PORT:-2525}
+  ingest          http://127.0.0.1:${INGEST_HTTP_PORT:-3002}/v2/inbound (Bearer ${INGEST_TOKEN:-letterbox-ingest-demo}), SMTP 127.0.0.1:${INGEST_SMTP_PORT:-2525} (STARTTLS; try: swaks --tls --server 127.0.0.1:${INGEST_SMTP_PORT:-2525} --to bob@letterbox.test)
   mock SMTP       127.0.0.1:${MOCK_SMTP_PORT:-1025}, mock FCM and control API http://127.0.0.1:${MOCK_PROVIDERS_HTTP_PORT:-3005}
   mock DNS        127.0.0.1:${MOCK_DNS_PORT} (UDP and TCP; the apps' DNS_SERVERS=${DNS_SERVERS}), e.g. dig @127.0.0.1 -p ${MOCK_DNS_PORT} TXT _dmarc.letterbox.test
 Sign in as alice@letterbox.test or bob@letterbox.test with password letterbox-demo.

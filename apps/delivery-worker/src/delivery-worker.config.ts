@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { databaseConfig, loadConfig, opsConfig, quotaConfig, redisConfig, storageConfig } from '@letterbox/config';
+import { databaseConfig, loadConfig, opsConfig, pemFileSetting, quotaConfig, redisConfig, storageConfig } from '@letterbox/config';
 
 const count = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -17,6 +17,13 @@ export function loadDeliveryWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
         .enum(['true', 'false'])
         .default('false')
         .transform((value) => value === 'true'),
+      /** Mail goes to the provider only over TLS (STARTTLS, or SMTP_SECURE); otherwise STARTTLS when the provider offers it. */
+      SMTP_REQUIRE_TLS: z
+        .enum(['true', 'false'], { message: 'must be true or false' })
+        .default('false')
+        .transform((value) => value === 'true'),
+      /** A PEM file of the CA the provider's certificate must chain to, checked with its host name; unset: not checked. */
+      SMTP_TLS_CA: pemFileSetting('certificate'),
       SMTP_USER: z.string().optional(),
       SMTP_PASSWORD: z.string().optional(),
       /** Pooled SMTP connections; with a provider that takes seconds per mail, throughput is connections / latency. */

@@ -7,6 +7,7 @@ import { createJobQueues, startQueueWorker, workerCommandConnection, type Runnin
 import { ListingProviderReceipts, SendDelivery, SenderRateLimit, SendOutbox } from '@letterbox/sending';
 import { createBlobStore } from '@letterbox/storage';
 import { deliveryLockOptions } from './delivery-lock';
+import { providerTlsOptions } from './provider-tls';
 import type { DeliveryWorkerConfig } from './delivery-worker.config';
 
 /** The send API bounded what a send holds; this only stops a runaway. */
@@ -25,7 +26,7 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
     host: config.SMTP_HOST,
     port: config.SMTP_PORT,
     secure: config.SMTP_SECURE,
-    ignoreTLS: !config.SMTP_SECURE,
+    ...providerTlsOptions(config),
     auth: config.SMTP_USER ? { user: config.SMTP_USER, pass: config.SMTP_PASSWORD ?? '' } : undefined,
     pool: true,
     maxConnections: config.SMTP_MAX_CONNECTIONS,

@@ -1,5 +1,4 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import type { SMTPServer } from 'smtp-server';
 import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import type { Database } from '@letterbox/db';
 import { createInboundIntake, createSmtpIntake, InboundIntake, intakeSpoolFor } from '@letterbox/ingest';
@@ -8,9 +7,8 @@ import { createJobQueues, JobQueues } from '@letterbox/queue';
 import { BlobStore } from '@letterbox/storage';
 import { RequestsInProgress } from './inbound/requests-in-progress';
 import type { IngestConfig } from './ingest.config';
-import { loggerFor } from '@letterbox/observability';
-
-const logger = loggerFor('smtp-intake');
+import { SmtpListeners } from './smtp-listeners';
+import { smtpTlsSettings } from './smtp-tls-settings';
 
 export const SMTP_INTAKE = Symbol('SMTP_INTAKE');
 
@@ -19,10 +17,11 @@ export const SMTP_INTAKE = Symbol('SMTP_INTAKE');
 export class IngestServicesModule implements OnApplicationShutdown {
   constructor(
     private readonly queues: JobQueues,
-    @Inject(SMTP_INTAKE) private readonly smtp: SMTPServer,
+    @Inject(SMTP_INTAKE) private readonly smtp: SmtpListeners,
   ) {}
 
   static forConfig(config: IngestConfig): DynamicModule {
+    const tls = smtpTlsSettings(config);
     const providers = [
       { provide: JobQueues, useFactory: () => createJobQueues(config) },
       { provide: RequestsInProgress, useFactory: () => new RequestsInProgress(config.INGEST_HTTP_MAX_CONCURRENT_PER_CLIENT) },
@@ -49,9 +48,9 @@ export class IngestServicesModule implements OnApplicationShutdown {
             maxRecipients: config.INGEST_SMTP_MAX_RECIPIENTS,
             connectionsPerMinute: config.INGEST_SMTP_CONNECTIONS_PER_MINUTE,
             messagesPerMinute: config.INGEST_SMTP_MESSAGES_PER_MINUTE,
+            tls: tls?.tls,
           });
-          smtp.on('error', (error) => logger.warn({ err: error }, 'SMTP server error'));
-          return smtp;
+          return new SmtpListeners(smtp, { implicitTls: config.INGEST_SMTPS_PORT !== undefined, certificateFiles: tls?.files });
         },
         inject: [InboundIntake],
       },
@@ -60,8 +59,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    // Sessions in DATA finish first: what they acknowledge must still reach the queue.
-    await new Promise<void>((resolve) => this.smtp.close(() => resolve()));
+    await this.smtp.close();
     await this.queues.close();
   }
 }

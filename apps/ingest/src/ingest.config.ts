@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { authConfig, quotaConfig, ingestTokenConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
+import {
+  authConfig,
+  quotaConfig,
+  ingestTokenConfig,
+  loadConfig,
+  pemFileSetting,
+  portFrom,
+  redisConfig,
+  requestDatabaseConfig,
+  storageConfig,
+} from '@letterbox/config';
 
 export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -24,6 +34,19 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
       /** SMTP connections, and messages, that one client address may open or send per minute. */
       INGEST_SMTP_CONNECTIONS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
       INGEST_SMTP_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+      /**
+       * STARTTLS: the certificate (with its chain) and its private key, PEM files, both or
+       * neither; read again when they change, so a renewal needs no restart. Unset: no STARTTLS.
+       */
+      INGEST_SMTP_TLS_CERT: pemFileSetting('certificate'),
+      INGEST_SMTP_TLS_KEY: pemFileSetting('private key'),
+      /** MAIL FROM is refused (530 5.7.0) until the client has done STARTTLS; needs the certificate. */
+      INGEST_SMTP_REQUIRE_TLS: z
+        .enum(['true', 'false'], { message: 'must be true or false' })
+        .default('false')
+        .transform((value) => value === 'true'),
+      /** Implicit TLS (SMTPS, RFC 8314) on this port as well, with the same certificate; 0 picks a free port. Unset: none. */
+      INGEST_SMTPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
       /** POST /v2/inbound requests that one client address may have in progress at once; past it 429. */
       INGEST_HTTP_MAX_CONCURRENT_PER_CLIENT: z.coerce.number().int().min(1).default(2000),
       ...requestDatabaseConfig,

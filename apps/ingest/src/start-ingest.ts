@@ -1,17 +1,19 @@
 import type { Readable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { SMTPServer } from 'smtp-server';
 import { createHttpApp } from '@letterbox/http';
 import { classifyIngestError } from './domain-errors';
 import type { IngestConfig } from './ingest.config';
 import { IngestModule } from './ingest.module';
 import { SMTP_INTAKE } from './ingest-services.module';
+import type { SmtpListeners } from './smtp-listeners';
 
 export interface RunningIngest {
-  /** Closing it stops both listeners. */
+  /** Closing it stops every listener. */
   http: NestFastifyApplication;
   httpPort: number;
   smtpPort: number;
+  /** The implicit-TLS port, when INGEST_SMTPS_PORT is set. */
+  smtpsPort?: number;
 }
 
 /** The HTTP intake for mail gateways and the SMTP listener for mail servers, in one process. */
@@ -29,14 +31,6 @@ export async function startIngest(config: IngestConfig, logger?: false): Promise
     .getInstance()
     .addContentTypeParser('message/rfc822', (_request: unknown, payload: Readable, done: (error: null, body: Readable) => void) => done(null, payload));
   await http.listen(config.INGEST_HTTP_PORT, config.INGEST_HOST);
-  const smtp = http.get<symbol, SMTPServer>(SMTP_INTAKE);
-  await new Promise<void>((resolve, reject) => {
-    smtp.server.once('error', reject);
-    smtp.listen(config.INGEST_SMTP_PORT, config.INGEST_HOST, () => resolve());
-  });
-  return {
-    http,
-    httpPort: (http.getHttpServer().address() as { port: number }).port,
-    smtpPort: (smtp.server.address() as { port: number }).port,
-  };
+  const smtp = await http.get<symbol, SmtpListeners>(SMTP_INTAKE).listen(config.INGEST_HOST, config.INGEST_SMTP_PORT, config.INGEST_SMTPS_PORT);
+  return { http, httpPort: (http.getHttpServer().address() as { port: number }).port, ...smtp };
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createMockFcm, startMockDns, startMockProvidersHttp, startMockSmtp } from '@letterbox/mock-providers';
 import { exitOnStartupFailure, loggerFor, nameProcess } from '@letterbox/observability';
 import { loadMockProvidersConfig } from './mock-providers.config';
@@ -17,6 +18,10 @@ async function start(): Promise<void> {
     permFailRate: config.MOCK_SMTP_PERM_FAIL_RATE,
     dropRate: config.MOCK_SMTP_DROP_RATE,
     maxMessageBytes: config.MOCK_SMTP_MAX_MESSAGE_BYTES,
+    tls:
+      config.MOCK_SMTP_TLS_CERT && config.MOCK_SMTP_TLS_KEY
+        ? { cert: readFileSync(config.MOCK_SMTP_TLS_CERT, 'utf8'), key: readFileSync(config.MOCK_SMTP_TLS_KEY, 'utf8') }
+        : undefined,
   });
   const mockFcm = createMockFcm({
     latencyMs: config.MOCK_FCM_LATENCY_MS,

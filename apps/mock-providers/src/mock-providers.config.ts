@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, portFrom } from '@letterbox/config';
+import { loadConfig, pemFileSetting, portFrom } from '@letterbox/config';
 import { DEFAULT_FCM_BEHAVIOUR, DEFAULT_SMTP_BEHAVIOUR, fcmBehaviourSchema, smtpBehaviourSchema } from '@letterbox/mock-providers';
 
 const behaviour = smtpBehaviourSchema.shape;
@@ -21,6 +21,9 @@ export const mockProvidersSettings = {
   MOCK_SMTP_PERM_FAIL_RATE: setting(behaviour.permFailRate, DEFAULT_SMTP_BEHAVIOUR.permFailRate),
   MOCK_SMTP_DROP_RATE: setting(behaviour.dropRate, DEFAULT_SMTP_BEHAVIOUR.dropRate),
   MOCK_SMTP_MAX_MESSAGE_BYTES: setting(behaviour.maxMessageBytes, DEFAULT_SMTP_BEHAVIOUR.maxMessageBytes),
+  /** What the mock SMTP's STARTTLS presents (PEM files, both or neither); unset: a self-signed certificate made at start. */
+  MOCK_SMTP_TLS_CERT: pemFileSetting('certificate'),
+  MOCK_SMTP_TLS_KEY: pemFileSetting('private key'),
   MOCK_FCM_LATENCY_MS: setting(fcm.latencyMs, DEFAULT_FCM_BEHAVIOUR.latencyMs),
   MOCK_FCM_UNAVAILABLE_RATE: setting(fcm.unavailableRate, DEFAULT_FCM_BEHAVIOUR.unavailableRate),
   MOCK_FCM_QUOTA_EXCEEDED_RATE: setting(fcm.quotaExceededRate, DEFAULT_FCM_BEHAVIOUR.quotaExceededRate),

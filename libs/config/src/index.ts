@@ -12,3 +12,4 @@ export {
   opsConfig,
   portFrom,
 } from './common-settings';
+export { pemFileSetting } from './tls-settings';

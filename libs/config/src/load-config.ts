@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { conditionalSettings } from './common-settings';
 import { publicDefaultProblem } from './demo-secrets';
+import { pairedSettings } from './tls-settings';
 
 export class ConfigError extends Error {}
 
@@ -20,6 +21,7 @@ export function loadConfig<Shape extends z.ZodRawShape>(shape: Shape, env: NodeJ
       ...conditionalSettings
         .filter((rule) => data[rule.when] === rule.is)
         .flatMap((rule) => rule.requires.filter((name) => data[name] === undefined).map((name) => `${name}: required when ${rule.when}=${rule.is} (not set)`)),
+      ...pairedSettings.flatMap(([first, second]) => unpaired(shape, data, first, second) ?? unpaired(shape, data, second, first) ?? []),
     ];
     if (refused.length === 0) return result.data;
     throw new ConfigError(`Invalid configuration:\n${refused.map((problem) => `  ${problem}`).join('\n')}`);
@@ -31,4 +33,10 @@ export function loadConfig<Shape extends z.ZodRawShape>(shape: Shape, env: NodeJ
     return `  ${name}: ${issue.message} (${shown})`;
   });
   throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+}
+
+/** The problem with `name` set without `partner`, when both are settings of the app. */
+function unpaired(shape: z.ZodRawShape, data: Record<string, unknown>, name: string, partner: string): string | undefined {
+  if (!(name in shape) || !(partner in shape) || data[name] === undefined || data[partner] !== undefined) return undefined;
+  return `${partner}: required with ${name} (not set)`;
 }

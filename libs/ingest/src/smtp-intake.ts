@@ -4,6 +4,7 @@ import { refusalReason } from './refusal-reason';
 import { ClientRate } from './client-rate';
 import { ForeignRecipientsError, InboundRejectedError, MessageTooLargeError, QuotaExceededError, UnknownRecipientsError } from './inbound-errors';
 import type { InboundIntake } from './inbound-intake';
+import { clearTextRefusal, smtpTlsOptions, type SmtpTls } from './smtp-tls';
 import { inboundTotal, loggerFor } from '@letterbox/observability';
 
 const logger = loggerFor('smtp-intake');
@@ -19,6 +20,8 @@ export interface SmtpIntakeOptions {
   connectionsPerMinute: number;
   /** Messages one client address may send per minute. */
   messagesPerMinute: number;
+  /** STARTTLS with this certificate; none without. */
+  tls?: SmtpTls;
 }
 
 /**
@@ -44,7 +47,7 @@ export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptio
     size: intake.maxMessageBytes,
     maxClients: options.maxClients,
     authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
+    ...smtpTlsOptions(options.tls),
     logger: false,
     onConnect(session, callback) {
       if (connections.take(session.remoteAddress)) return callback();
@@ -52,6 +55,11 @@ export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptio
       callback(smtpError(421, '4.7.0 too many connections from your address; try again later'));
     },
     onMailFrom(_address, session, callback) {
+      const inTheClear = clearTextRefusal(options.tls, session.secure);
+      if (inTheClear) {
+        refused('tls-required');
+        return callback(inTheClear);
+      }
       if (messages.take(session.remoteAddress)) return callback();
       refused('rate-limited');
       callback(smtpError(451, '4.7.1 too many messages from your address; try again later'));

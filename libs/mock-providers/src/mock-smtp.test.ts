@@ -39,6 +39,15 @@ describe('mock SMTP provider', () => {
     assert.deepEqual(mock.counts(), { 'alice@letterbox.test': { accepted: 1, rateLimited: 0, tempFailed: 0, permFailed: 0, dropped: 0 } });
   });
 
+  test('records whether a mail came over STARTTLS, with the protocol and cipher negotiated', async () => {
+    await sendTestMail({ port: mock.port, to: 'over-tls@example.test', starttls: true });
+    await sendTestMail({ port: mock.port, to: 'in-the-clear@example.test' });
+    const [overTls] = mock.messages({ to: 'over-tls@example.test' });
+    assert.match(overTls.tls?.protocol ?? '', /^TLSv1\.[23]$/);
+    assert.ok(overTls.tls?.cipher);
+    assert.equal(mock.messages({ to: 'in-the-clear@example.test' })[0].tls, null);
+  });
+
   test('with AUTH the account is the user name, whatever the sender address', async () => {
     await sendTestMail({ port: mock.port, user: 'office-7', from: 'someone@letterbox.test' });
     assert.equal(mock.messages()[0].account, 'office-7');

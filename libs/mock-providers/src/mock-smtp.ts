@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { AccountCounters, type AccountCounts } from './account-counters';
 import { OpenSockets } from './open-sockets';
-import { ReceivedMails, type MailFilter, type ReceivedMail } from './received-mails';
+import { ReceivedMails, type MailFilter, type ReceivedMail, type ReceivedOverTls } from './received-mails';
+import { selfSignedCertificate, type CertificateAndKey } from './self-signed-certificate';
 import { DEFAULT_SMTP_BEHAVIOUR, smtpBehaviourPatchSchema, smtpBehaviourSchema, type SmtpBehaviour, type SmtpBehaviourPatch } from './smtp-behaviour';
 import { rollInjectedFailure } from './smtp-outcome';
 import { smtpReply } from './smtp-reply';
@@ -13,6 +15,8 @@ export interface MockSmtpOptions extends SmtpBehaviourPatch {
   /** 0 picks a free port. */
   port: number;
   host?: string;
+  /** What STARTTLS presents; a certificate of its own for 127.0.0.1 and localhost unless given; false: no STARTTLS. */
+  tls?: CertificateAndKey | false;
 }
 
 /** A stand-in for the SMTP provider: slow to accept, rate limited per account, failing on demand. */
@@ -33,10 +37,18 @@ export interface MockSmtp {
 type DataReply = (error?: Error | null, message?: string) => void;
 
 export async function startMockSmtp(options: MockSmtpOptions): Promise<MockSmtp> {
-  const { port, host = '127.0.0.1', ...behaviour } = options;
-  const mock = new MockSmtpServer(behaviour);
+  const { port, host = '127.0.0.1', tls, ...behaviour } = options;
+  const mock = new MockSmtpServer(behaviour, tls ?? (await ownCertificate()));
   await mock.listen(port, host);
   return mock;
+}
+
+let ownCertificateMade: Promise<CertificateAndKey> | undefined;
+
+/** Made once per process: a test starting many mocks need not wait for a new key each time. */
+function ownCertificate(): Promise<CertificateAndKey> {
+  ownCertificateMade ??= selfSignedCertificate(['localhost', '127.0.0.1']);
+  return ownCertificateMade;
 }
 
 class MockSmtpServer implements MockSmtp {
@@ -48,14 +60,24 @@ class MockSmtpServer implements MockSmtp {
   private readonly smtp: SMTPServer;
   private readonly sockets: OpenSockets;
 
-  constructor(behaviour: SmtpBehaviourPatch) {
+  /** The TLS of each session that did STARTTLS, as negotiated (smtp-server's tlsOptions give the cipher's oldest protocol). */
+  private readonly tlsOf = new WeakMap<SMTPServerSession, ReceivedOverTls>();
+
+  constructor(behaviour: SmtpBehaviourPatch, tls: CertificateAndKey | false) {
     this.smtp = new SMTPServer({
       secure: false,
-      disabledCommands: ['STARTTLS'],
+      ...(tls ? { key: tls.key, cert: tls.cert } : { disabledCommands: ['STARTTLS'] }),
       authOptional: true,
+      // A stand-in for a provider: its clients may sign in before STARTTLS, or without it.
+      allowInsecureAuth: true,
       disableReverseLookup: true,
       logger: false,
       onAuth: (auth, _session, done) => done(null, { user: auth.username }),
+      onSecure: (socket, session, done) => {
+        const tlsSocket = socket as TLSSocket;
+        this.tlsOf.set(session, { protocol: tlsSocket.getProtocol() ?? 'unknown', cipher: tlsSocket.getCipher().name });
+        done();
+      },
       // Refused at MAIL FROM too, so that pooled connections opened before see the outage.
       onConnect: (_session, done) => done(this.unavailable()),
       onMailFrom: (_address, _session, done) => done(this.unavailable()),
@@ -164,7 +186,8 @@ class MockSmtpServer implements MockSmtp {
           return this.sockets.of(session)?.destroy();
         case 'accepted': {
           const id = randomUUID();
-          this.received.add({ id, envelope: { from, to }, account, acceptedAt: Date.now(), raw }, this.behaviour.keepMessages);
+          const tls = this.tlsOf.get(session) ?? null;
+          this.received.add({ id, envelope: { from, to }, account, acceptedAt: Date.now(), tls, raw }, this.behaviour.keepMessages);
           return reply(null, `2.0.0 Ok: queued as ${id}`);
         }
       }

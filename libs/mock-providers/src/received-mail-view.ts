@@ -8,6 +8,7 @@ export function receivedMailView(mail: ReceivedMail, withRaw: boolean) {
     envelope: mail.envelope,
     account: mail.account,
     acceptedAt: new Date(mail.acceptedAt).toISOString(),
+    tls: mail.tls,
     size: mail.raw.length,
     headers: topHeaders(mail.raw),
     ...(withRaw ? { raw: mail.raw.toString('base64') } : {}),

@@ -5,8 +5,17 @@ export interface ReceivedMail {
   account: string;
   /** Milliseconds since the epoch. */
   acceptedAt: number;
+  /** How the client's STARTTLS went; null when the mail came in the clear. */
+  tls: ReceivedOverTls | null;
   /** The message as the client sent it. */
   raw: Buffer;
+}
+
+export interface ReceivedOverTls {
+  /** As negotiated: TLSv1.2, TLSv1.3. */
+  protocol: string;
+  /** OpenSSL's name for it. */
+  cipher: string;
 }
 
 /** Addresses and accounts match whatever their case. */

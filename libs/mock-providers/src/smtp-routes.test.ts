@@ -64,8 +64,8 @@ test('a body that is not JSON, or not an object, is a problem about the body', a
   }
 });
 
-test('GET /smtp/messages shows envelope, account, size and headers, the EML only with raw=1', async () => {
-  await sendTestMail({ port: mock.port, from: 'alice@letterbox.test', to: 'bob@example.test', subject: 'First' });
+test('GET /smtp/messages shows envelope, account, size, TLS and headers, the EML only with raw=1', async () => {
+  await sendTestMail({ port: mock.port, from: 'alice@letterbox.test', to: 'bob@example.test', subject: 'First', starttls: true });
   await sendTestMail({ port: mock.port, user: 'office-3', to: 'bob@example.test', subject: 'Second' });
   await sendTestMail({ port: mock.port, to: 'carol@example.test', subject: 'Other' });
 
@@ -75,6 +75,8 @@ test('GET /smtp/messages shows envelope, account, size and headers, the EML only
   assert.deepEqual(first.envelope, { from: 'alice@letterbox.test', to: ['bob@example.test'] });
   assert.equal(first.account, 'alice@letterbox.test');
   assert.equal(second.account, 'office-3');
+  assert.match(first.tls?.protocol ?? 'in the clear', /^TLSv1\.[23]$/);
+  assert.equal(second.tls, null);
   assert.ok(!Number.isNaN(Date.parse(first.acceptedAt)));
   assert.deepEqual(
     first.headers.find((header) => header.name === 'Subject'),

@@ -19,6 +19,8 @@ export interface InboundPostOptions {
 export interface RunningIngestServer {
   url: string;
   smtpPort: number;
+  /** The implicit-TLS port, when INGEST_SMTPS_PORT is set. */
+  smtpsPort?: number;
   /** POSTs a raw message to /v2/inbound, as a mail gateway does. */
   post(eml: Buffer | string, options?: InboundPostOptions): Promise<{ status: number; contentType: string | null; body: InboundAnswer }>;
   close(): Promise<void>;

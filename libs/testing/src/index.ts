@@ -33,3 +33,4 @@ export { startIngestProcess } from './ingest-process';
 export { startIngestWorkerProcess } from './ingest-worker-process';
 export { startReadApiProcess, type ApiProcess } from './read-api-process';
 export { storedSentCopy } from './sent-copy';
+export { writeTestCertificate, type TestCertificate } from './test-certificate';

@@ -18,6 +18,7 @@ export async function startIngestServer(env: Record<string, string>): Promise<Ru
   return {
     url,
     smtpPort: ingest.smtpPort,
+    smtpsPort: ingest.smtpsPort,
     post: (eml, options) => postInbound(url, eml, options),
     close: () => ingest.http.close(),
   };

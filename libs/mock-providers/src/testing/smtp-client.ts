@@ -11,6 +11,8 @@ export interface TestSend {
   user?: string;
   subject?: string;
   text?: string;
+  /** STARTTLS when the mock offers it (its certificate unchecked); in the clear otherwise. */
+  starttls?: boolean;
 }
 
 /** Sends one mail over its own connection with nodemailer's SMTP client, the way the platform's sender does. */
@@ -19,7 +21,8 @@ export async function sendTestMail(send: TestSend) {
     host: '127.0.0.1',
     port: send.port,
     secure: false,
-    ignoreTLS: true,
+    ignoreTLS: !send.starttls,
+    tls: { rejectUnauthorized: false },
     ...(send.user ? { auth: { user: send.user, pass: 'any password' } } : {}),
   });
   const mail: Mail.Options = {
