@@ -11,4 +11,8 @@ export {
   httpConfig,
   opsConfig,
   portFrom,
+  aes256KeyBytes,
+  dkimKeyConfig,
+  mailPolicyConfig,
+  bounceTokenConfig,
 } from './common-settings';
