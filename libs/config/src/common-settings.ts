@@ -197,7 +197,7 @@ export const mailPolicyConfig = {
    */
   SPF_SENDERS: z
     .string()
-    .regex(/^[a-z0-9:.\/_=+-]+( [a-z0-9:.\/_=+-]+)*$/i, 'must be SPF mechanisms separated by spaces, such as "ip4:192.0.2.1 include:_spf.example.net"')
+    .regex(/^[a-z0-9:./_=+-]+( [a-z0-9:./_=+-]+)*$/i, 'must be SPF mechanisms separated by spaces, such as "ip4:192.0.2.1 include:_spf.example.net"')
     .default('a mx'),
 };
 

@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- mailauth declares no types for these internals, and every project that compiles this file (through this lib) must see ours
 /// <reference path="./mailauth-internals.d.ts" />
 import { createHash, sign, type KeyObject } from 'node:crypto';
 import type { Readable } from 'node:stream';

@@ -134,11 +134,7 @@ describe('SendDelivery: what reaches the provider is DKIM-signed and goes from a
     const otherDomain = `other-${user.domain}`;
     await db.sql.query({ text: 'INSERT INTO domains (office_id, name) VALUES ($1, $2)', values: [user.officeId, otherDomain] });
     await addTestAlias(db, user, `sales@${otherDomain}`);
-    const { send } = await new SendRecords(db).record(
-      { ...senderOf(user), addresses: [user.email, `sales@${otherDomain}`] },
-      sendRequest({ from: `sales@${otherDomain}`, to: [recipient('eve')] }),
-      { queuePrefix },
-    );
+    const { send } = await new SendRecords(db).record(senderOf(user), sendRequest({ from: `sales@${otherDomain}`, to: [recipient('eve')] }), { queuePrefix });
     await delivery.deliver({ sendId: send.id }, new FakeAttempt());
     const [viaAlias] = mock.messages().filter((mail) => outgoingMailOptions(db).bounceAddresses.parse(mail.envelope.from)?.sendId === send.id);
     assert.ok(viaAlias.envelope.from.endsWith(`@${otherDomain}`));
