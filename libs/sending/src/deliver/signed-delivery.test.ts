@@ -7,7 +7,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { commandLineAct, DomainDkimKeys } from '@letterbox/admin';
 import { AuditLog } from '@letterbox/audit';
 import type { Database } from '@letterbox/db';
-import { DkimKeyCipher, publishedDkimRecords } from '@letterbox/dkim';
+import { DkimKeyCipher, DkimKeyDecryptionError, DkimSigningKeys, publishedDkimRecords } from '@letterbox/dkim';
 import { txtResolver } from '@letterbox/dkim/testing';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
 import { workerConnection } from '@letterbox/queue';
@@ -18,7 +18,7 @@ import { SenderRateLimit } from './sender-rate-limit';
 import { SendRecords } from '../submit/send-records';
 import type { SendRequest } from '../submit/send-request';
 import { outgoingMailOptions, TEST_DKIM_KEY_ENCRYPTION_KEY } from '../testing/outgoing-mail-options';
-import { FakeAttempt, senderOf, sendRequest } from '../testing/recorded-sends';
+import { deliveryRecord, FakeAttempt, senderOf, sendRequest } from '../testing/recorded-sends';
 
 describe('SendDelivery: what reaches the provider is DKIM-signed and goes from a bounce address', () => {
   const queuePrefix = testQueuePrefix();
@@ -127,6 +127,22 @@ describe('SendDelivery: what reaches the provider is DKIM-signed and goes from a
     const tampered = whole.caught[0].envelope.from.replace(/^bounces\+[0-9a-z]+/, `bounces+${(whole.sendId + 1).toString(36)}`);
     assert.equal(bounceAddresses.parse(tampered), undefined, 'another send’s id under this mac is refused');
     assert.equal(bounceAddresses.parse(`alice@${user.domain}`), undefined);
+  });
+
+  test('keys sealed under another DKIM_KEY_ENCRYPTION_KEY: nothing goes out unsigned, the send records why and is tried again', async () => {
+    const user = await signingSender('wrong-key');
+    const to = recipient('fay');
+    const misconfigured = new SendDelivery(db, blobs, smtp, new SenderRateLimit(redis, 1000, 1000, queuePrefix), {
+      readApiPublicUrl: 'http://read.test',
+      ...outgoingMailOptions(db),
+      dkimKeys: new DkimSigningKeys(db.sql, DkimKeyCipher.fromSetting(Buffer.alloc(32, 0x11).toString('hex'))),
+    });
+    const { send } = await new SendRecords(db).record(senderOf(user), sendRequest({ to: [to] }), { queuePrefix });
+    await assert.rejects(misconfigured.deliver({ sendId: send.id }, new FakeAttempt()), DkimKeyDecryptionError);
+    assert.deepEqual(mock.messages({ to }), []);
+    const { status, lastError } = await deliveryRecord(db, send.id);
+    assert.notEqual(status, 'sent');
+    assert.match(lastError ?? '', /does not decrypt under DKIM_KEY_ENCRYPTION_KEY/);
   });
 
   test('a sender whose domain has no keys is signed with the office’s own domain’s; an office without keys sends unsigned', async () => {
