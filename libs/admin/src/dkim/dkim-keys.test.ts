@@ -3,9 +3,10 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { DkimKeyCipher, DkimKeyDecryptionError } from '@letterbox/dkim';
+import { TEST_DKIM_KEY_ENCRYPTION_KEY } from '@letterbox/dkim/testing';
 import { testDatabase } from '@letterbox/testing';
 import { DkimKeyNotFoundError, UnknownDomainError } from '../admin-errors';
-import { adminFixture, auditActions, TEST_DKIM_KEY_ENCRYPTION_KEY } from '../testing/admin-fixture';
+import { adminFixture, auditActions } from '../testing/admin-fixture';
 
 describe('admin: the DKIM keys of an office’s domains', () => {
   let db: Database;

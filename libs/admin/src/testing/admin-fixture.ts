@@ -3,6 +3,7 @@ import type { SessionAnnouncer } from '@letterbox/accounts';
 import { AuditLog } from '@letterbox/audit';
 import type { Database } from '@letterbox/db';
 import { DkimKeyCipher } from '@letterbox/dkim';
+import { TEST_DKIM_KEY_ENCRYPTION_KEY } from '@letterbox/dkim/testing';
 import { commandLineAct, type AdminAct } from '../admin-act';
 import { UserAliases } from '../aliases/user-aliases';
 import { DomainDkimKeys } from '../dkim/domain-dkim-keys';
@@ -17,8 +18,6 @@ import { UserDirectory } from '../users/user-directory';
 
 export const TEST_DEFAULT_QUOTA = 2 * 1024 ** 3;
 export const TEST_SPF_SENDERS = 'ip4:127.0.0.1';
-/** Any 32 bytes: the tests' keys are their own. */
-export const TEST_DKIM_KEY_ENCRYPTION_KEY = Buffer.alloc(32, 0x5a).toString('base64');
 
 /** Keeps whose sessions it was told to end, in order. */
 export class RecordingAnnouncer implements SessionAnnouncer {

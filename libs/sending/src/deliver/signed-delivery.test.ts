@@ -8,7 +8,7 @@ import { commandLineAct, DomainDkimKeys } from '@letterbox/admin';
 import { AuditLog } from '@letterbox/audit';
 import type { Database } from '@letterbox/db';
 import { DkimKeyCipher, DkimKeyDecryptionError, DkimSigningKeys, publishedDkimRecords } from '@letterbox/dkim';
-import { txtResolver } from '@letterbox/dkim/testing';
+import { TEST_DKIM_KEY_ENCRYPTION_KEY, txtResolver } from '@letterbox/dkim/testing';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
 import { workerConnection } from '@letterbox/queue';
 import type { RedisConnection } from '@letterbox/redis';
@@ -17,7 +17,7 @@ import { SendDelivery } from './send-delivery';
 import { SenderRateLimit } from './sender-rate-limit';
 import { SendRecords } from '../submit/send-records';
 import type { SendRequest } from '../submit/send-request';
-import { outgoingMailOptions, TEST_DKIM_KEY_ENCRYPTION_KEY } from '../testing/outgoing-mail-options';
+import { outgoingMailOptions } from '../testing/outgoing-mail-options';
 import { deliveryRecord, FakeAttempt, senderOf, sendRequest } from '../testing/recorded-sends';
 
 describe('SendDelivery: what reaches the provider is DKIM-signed and goes from a bounce address', () => {
