@@ -4,7 +4,7 @@ import type { Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { Database } from '@letterbox/db';
-import type { DkimSigningKeys } from '@letterbox/dkim';
+import { DkimKeyDecryptionError, type DkimSigningKeys } from '@letterbox/dkim';
 import { readReceiptKeys } from '@letterbox/mail';
 import { loggerFor, sendsTotal } from '@letterbox/observability';
 import { JOB_DONE, type JobAttempt, type JobOutcome, type JobPayloads } from '@letterbox/queue';
@@ -228,7 +228,8 @@ export class SendDelivery {
       const failsSend = (permanent && wholeSend) || (finalAttempt && !permanent);
       await (failsSend ? this.records.failed(sendId, lastError) : this.records.lastError(sendId, lastError));
       if (failsSend) sendsTotal.inc({ status: 'failed' });
-      logger.warn({ sendId, recipients: delivery.recipients, permanent }, `send ${sendId}: the provider refused it: ${lastError}`);
+      const what = error instanceof DkimKeyDecryptionError ? 'could not be signed' : 'the provider refused it';
+      logger.warn({ sendId, recipients: delivery.recipients, permanent }, `send ${sendId}: ${what}: ${lastError}`);
       if (permanent) return lastError;
       throw error;
     }
