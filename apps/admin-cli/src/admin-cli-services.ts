@@ -1,7 +1,8 @@
 import { RevocationPublisher, sessionRevocationsChannel, type SessionAnnouncer } from '@letterbox/accounts';
-import { AddUser, ChangeUser, Offices, OfficeDomains, UserDirectory } from '@letterbox/admin';
+import { AddUser, ChangeUser, DomainDkimKeys, DomainDnsRecords, Offices, OfficeDomains, UserDirectory } from '@letterbox/admin';
 import { AuditLog } from '@letterbox/audit';
 import { createDatabase } from '@letterbox/db';
+import { DkimKeyCipher } from '@letterbox/dkim';
 import { loggerFor } from '@letterbox/observability';
 import { redisConnection, whenReady, type RedisConnection } from '@letterbox/redis';
 import type { AdminCliConfig } from './admin-cli.config';
@@ -11,6 +12,7 @@ export function adminCliServices(config: AdminCliConfig) {
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'letterbox-admin-cli' });
   const audit = new AuditLog(db.sql);
   const users = new UserDirectory(db.sql, config.USER_QUOTA_BYTES);
+  const records = new DomainDnsRecords(db.sql, config.SPF_SENDERS);
   let redis: RedisConnection | undefined;
   const logger = loggerFor('sessions');
   const sessions: SessionAnnouncer = {
@@ -28,7 +30,9 @@ export function adminCliServices(config: AdminCliConfig) {
   };
   return {
     offices: new Offices(db.sql, audit),
-    domains: new OfficeDomains(db.sql, audit),
+    domains: new OfficeDomains(db.sql, audit, records),
+    records,
+    dkimKeys: new DomainDkimKeys(db.sql, audit, DkimKeyCipher.fromSetting(config.DKIM_KEY_ENCRYPTION_KEY)),
     users,
     addUser: new AddUser(db.sql, audit, users),
     changeUser: new ChangeUser(db.sql, audit, sessions, users),

@@ -1,8 +1,11 @@
-import { databaseConfig, loadConfig, quotaConfig, redisConfig } from '@letterbox/config';
+import { databaseConfig, dkimKeyConfig, loadConfig, mailPolicyConfig, quotaConfig, redisConfig } from '@letterbox/config';
 
-/** The database the command changes, the Redis its ended sessions are announced on, and the default quota it shows. */
+/**
+ * The database the command changes, the Redis its ended sessions are announced on, the default quota it shows,
+ * the key new DKIM keys are stored under and what the SPF records it prints name.
+ */
 export function loadAdminCliConfig(env: NodeJS.ProcessEnv = process.env) {
-  return loadConfig({ ...databaseConfig, ...redisConfig, ...quotaConfig }, env);
+  return loadConfig({ ...databaseConfig, ...redisConfig, ...quotaConfig, ...dkimKeyConfig, ...mailPolicyConfig }, env);
 }
 
 export type AdminCliConfig = ReturnType<typeof loadAdminCliConfig>;

@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { verifyPassword } from '@letterbox/auth';
+import { dkimKeyConfig, loadConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
+import { DkimKeyCipher, publishedDkimRecords } from '@letterbox/dkim';
 import { REPO_ROOT, startReadApiProcess, testDatabase, testQueuePrefix, type ApiProcess } from '@letterbox/testing';
 
 interface Run {
@@ -100,6 +102,46 @@ describe('the admin command line: npm run admin -- <command>', () => {
     const added = await admin('domain', 'add', domain, `eu.${domain}`);
     assert.equal(added.stdout, `domain eu.${domain} added to office ${domain}\n`);
     assert.equal((await admin('user', 'add', `eve@eu.${domain}`, '--name', 'Eve', '--password', 'initial password')).code, 0);
+  });
+
+  test('dkim <domain> makes an RSA and an Ed25519 key and prints the records to publish; --retire stops one signing', async () => {
+    const made = await admin('dkim', domain);
+    assert.equal(made.code, 0, made.stderr);
+    const published = await publishedDkimRecords(db.sql);
+    const rows = (
+      await db.sql.query<{ selector: string; private_key_encrypted: Buffer }>(
+        'SELECT k.selector, k.private_key_encrypted FROM dkim_keys k JOIN domains d ON d.id = k.domain_id WHERE d.name = $1 ORDER BY k.id',
+        [domain],
+      )
+    ).rows;
+    assert.deepEqual(rows.map((row) => row.selector.slice(-1)).sort(), ['e', 'r']);
+    for (const { selector, private_key_encrypted } of rows) {
+      const dnsName = `${selector}._domainkey.${domain}`;
+      assert.ok(made.stdout.includes(`${dnsName}. IN TXT "${published.get(dnsName)}"`), `${dnsName} printed as published`);
+      // The demo's key (the tests run as the demo): what is stored opens under it, and is printed nowhere.
+      const privateKey = DkimKeyCipher.fromSetting(loadConfig(dkimKeyConfig).DKIM_KEY_ENCRYPTION_KEY).decrypt(private_key_encrypted).toString('base64');
+      assert.ok(!made.stdout.includes(privateKey.slice(-40)));
+    }
+    assert.match(made.stdout, new RegExp(`^${domain.replaceAll('.', '\\.')}\\. IN TXT "v=spf1 .*~all"$`, 'm'));
+    assert.match(made.stdout, new RegExp(`^_dmarc\\.${domain.replaceAll('.', '\\.')}\\. IN TXT "v=DMARC1; p=quarantine`, 'm'));
+    const rsa = rows.find((row) => row.selector.endsWith('r'))?.selector ?? '';
+    const retired = await admin('dkim', domain, '--retire', rsa);
+    assert.equal(retired.code, 0, retired.stderr);
+    assert.match(retired.stdout, new RegExp(`DKIM key ${rsa} of ${domain} retired`));
+    assert.equal((await publishedDkimRecords(db.sql)).has(`${rsa}._domainkey.${domain}`), false);
+    const again = await admin('dkim', domain, '--retire', rsa);
+    assert.notEqual(again.code, 0);
+    assert.match(again.stderr, new RegExp(`${domain} has no active DKIM key with the selector ${rsa}`));
+    const unknown = await admin('dkim', 'no-office.test');
+    assert.match(unknown.stderr, /no office has the domain no-office.test/);
+    const { rows: audit } = await db.sql.query<{ action: string }>(
+      "SELECT action FROM audit_events e JOIN domains d ON d.office_id = e.office_id WHERE d.name = $1 AND action LIKE 'dkim.%' ORDER BY e.id",
+      [domain],
+    );
+    assert.deepEqual(
+      audit.map((row) => row.action),
+      ['dkim.generate', 'dkim.retire'],
+    );
   });
 
   test('bad input: a non-zero exit and a clear message, nothing changed', async () => {

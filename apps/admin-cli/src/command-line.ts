@@ -4,15 +4,15 @@ import { UsageError } from './usage-error';
 
 export const USAGE = ['usage: npm run admin -- <command>', ...Object.values(COMMANDS).map((command) => `  ${command.usage}`)].join('\n');
 
-/** The command the arguments name, with its positionals and options checked; a UsageError otherwise. */
+/** The command the arguments name (by two words, or one), with its positionals and options checked; a UsageError otherwise. */
 export function parseCommandLine(args: string[]): { command: Command; positionals: string[]; options: Record<string, string | boolean | undefined> } {
-  const name = args.slice(0, 2).join(' ');
-  const command = COMMANDS[name];
-  if (!command) throw new UsageError(args.length === 0 ? 'no command given' : `unknown command: ${name}`);
+  const words = COMMANDS[args.slice(0, 2).join(' ')] ? 2 : 1;
+  const command = COMMANDS[args.slice(0, words).join(' ')];
+  if (!command) throw new UsageError(args.length === 0 ? 'no command given' : `unknown command: ${args.slice(0, 2).join(' ')}`);
   let parsed;
   try {
     parsed = parseArgs({
-      args: args.slice(2),
+      args: args.slice(words),
       options: Object.fromEntries(Object.entries(command.options).map(([option, { type }]) => [option, { type }])),
       allowPositionals: true,
       strict: true,

@@ -25,6 +25,9 @@ function valid<T extends z.ZodType>(schema: T, name: string, value: unknown): z.
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
 
+/** A record as a zone file line, the text in one quoted string (a DNS console splits it as it needs). */
+const zoneLine = ({ dnsName, txt }: { dnsName: string; txt: string }) => `${dnsName}. IN TXT "${txt}"`;
+
 /** Every command, by its two words. Each change is recorded in the office's audit log as the command line's (`cli`). */
 export const COMMANDS: Record<string, Command> = {
   'office add': {
@@ -89,6 +92,28 @@ export const COMMANDS: Record<string, Command> = {
       const user = await users.byEmail(email);
       const changed = await changeUser.change(commandLineAct(user.officeId), user.id, { password });
       return `password of ${changed.email} reset; they must change it at their next sign-in, and every session of theirs has ended`;
+    },
+  },
+  dkim: {
+    usage: 'dkim <domain> [--retire <selector>]',
+    positionals: ['domain'],
+    options: { retire: { type: 'string' } },
+    async run({ offices, dkimKeys, records }, { positionals: [domain], options }) {
+      const name = valid(domainNameInput, '<domain>', domain).toLowerCase();
+      const act = commandLineAct((await offices.byDomain(name)).id);
+      if (typeof options.retire === 'string') {
+        const retired = await dkimKeys.retire(act, name, options.retire);
+        return `DKIM key ${retired.selector} of ${name} retired: mail is no longer signed with it; remove ${retired.dnsName} once the mail it signed has arrived`;
+      }
+      const made = await dkimKeys.generate(act, name);
+      const { spf, dmarc } = await records.ofDomain(act.officeId, name);
+      return [
+        `new DKIM keys of ${name}: ${made.map((key) => `${key.selector} (${key.algorithm})`).join(', ')}; they sign from now on.`,
+        'Publish these TXT records in its DNS (then retire older keys with --retire <selector>):',
+        ...made.map(zoneLine),
+        zoneLine(spf),
+        zoneLine(dmarc),
+      ].join('\n');
     },
   },
   'domain add': {

@@ -1,4 +1,13 @@
-import { AddressTakenError, DomainNotOwnedError, DomainTakenError, LastAdminError, UnknownOfficeError, UnknownUserError } from '@letterbox/admin';
+import {
+  AddressTakenError,
+  DkimKeyNotFoundError,
+  DomainNotOwnedError,
+  DomainTakenError,
+  LastAdminError,
+  UnknownDomainError,
+  UnknownOfficeError,
+  UnknownUserError,
+} from '@letterbox/admin';
 import { ConfigError } from '@letterbox/config';
 import { loggerFor, nameProcess } from '@letterbox/observability';
 import { adminCliServices } from './admin-cli-services';
@@ -9,7 +18,17 @@ import { UsageError } from './usage-error';
 nameProcess('admin-cli');
 
 /** What the operator asked that cannot be done: told in a line, not a stack. */
-const REFUSALS = [AddressTakenError, DomainTakenError, DomainNotOwnedError, UnknownOfficeError, UnknownUserError, LastAdminError, ConfigError];
+const REFUSALS = [
+  AddressTakenError,
+  DomainTakenError,
+  DomainNotOwnedError,
+  UnknownOfficeError,
+  UnknownDomainError,
+  UnknownUserError,
+  LastAdminError,
+  DkimKeyNotFoundError,
+  ConfigError,
+];
 
 async function main(args: string[]): Promise<number> {
   let parsed;

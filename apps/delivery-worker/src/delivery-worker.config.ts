@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { databaseConfig, loadConfig, opsConfig, pemFileSetting, quotaConfig, redisConfig, storageConfig } from '@letterbox/config';
+import { bounceTokenConfig, databaseConfig, dkimKeyConfig, loadConfig, opsConfig, pemFileSetting, quotaConfig, redisConfig, storageConfig } from '@letterbox/config';
 
 const count = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -11,6 +11,8 @@ export function loadDeliveryWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       ...redisConfig,
       ...quotaConfig,
       ...opsConfig(9101),
+      ...dkimKeyConfig,
+      ...bounceTokenConfig,
       SMTP_HOST: z.string().min(1).default('127.0.0.1'),
       SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
       SMTP_SECURE: z

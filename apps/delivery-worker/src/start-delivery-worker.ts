@@ -1,10 +1,11 @@
 import nodemailer from 'nodemailer';
 import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import { databaseFromSettings } from '@letterbox/db';
+import { DkimKeyCipher, DkimSigningKeys } from '@letterbox/dkim';
 import { ColleagueDelivery, createInboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
 import { createJobQueues, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
-import { ListingProviderReceipts, SendDelivery, SenderRateLimit, SendOutbox } from '@letterbox/sending';
+import { BounceAddresses, ListingProviderReceipts, SendDelivery, SenderRateLimit, SendOutbox } from '@letterbox/sending';
 import { createBlobStore } from '@letterbox/storage';
 import { deliveryLockOptions } from './delivery-lock';
 import { providerTlsOptions } from './provider-tls';
@@ -37,6 +38,8 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
   });
   const delivery = new SendDelivery(db, blobs, smtp, new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, config.SENDER_BURST, config.QUEUE_PREFIX), {
     readApiPublicUrl: config.READ_API_PUBLIC_URL,
+    bounceAddresses: new BounceAddresses(config.BOUNCE_TOKEN_SECRET),
+    dkimKeys: new DkimSigningKeys(db.sql, DkimKeyCipher.fromSetting(config.DKIM_KEY_ENCRYPTION_KEY)),
     receipts: config.SMTP_RECEIPTS_URL ? new ListingProviderReceipts(config.SMTP_RECEIPTS_URL) : undefined,
     colleagues: new ColleagueDelivery(
       directory,

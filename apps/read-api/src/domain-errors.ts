@@ -12,6 +12,7 @@ import { PROBLEM_TYPES, type ErrorClassifier } from '@letterbox/http';
 import {
   AddressTakenError,
   AliasNotFoundError,
+  DkimKeyNotFoundError,
   DomainNotOwnedError,
   DomainTakenError,
   GroupLoopError,
@@ -19,6 +20,7 @@ import {
   LastAdminError,
   NotAnAdminError,
   NotOfficeMembersError,
+  UnknownDomainError,
   UserNotFoundError,
 } from '@letterbox/admin';
 import { DeviceTokenTakenError } from '@letterbox/push';
@@ -50,7 +52,9 @@ export const classifyDomainError: ErrorClassifier = (error) => {
     error instanceof ThreadNotFoundError ||
     error instanceof UserNotFoundError ||
     error instanceof GroupNotFoundError ||
-    error instanceof AliasNotFoundError
+    error instanceof AliasNotFoundError ||
+    error instanceof UnknownDomainError ||
+    error instanceof DkimKeyNotFoundError
   ) {
     return { status: 404, detail: error.message };
   }

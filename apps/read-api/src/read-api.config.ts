@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { authConfig, quotaConfig, httpConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
+import {
+  authConfig,
+  dkimKeyConfig,
+  httpConfig,
+  loadConfig,
+  mailPolicyConfig,
+  portFrom,
+  quotaConfig,
+  redisConfig,
+  requestDatabaseConfig,
+  storageConfig,
+} from '@letterbox/config';
 
 export const readApiSettings = {
   READ_API_PORT: portFrom(3000),
@@ -15,6 +26,9 @@ export const readApiSettings = {
   ...authConfig,
   ...quotaConfig,
   ...httpConfig,
+  /** The office administrators' DKIM keys, and the SPF records the domains are told to publish. */
+  ...dkimKeyConfig,
+  ...mailPolicyConfig,
   /** Live mail events: REDIS_URL, and QUEUE_PREFIX as their namespace. */
   ...redisConfig,
 };

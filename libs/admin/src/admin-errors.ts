@@ -78,3 +78,19 @@ export class NotOfficeMembersError extends Error {
     super(`not ${kind} of this office: ${ids.join(', ')}`);
   }
 }
+
+/** The domain is not one of the administrator's office's (another office's are not told apart from none). */
+export class UnknownDomainError extends Error {
+  constructor(readonly domain: string) {
+    super(`${domain} is not a domain of this office`);
+  }
+}
+
+export class DkimKeyNotFoundError extends Error {
+  constructor(
+    readonly domain: string,
+    readonly selector: string,
+  ) {
+    super(`${domain} has no active DKIM key with the selector ${selector}`);
+  }
+}

@@ -4,12 +4,14 @@ export {
   AddressTakenError,
   AliasNotFoundError,
   DomainNotOwnedError,
+  DkimKeyNotFoundError,
   DomainTakenError,
   GroupLoopError,
   GroupNotFoundError,
   LastAdminError,
   NotAnAdminError,
   NotOfficeMembersError,
+  UnknownDomainError,
   UnknownOfficeError,
   UnknownUserError,
   UserNotFoundError,
@@ -22,6 +24,9 @@ export { ChangeUser, type UserChanges } from './users/change-user';
 export { RemoveUser } from './users/remove-user';
 export { UserAliases } from './aliases/user-aliases';
 export { OfficeDomains, officeDomainSchema, officeDomainListSchema, type OfficeDomain } from './domains/office-domains';
+export { DomainDkimKeys } from './dkim/domain-dkim-keys';
+export { DomainDnsRecords, domainDnsRecordsSchema, type DomainDnsRecordsView } from './dkim/domain-dns-records';
+export { dkimKeySchema, txtRecordSchema, type DkimKeyView } from './dkim/dkim-key-view';
 export { adminGroupSchema, adminGroupListSchema, type AdminGroup } from './groups/admin-group-view';
 export { OfficeGroups, type NewGroup, type GroupChanges } from './groups/office-groups';
 export { OfficeSettings, officeSettingsSchema, type OfficeSettingsView } from './office/office-settings';

@@ -3,6 +3,8 @@ export const AUDIT_ACTIONS = [
   'office.create',
   'office.update',
   'domain.create',
+  'dkim.generate',
+  'dkim.retire',
   'user.create',
   'user.update',
   'user.disable',

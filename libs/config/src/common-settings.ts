@@ -174,3 +174,34 @@ export const opsConfig = (port: number) => ({
   OPS_PORT: z.coerce.number().int().min(0).max(65535).default(port),
   OPS_HOST: z.string().min(1).default('0.0.0.0'),
 });
+
+/** 32 bytes given as 64 hex digits or as base64: an AES-256 key; undefined when the value is neither. */
+export function aes256KeyBytes(value: string): Buffer | undefined {
+  const bytes = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : undefined;
+  return bytes?.length === 32 ? bytes : undefined;
+}
+
+/** The key the DKIM private keys are stored under: a copy of the database alone signs no mail. */
+export const dkimKeyConfig = {
+  DKIM_KEY_ENCRYPTION_KEY: demoSecret(
+    z.string().refine((value) => aes256KeyBytes(value) !== undefined, 'must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)'),
+    'nNOqCGRWg0Kc2x+kc3ZNDgAbK5qbjax2+DYa5S6N+HQ=',
+  ),
+};
+
+/** What the published SPF and DMARC records of the offices' domains say. */
+export const mailPolicyConfig = {
+  /**
+   * The SPF mechanisms naming the hosts that send the offices' mail (the SMTP provider's), as each
+   * domain's SPF record to publish shows them: `v=spf1 <these> ~all`.
+   */
+  SPF_SENDERS: z
+    .string()
+    .regex(/^[a-z0-9:./_=+-]+( [a-z0-9:./_=+-]+)*$/i, 'must be SPF mechanisms separated by spaces, such as "ip4:192.0.2.1 include:_spf.example.net"')
+    .default('a mx'),
+};
+
+/** The key that makes each send's bounce address (VERP) tamper-evident: a bounce names only a send Letterbox made. */
+export const bounceTokenConfig = {
+  BOUNCE_TOKEN_SECRET: demoSecret(z.string().min(32, 'must be at least 32 characters'), '6892f9afd362f35b24cd282592cd6e6fb845f274ed6a43140217eacddbe1ef01'),
+};

@@ -11,5 +11,9 @@ export {
   httpConfig,
   opsConfig,
   portFrom,
+  aes256KeyBytes,
+  dkimKeyConfig,
+  mailPolicyConfig,
+  bounceTokenConfig,
 } from './common-settings';
 export { pemFileSetting } from './tls-settings';

@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { adminConfig, authConfig, httpConfig, databaseConfig, ingestTokenConfig, portFrom, redisConfig, storageConfig } from './common-settings';
+import {
+  adminConfig,
+  aes256KeyBytes,
+  authConfig,
+  bounceTokenConfig,
+  databaseConfig,
+  dkimKeyConfig,
+  httpConfig,
+  ingestTokenConfig,
+  portFrom,
+  redisConfig,
+  storageConfig,
+} from './common-settings';
 import { ConfigError, loadConfig } from './load-config';
 
 const settings = { ...databaseConfig, ...authConfig, PORT: portFrom(3000) };
@@ -25,8 +37,14 @@ test('every bad value is named, with what was given', () => {
   );
 });
 
-const secrets = { ...authConfig, ...adminConfig, ...ingestTokenConfig };
-const own = { AUTH_TOKEN_SECRET: 'x'.repeat(40), ADMIN_PASSWORD: 'a-password-of-mine', INGEST_TOKEN: 'a-gateway-token-of-mine' };
+const secrets = { ...authConfig, ...adminConfig, ...ingestTokenConfig, ...dkimKeyConfig, ...bounceTokenConfig };
+const own = {
+  AUTH_TOKEN_SECRET: 'x'.repeat(40),
+  ADMIN_PASSWORD: 'a-password-of-mine',
+  INGEST_TOKEN: 'a-gateway-token-of-mine',
+  DKIM_KEY_ENCRYPTION_KEY: 'ab'.repeat(32),
+  BOUNCE_TOKEN_SECRET: 'b'.repeat(40),
+};
 
 test('outside the demo, a secret left at its public default stops the app, naming the setting to set', () => {
   for (const env of [{}, { NODE_ENV: 'production', LETTERBOX_DEMO: 'true' }, { AUTH_TOKEN_SECRET: 'letterbox-demo-secret-change-me-in-production' }]) {
@@ -34,7 +52,8 @@ test('outside the demo, a secret left at its public default stops the app, namin
       () => loadConfig(secrets, env),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
-        for (const name of ['AUTH_TOKEN_SECRET', 'ADMIN_PASSWORD', 'INGEST_TOKEN']) assert.match(error.message, new RegExp(`${name}: the public demo default`));
+        for (const name of ['AUTH_TOKEN_SECRET', 'ADMIN_PASSWORD', 'INGEST_TOKEN', 'DKIM_KEY_ENCRYPTION_KEY', 'BOUNCE_TOKEN_SECRET'])
+          assert.match(error.message, new RegExp(`${name}: the public demo default`));
         return true;
       },
       JSON.stringify(env),
@@ -43,6 +62,14 @@ test('outside the demo, a secret left at its public default stops the app, namin
   assert.throws(() => loadConfig(secrets, { ...own, AUTH_TOKEN_SECRET: undefined }), /AUTH_TOKEN_SECRET: the public demo default, and this is not the demo/);
   assert.equal(loadConfig(secrets, own).ADMIN_PASSWORD, 'a-password-of-mine');
   assert.equal(loadConfig(secrets, { LETTERBOX_DEMO: 'true' }).ADMIN_PASSWORD, 'letterbox-admin');
+});
+
+test('the DKIM key encryption key is 32 bytes, in hex or base64; anything else is named', () => {
+  assert.equal(aes256KeyBytes('ab'.repeat(32))?.length, 32);
+  assert.equal(aes256KeyBytes(Buffer.alloc(32, 7).toString('base64'))?.length, 32);
+  for (const value of ['ab'.repeat(31), Buffer.alloc(16).toString('base64'), 'not a key']) {
+    assert.throws(() => loadConfig(dkimKeyConfig, { LETTERBOX_DEMO: 'true', DKIM_KEY_ENCRYPTION_KEY: value }), /DKIM_KEY_ENCRYPTION_KEY: must be 32 bytes/);
+  }
 });
 
 test('CORS origins and trusted proxies are lists; anything else is named', () => {

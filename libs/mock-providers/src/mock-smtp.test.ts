@@ -32,7 +32,7 @@ describe('mock SMTP provider', () => {
     const [mail] = mock.messages();
     assert.match(info.response, new RegExp(`^250 2\\.0\\.0 Ok: queued as ${mail.id}$`));
     assert.deepEqual(mail.envelope, { from: 'Alice@letterbox.test', to: ['bob@example.test', 'carol@example.test'] });
-    assert.equal(mail.account, 'alice@letterbox.test', 'without AUTH the account is the lower-cased MAIL FROM');
+    assert.equal(mail.account, 'alice@letterbox.test', 'without AUTH the account is the From address, lower-cased');
     assert.match(mail.raw.toString(), /^Subject: Quarterly report\r$/m);
     assert.match(mail.raw.toString(), /Hello from the tests\./);
     assert.ok(mail.acceptedAt <= Date.now());
@@ -52,6 +52,13 @@ describe('mock SMTP provider', () => {
     await sendTestMail({ port: mock.port, user: 'office-7', from: 'someone@letterbox.test' });
     assert.equal(mock.messages()[0].account, 'office-7');
     assert.deepEqual(Object.keys(mock.counts()), ['office-7']);
+  });
+
+  test('without AUTH, a mail from a bounce address (VERP) counts against its From address, not the envelope', async () => {
+    await sendTestMail({ port: mock.port, from: 'Alice Kim <Alice@letterbox.test>', envelopeFrom: 'bounces+1a.0123456789ab@letterbox.test' });
+    assert.equal(mock.messages()[0].envelope.from, 'bounces+1a.0123456789ab@letterbox.test');
+    assert.equal(mock.messages()[0].account, 'alice@letterbox.test');
+    assert.deepEqual(Object.keys(mock.counts()), ['alice@letterbox.test']);
   });
 
   test('messages can be filtered by recipient and account, in any case', async () => {

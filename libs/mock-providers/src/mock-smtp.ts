@@ -10,6 +10,7 @@ import { DEFAULT_SMTP_BEHAVIOUR, smtpBehaviourPatchSchema, smtpBehaviourSchema, 
 import { rollInjectedFailure } from './smtp-outcome';
 import { smtpReply } from './smtp-reply';
 import { TokenBuckets } from './token-buckets';
+import { sendingAccount } from './sending-account';
 
 export interface MockSmtpOptions extends SmtpBehaviourPatch {
   /** 0 picks a free port. */
@@ -169,7 +170,7 @@ class MockSmtpServer implements MockSmtp {
   private decide(session: SMTPServerSession, raw: Buffer, reply: DataReply): () => void {
     const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
     const to = session.envelope.rcptTo.map((recipient) => recipient.address);
-    const account = session.user || from.toLowerCase();
+    const account = sendingAccount(session.user, raw, from);
     const outcome = this.buckets.hasToken(account, this.behaviour) ? rollInjectedFailure(this.behaviour) : 'rateLimited';
     // One token per accepted mail: a failed one may be retried without paying twice.
     if (outcome === 'accepted') this.buckets.take(account, this.behaviour);

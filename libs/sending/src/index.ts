@@ -27,3 +27,4 @@ export { SendOutbox } from './submit/send-outbox';
 export { SentCopies } from './sent-copies/sent-copies';
 export { ListingProviderReceipts } from './deliver/provider-receipts';
 export { sendBlobReferencesSql, draftBlobReferencesSql } from './attachment-blob-references';
+export { BounceAddresses, type BounceTarget } from './deliver/bounce-addresses';

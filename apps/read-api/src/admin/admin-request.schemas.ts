@@ -42,6 +42,12 @@ export const aliasBody = z.object({ address }).strict();
 
 export const domainBody = z.object({ name: domainNameInput }).strict();
 
+export const domainParams = z.object({ domain: domainNameInput });
+export const dkimKeyParams = z.object({
+  domain: domainNameInput,
+  selector: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/i, 'must be a DKIM selector, a DNS label'),
+});
+
 const groupName = displayName;
 
 export const newGroupBody = z.object({ name: groupName, address, userIds: ids.default([]), groupIds: ids.default([]) }).strict();

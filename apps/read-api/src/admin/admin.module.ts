@@ -1,8 +1,21 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CachedUserSessions } from '@letterbox/accounts';
-import { AddUser, ChangeUser, OfficeAdmins, OfficeDomains, OfficeGroups, OfficeSettings, RemoveUser, UserAliases, UserDirectory } from '@letterbox/admin';
+import {
+  AddUser,
+  ChangeUser,
+  DomainDkimKeys,
+  DomainDnsRecords,
+  OfficeAdmins,
+  OfficeDomains,
+  OfficeGroups,
+  OfficeSettings,
+  RemoveUser,
+  UserAliases,
+  UserDirectory,
+} from '@letterbox/admin';
 import { AuditLog, AuditTrail } from '@letterbox/audit';
 import type { Database } from '@letterbox/db';
+import { DkimKeyCipher } from '@letterbox/dkim';
 import { DATABASE } from '@letterbox/nest-infrastructure';
 import type { ReadApiConfig } from '../read-api.config';
 import { AdminGroupsController } from './admin-groups.controller';
@@ -43,7 +56,17 @@ export class AdminModule {
           useFactory: (db: Database, audit: AuditLog, users: UserDirectory) => new UserAliases(db.sql, audit, users),
           inject: [DATABASE, AuditLog, UserDirectory],
         },
-        { provide: OfficeDomains, useFactory: (db: Database, audit: AuditLog) => new OfficeDomains(db.sql, audit), inject: [DATABASE, AuditLog] },
+        { provide: DomainDnsRecords, ...onPrimary((db) => new DomainDnsRecords(db.sql, config.SPF_SENDERS)) },
+        {
+          provide: OfficeDomains,
+          useFactory: (db: Database, audit: AuditLog, records: DomainDnsRecords) => new OfficeDomains(db.sql, audit, records),
+          inject: [DATABASE, AuditLog, DomainDnsRecords],
+        },
+        {
+          provide: DomainDkimKeys,
+          useFactory: (db: Database, audit: AuditLog) => new DomainDkimKeys(db.sql, audit, DkimKeyCipher.fromSetting(config.DKIM_KEY_ENCRYPTION_KEY)),
+          inject: [DATABASE, AuditLog],
+        },
         { provide: OfficeGroups, useFactory: (db: Database, audit: AuditLog) => new OfficeGroups(db.sql, audit), inject: [DATABASE, AuditLog] },
         { provide: OfficeSettings, useFactory: (db: Database, audit: AuditLog) => new OfficeSettings(db.sql, audit), inject: [DATABASE, AuditLog] },
         OfficeAdminGuard,

@@ -276,7 +276,7 @@ describe('send API, end to end', () => {
       assert.equal(sent.lastError, null);
       const delivered = mailsTo(to);
       assert.equal(delivered.length, 1);
-      assert.equal(delivered[0].envelope.from, sender.email);
+      assert.match(delivered[0].envelope.from, new RegExp(`^bounces\\+[0-9a-z.]+@${sender.domain.replaceAll('.', '\\.')}$`), 'from the send’s bounce address');
       assert.deepEqual(delivered[0].envelope.to, [to]);
       const parsed = await simpleParser(delivered[0].raw);
       assert.deepEqual(addresses(parsed.from), [sender.email]);

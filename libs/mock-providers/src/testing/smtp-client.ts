@@ -6,6 +6,8 @@ import type Mail from 'nodemailer/lib/mailer';
 export interface TestSend {
   port: number;
   from?: string;
+  /** The envelope sender, when not the From address (a bounce address). */
+  envelopeFrom?: string;
   to?: string | string[];
   /** Signs in with AUTH as this user, with any password. */
   user?: string;
@@ -30,6 +32,7 @@ export async function sendTestMail(send: TestSend) {
     to: send.to ?? 'rcpt@example.test',
     subject: send.subject ?? 'Hello',
     text: send.text ?? 'Hello from the tests.',
+    ...(send.envelopeFrom ? { envelope: { from: send.envelopeFrom, to: send.to ?? 'rcpt@example.test' } } : {}),
   };
   try {
     return await transport.sendMail(mail);

@@ -13,6 +13,8 @@ export interface MessageIdentity {
 export interface Delivery {
   /** Envelope recipients. */
   recipients: string[];
+  /** A message to one of the send's recipients: which one (recipientsOf's order), as its bounce address names it. */
+  recipientIndex?: number;
   /** A send separately shows each recipient only themselves. */
   headerTo: string[];
   headerCc: string[];

@@ -12,6 +12,7 @@ import { SentCopies } from '../sent-copies/sent-copies';
 import { FakeProvider } from '../testing/fake-provider';
 import { headersOf, htmlOf } from '../testing/message-headers';
 import { deliveryRecord, FakeAttempt, senderOf, sendRequest } from '../testing/recorded-sends';
+import { outgoingMailOptions } from '../testing/outgoing-mail-options';
 
 const READ_API = 'http://read.test';
 
@@ -39,7 +40,7 @@ describe('SendDelivery: a send put off (for its sender’s rate limit, for its S
     // One message every 10 s: a sender who has just sent waits far longer than a worker waits in place.
     const rateLimit = new SenderRateLimit(redis, 0.1, 1, queuePrefix);
     const provider = new FakeProvider();
-    const delivery = new SendDelivery(db, blobs, provider.transporter, rateLimit, { readApiPublicUrl: READ_API });
+    const delivery = new SendDelivery(db, blobs, provider.transporter, rateLimit, { readApiPublicUrl: READ_API, ...outgoingMailOptions(db) });
     const user = await createTestUser(db, 'busy');
     const { send } = await records.record(senderOf(user), sendRequest({ to: [recipient('ann')] }), { queuePrefix });
     assert.equal(await rateLimit.take(user.email), 0, 'the sender’s one token, taken by a message before');
@@ -64,7 +65,10 @@ describe('SendDelivery: a send put off (for its sender’s rate limit, for its S
 
   test('a send with read receipts waits for its Sent copy; then each recipient’s message carries their own image', async () => {
     const provider = new FakeProvider();
-    const delivery = new SendDelivery(db, blobs, provider.transporter, new SenderRateLimit(redis, 1000, 1000, queuePrefix), { readApiPublicUrl: READ_API });
+    const delivery = new SendDelivery(db, blobs, provider.transporter, new SenderRateLimit(redis, 1000, 1000, queuePrefix), {
+      readApiPublicUrl: READ_API,
+      ...outgoingMailOptions(db),
+    });
     const user = await createTestUser(db, 'receipts');
     const [ann, ben] = ['ann', 'ben'].map(recipient);
     const { send } = await records.record(senderOf(user), sendRequest({ to: [ann, ben], saveCopy: true, requestReadReceipt: true }), { queuePrefix });
@@ -96,7 +100,10 @@ describe('SendDelivery: a send put off (for its sender’s rate limit, for its S
 
   test('a send without read receipts goes whether its Sent copy is stored yet or not', async () => {
     const provider = new FakeProvider();
-    const delivery = new SendDelivery(db, blobs, provider.transporter, new SenderRateLimit(redis, 1000, 1000, queuePrefix), { readApiPublicUrl: READ_API });
+    const delivery = new SendDelivery(db, blobs, provider.transporter, new SenderRateLimit(redis, 1000, 1000, queuePrefix), {
+      readApiPublicUrl: READ_API,
+      ...outgoingMailOptions(db),
+    });
     const { send } = await records.record(senderOf(await createTestUser(db, 'copy')), sendRequest({ to: [recipient('ann')], saveCopy: true }), { queuePrefix });
     assert.deepEqual(await delivery.deliver({ sendId: send.id }, new FakeAttempt()), JOB_DONE);
     assert.equal(provider.taken.length, 1);

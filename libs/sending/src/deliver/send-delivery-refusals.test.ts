@@ -11,6 +11,7 @@ import { SendRecords } from '../submit/send-records';
 import type { SendRequest } from '../submit/send-request';
 import { FakeProvider } from '../testing/fake-provider';
 import { deliveryRecord, FakeAttempt, senderOf, sendRequest } from '../testing/recorded-sends';
+import { outgoingMailOptions } from '../testing/outgoing-mail-options';
 
 const NO_SUCH_USER = { code: 550, text: '5.1.1 no such user' };
 const TRY_LATER = { code: 451, text: '4.3.0 try again later' };
@@ -30,7 +31,10 @@ describe('SendDelivery: what a refusal does, for good (5xx) or for now (4xx)', (
     redis = workerConnection(testSettings());
     records = new SendRecords(db);
     provider = new FakeProvider();
-    delivery = new SendDelivery(db, blobs, provider.transporter, new SenderRateLimit(redis, 1000, 1000, queuePrefix), { readApiPublicUrl: 'http://read.test' });
+    delivery = new SendDelivery(db, blobs, provider.transporter, new SenderRateLimit(redis, 1000, 1000, queuePrefix), {
+      readApiPublicUrl: 'http://read.test',
+      ...outgoingMailOptions(db),
+    });
   });
 
   after(async () => {

@@ -11,6 +11,7 @@ import { SendRecords } from '../submit/send-records';
 import type { SendRequest } from '../submit/send-request';
 import { FakeProvider } from '../testing/fake-provider';
 import { deliveryRecord, FakeAttempt, senderOf, sendRequest } from '../testing/recorded-sends';
+import { outgoingMailOptions } from '../testing/outgoing-mail-options';
 
 describe('SendDelivery: a send run again sends only what did not go', () => {
   const queuePrefix = testQueuePrefix();
@@ -35,7 +36,7 @@ describe('SendDelivery: a send run again sends only what did not go', () => {
   });
 
   function deliveryTo(provider: FakeProvider, options: Partial<SendDeliveryOptions> = {}): SendDelivery {
-    return new SendDelivery(db, blobs, provider.transporter, rateLimit, { readApiPublicUrl: 'http://read.test', ...options });
+    return new SendDelivery(db, blobs, provider.transporter, rateLimit, { readApiPublicUrl: 'http://read.test', ...outgoingMailOptions(db), ...options });
   }
 
   async function recorded(request: SendRequest): Promise<number> {

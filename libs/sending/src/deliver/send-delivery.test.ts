@@ -13,6 +13,7 @@ import { FakeColleagues } from '../testing/fake-colleagues';
 import { FakeProvider } from '../testing/fake-provider';
 import { headersOf } from '../testing/message-headers';
 import { deliveryRecord, FakeAttempt, senderOf, sendRequest } from '../testing/recorded-sends';
+import { outgoingMailOptions } from '../testing/outgoing-mail-options';
 
 describe('SendDelivery: the messages a send goes out as, and who delivers them', () => {
   const queuePrefix = testQueuePrefix();
@@ -40,20 +41,26 @@ describe('SendDelivery: the messages a send goes out as, and who delivers them',
   /** A send recorded for a new user and delivered in one run: what the provider and Letterbox's own users got. */
   async function delivered(request: SendRequest, colleagues?: Colleagues) {
     const provider = new FakeProvider();
-    const delivery = new SendDelivery(db, blobs, provider.transporter, rateLimit, { readApiPublicUrl: 'http://read.test', colleagues });
+    const delivery = new SendDelivery(db, blobs, provider.transporter, rateLimit, {
+      readApiPublicUrl: 'http://read.test',
+      colleagues,
+      ...outgoingMailOptions(db),
+    });
     const user = await createTestUser(db, 'sender');
     const { send } = await records.record(senderOf(user), request, { queuePrefix });
     const outcome = await delivery.deliver({ sendId: send.id }, new FakeAttempt());
-    return { user, provider, outcome, record: await deliveryRecord(db, send.id) };
+    return { user, provider, outcome, sendId: send.id, record: await deliveryRecord(db, send.id) };
   }
 
   test('a send to several recipients goes out as one message, each of them in its envelope, Bcc in none of its headers', async () => {
     const [ann, ben, cat, dan] = ['ann', 'ben', 'cat', 'dan'].map(recipient);
-    const { user, provider, outcome, record } = await delivered(sendRequest({ to: [ann, ben], cc: [cat], bcc: [dan] }));
+    const { user, provider, outcome, sendId, record } = await delivered(sendRequest({ to: [ann, ben], cc: [cat], bcc: [dan] }));
     assert.deepEqual(outcome, JOB_DONE);
     assert.equal(provider.taken.length, 1);
     const [message] = provider.taken;
-    assert.equal(message.from, user.email);
+    assert.deepEqual(outgoingMailOptions(db).bounceAddresses.parse(message.from), { sendId }, 'from the send’s bounce address');
+    assert.ok(message.from.endsWith(`@${user.domain}`));
+    assert.match(message.raw, new RegExp(`^From: .*<${user.email}>`, 'm'), 'the From header stays the sender’s');
     assert.deepEqual(message.recipients, [ann, ben, cat, dan]);
     assert.deepEqual(await headersOf(message.raw), { to: [ann, ben], cc: [cat], bcc: [], messageId: message.messageId });
     assert.equal(record.status, 'sent');
@@ -70,6 +77,12 @@ describe('SendDelivery: the messages a send goes out as, and who delivers them',
     assert.deepEqual(
       provider.taken.map((message) => message.recipients),
       [[ann], [ben], [cat]],
+    );
+    const { bounceAddresses } = outgoingMailOptions(db);
+    assert.deepEqual(
+      provider.taken.map((message) => bounceAddresses.parse(message.from)?.recipientIndex),
+      [0, 1, 2],
+      'each bounce address names its recipient',
     );
     for (const message of provider.taken) {
       assert.deepEqual(await headersOf(message.raw), { to: message.recipients, cc: [], bcc: [], messageId: provider.taken[0].messageId });

@@ -2,18 +2,22 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
+import type Mail from 'nodemailer/lib/mailer';
 import type { Database } from '@letterbox/db';
+import { DkimKeyDecryptionError, type DkimSigningKeys } from '@letterbox/dkim';
 import { readReceiptKeys } from '@letterbox/mail';
 import { loggerFor, sendsTotal } from '@letterbox/observability';
 import { JOB_DONE, type JobAttempt, type JobOutcome, type JobPayloads } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import { messageOptions, type Delivery } from '../compose/compose-message';
+import type { BounceAddresses } from './bounce-addresses';
 import { claimDelivery } from './delivery-claim';
 import { DeliveryRecords } from './delivery-records';
 import type { ProviderReceipts } from './provider-receipts';
 import type { RecordedRequest } from '../submit/record-send';
 import type { SenderRateLimit } from './sender-rate-limit';
-import { recipientsOf, type Sender } from '../submit/send-request';
+import { fromAddressOf, recipientsOf, type Sender } from '../submit/send-request';
+import { signedMessage } from './signed-message';
 import { describeSmtpFailure, isPermanentSmtpFailure } from './smtp-failure';
 
 /** Letterbox's own users among a send's recipients: they get it from Letterbox, never through the provider. */
@@ -32,6 +36,10 @@ export interface SendDeliveryOptions {
   receipts?: ProviderReceipts;
   /** Without it every recipient goes through the provider. */
   colleagues?: Colleagues;
+  /** The envelope sender of each message to the provider: a bounce address naming its send. */
+  bounceAddresses: BounceAddresses;
+  /** The keys each message to the provider is DKIM-signed with: its sender's domain's, or its office's. */
+  dkimKeys: DkimSigningKeys;
 }
 
 type DeliverSend = JobPayloads['deliver-send'];
@@ -144,9 +152,8 @@ export class SendDelivery {
       // Recorded before the SMTP transaction starts: a crash after the provider's 250 leaves this, not deliveredTo.
       if (!(await claimDelivery(this.db.sql, sendId, key, !claimed))) return JOB_DONE;
       claimed = true;
-      await this.leaveAt(slot, sender.email);
       const wholeSend = key === ALL_RECIPIENTS;
-      const refusal = await this.sendOne(sendId, sender, request, delivery, attempt.final, wholeSend);
+      const refusal = await this.sendOne(sendId, sender, request, delivery, { slot, finalAttempt: attempt.final, wholeSend });
       if (refusal !== undefined && wholeSend) return { outcome: 'failed', reason: refusal };
       if (refusal !== undefined) {
         refused.push(key);
@@ -194,21 +201,22 @@ export class SendDelivery {
   }
 
   /**
-   * Sends one message: nothing once the provider took it, or the provider's reason when it refused it for
-   * good; a failure for now is thrown, and the job tried again. `wholeSend`: the message is the whole send,
-   * so a refusal fails it; otherwise the caller decides.
+   * Sends one message, prepared (signed) before its slot and sent at it: nothing once the provider
+   * took it, or the provider's reason when it refused it for good; a failure for now (a key that
+   * does not decrypt included) is thrown, and the job tried again. `wholeSend`: the message is the
+   * whole send, so a refusal fails it; otherwise the caller decides.
    */
   private async sendOne(
     sendId: number,
     sender: Sender,
     request: RecordedRequest,
     delivery: Delivery,
-    finalAttempt: boolean,
-    wholeSend: boolean,
+    { slot, finalAttempt, wholeSend }: { slot: number; finalAttempt: boolean; wholeSend: boolean },
   ): Promise<string | undefined> {
-    const identity = { messageId: request.messageId, date: new Date(request.date) };
     try {
-      const accepted = await this.smtp.sendMail(messageOptions(this.blobs, sender, request, identity, delivery));
+      const message = await this.prepare(sendId, sender, request, delivery);
+      await this.leaveAt(slot, sender.email);
+      const accepted = await this.smtp.sendMail(message);
       logger.info(
         { sendId, messageId: request.messageId, recipients: delivery.recipients, smtpResponse: accepted.response },
         `send ${sendId}: the provider took it`,
@@ -220,10 +228,26 @@ export class SendDelivery {
       const failsSend = (permanent && wholeSend) || (finalAttempt && !permanent);
       await (failsSend ? this.records.failed(sendId, lastError) : this.records.lastError(sendId, lastError));
       if (failsSend) sendsTotal.inc({ status: 'failed' });
-      logger.warn({ sendId, recipients: delivery.recipients, permanent }, `send ${sendId}: the provider refused it: ${lastError}`);
+      const what = error instanceof DkimKeyDecryptionError ? 'could not be signed' : 'the provider refused it';
+      logger.warn({ sendId, recipients: delivery.recipients, permanent }, `send ${sendId}: ${what}: ${lastError}`);
       if (permanent) return lastError;
       throw error;
     }
+  }
+
+  /**
+   * One message to the provider: from its bounce address (the From header stays the sender's),
+   * DKIM-signed when its domain or office has keys.
+   */
+  private async prepare(sendId: number, sender: Sender, request: RecordedRequest, delivery: Delivery): Promise<Mail.Options> {
+    const identity = { messageId: request.messageId, date: new Date(request.date) };
+    const compose = () => messageOptions(this.blobs, sender, request, identity, delivery);
+    const from = fromAddressOf(sender, request);
+    const bounceTo = { sendId, recipientIndex: delivery.recipientIndex };
+    const envelope = { from: this.options.bounceAddresses.address(bounceTo, from.slice(from.lastIndexOf('@') + 1)), to: delivery.recipients };
+    const keys = await this.options.dkimKeys.forSender(sender.officeId, from);
+    if (keys.length === 0) return { ...compose(), envelope };
+    return { envelope, messageId: request.messageId, raw: await signedMessage(compose, keys) };
   }
 
   /** The messages a send is made of, each under the key its delivery is recorded by. */
@@ -237,10 +261,11 @@ export class SendDelivery {
       return plan;
     }
     const certKeys = request.requestReadReceipt && sentMailId !== null ? await readReceiptKeys(this.db.sql, sentMailId) : new Map<string, string>();
-    return recipients.map((recipient) => {
+    return recipients.map((recipient, recipientIndex) => {
       const certKey = certKeys.get(recipient);
       const delivery: Delivery = {
         recipients: [recipient],
+        recipientIndex,
         headerTo: request.sendSeparately ? [recipient] : request.to,
         headerCc: request.sendSeparately ? [] : request.cc,
         receiptPixelUrl: certKey ? this.pixelUrl(sender.officeId, certKey, recipient) : undefined,
