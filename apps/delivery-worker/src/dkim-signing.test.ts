@@ -6,9 +6,9 @@ import { commandLineAct, DomainDkimKeys } from '@letterbox/admin';
 import { AuditLog } from '@letterbox/audit';
 import { dkimKeyConfig, loadConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
-import { DkimKeyCipher, publishedDkimRecords } from '@letterbox/dkim';
-import { txtResolver } from '@letterbox/dkim/testing';
-import { startMockSmtp, type MockSmtp } from '@letterbox/mock-providers';
+import { DkimKeyCipher, publishedDkimSource } from '@letterbox/dkim';
+import { CachingDnsResolver } from '@letterbox/dns';
+import { MOCK_DNS_ZONES, startMockDns, startMockSmtp, zoneTable, type MockDns, type MockSmtp } from '@letterbox/mock-providers';
 import {
   accessTokenFor,
   createTestUser,
@@ -25,11 +25,14 @@ describe('delivery worker: outgoing mail is DKIM-signed with the keys the admini
   const queuePrefix = testQueuePrefix();
   let db: Database;
   let mock: MockSmtp;
+  let dns: MockDns;
   let api: SendApiProcess;
   let worker: TestWorker;
 
   before(async () => {
     db = testDatabase();
+    // The demo's DNS: the offices' DKIM keys from the database beside the demo zones.
+    dns = await startMockDns({ port: 0, zones: [publishedDkimSource(db.sql), zoneTable(MOCK_DNS_ZONES)] });
     mock = await startMockSmtp({ port: 0, latencyMs: 0, ratePerSecond: 100_000, burst: 100_000 });
     api = await startSendApiProcess({ QUEUE_PREFIX: queuePrefix });
     worker = await startTestWorker(deliveryWorkerEnv(queuePrefix, mock.port));
@@ -39,10 +42,11 @@ describe('delivery worker: outgoing mail is DKIM-signed with the keys the admini
     await worker?.close();
     await api?.close();
     await mock?.close();
+    await dns?.close();
     await db?.close();
   });
 
-  test('a send through the API reaches the mock provider signed with RSA and Ed25519 that verify against the published records', async () => {
+  test('a send through the API reaches the mock provider signed with RSA and Ed25519 that verify against the records the local DNS serves', async () => {
     const user = await createTestUser(db, 'dkim-worker');
     // As `npm run admin -- dkim` makes them, under the key the worker runs with (the demo's, as the tests run).
     const cipher = DkimKeyCipher.fromSetting(loadConfig(dkimKeyConfig).DKIM_KEY_ENCRYPTION_KEY);
@@ -52,7 +56,8 @@ describe('delivery worker: outgoing mail is DKIM-signed with the keys the admini
     const answer = await client.send({ to: [to], subject: 'Signed by the worker', text: 'Verify me.' });
     assert.equal((await client.until(answer.body.id, ['sent', 'failed'])).status, 'sent');
     const [mail] = mock.messages({ to });
-    const { results } = await dkimVerify(mail.raw, { resolver: txtResolver(await publishedDkimRecords(db.sql)) });
+    const resolver = new CachingDnsResolver({ servers: [`127.0.0.1:${dns.port}`], timeoutMs: 2000 }).resolve;
+    const { results } = await dkimVerify(mail.raw, { resolver });
     assert.deepEqual(results.map((result) => [result.signingDomain, result.status.result, result.status.aligned]).sort(), [
       [user.domain, 'pass', user.domain],
       [user.domain, 'pass', user.domain],

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createMockFcm, startMockDns, startMockProvidersHttp, startMockSmtp } from '@letterbox/mock-providers';
+import { Pool } from 'pg';
+import { publishedDkimSource } from '@letterbox/dkim';
+import { createMockFcm, MOCK_DNS_ZONES, startMockDns, startMockProvidersHttp, startMockSmtp, zoneTable } from '@letterbox/mock-providers';
 import { exitOnStartupFailure, loggerFor, nameProcess } from '@letterbox/observability';
 import { loadMockProvidersConfig } from './mock-providers.config';
 
@@ -30,10 +32,12 @@ async function start(): Promise<void> {
     internalRate: config.MOCK_FCM_INTERNAL_RATE,
   });
   const http = await startMockProvidersHttp(smtp, { port: config.MOCK_PROVIDERS_HTTP_PORT, host, mockFcm });
-  const dns = await startMockDns({ port: config.MOCK_DNS_PORT, host });
+  const sql = new Pool({ connectionString: config.DATABASE_URL, max: 2, application_name: 'letterbox-mock-dns' });
+  sql.on('error', (error) => loggerFor('mock-dns').warn({ err: error }, 'an idle database connection failed'));
+  const dns = await startMockDns({ port: config.MOCK_DNS_PORT, host, zones: [publishedDkimSource(sql), zoneTable(MOCK_DNS_ZONES)] });
   const base = `http://${host}:${config.MOCK_PROVIDERS_HTTP_PORT}`;
   loggerFor('process').info(`mock providers: SMTP on ${host}:${smtp.port}, FCM and the control API on ${base}, DNS on ${host}:${dns.port}`);
-  const stop = () => void Promise.all([http.close(), smtp.close(), dns.close()]);
+  const stop = () => void Promise.all([http.close(), smtp.close(), dns.close(), sql.end()]);
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, pemFileSetting, portFrom } from '@letterbox/config';
+import { databaseConfig, loadConfig, pemFileSetting, portFrom } from '@letterbox/config';
 import { DEFAULT_FCM_BEHAVIOUR, DEFAULT_SMTP_BEHAVIOUR, fcmBehaviourSchema, smtpBehaviourSchema } from '@letterbox/mock-providers';
 
 const behaviour = smtpBehaviourSchema.shape;
@@ -13,6 +13,8 @@ export const mockProvidersSettings = {
   MOCK_PROVIDERS_HTTP_PORT: portFrom(3005),
   /** The mock DNS (UDP and TCP), which `npm start` points the apps' DNS_SERVERS at. */
   MOCK_DNS_PORT: portFrom(5354),
+  /** Where the mock DNS reads the DKIM keys of Letterbox's own domains, to serve them as their administrator would publish them. */
+  DATABASE_URL: databaseConfig.DATABASE_URL,
   MOCK_PROVIDERS_HOST: z.string().min(1).default('127.0.0.1'),
   MOCK_SMTP_LATENCY_MS: setting(behaviour.latencyMs, DEFAULT_SMTP_BEHAVIOUR.latencyMs),
   MOCK_SMTP_RATE_PER_SECOND: setting(behaviour.ratePerSecond, DEFAULT_SMTP_BEHAVIOUR.ratePerSecond),
