@@ -15,17 +15,17 @@ export const INBOUND_PATH = '/v2/inbound';
 /** The path of one intake request for one recipient. */
 export const inboundPath = (recipient: string) => `${INBOUND_PATH}?to=${encodeURIComponent(recipient)}`;
 
-/** A unique newsletter issue to `recipient`; `messageId` without the angle brackets. */
-export function newsletterMessage(recipient: string, messageId: string, issue: number): string {
+/** A unique newsletter issue to `recipient` from `from`; `messageId` without the angle brackets, or none. */
+export function newsletterMessage(recipient: string, messageId: string | undefined, issue: number, from = '"Garden Club News" <news@news.example.org>'): string {
   const boundary = `=_bench_${issue}_alt`;
   const text = Array.from({ length: 3 }, (_, round) => LINES.map((line) => `${line} (${issue}.${round})`).join('\r\n')).join('\r\n\r\n');
   const html = `<html><body><h1>Garden club news #${issue}</h1>${LINES.map((line) => `<p>${line}</p>`).join('')}<p><a href="https://news.example.org/unsubscribe?i=${issue}">Unsubscribe</a></p></body></html>`;
   return [
-    'From: "Garden Club News" <news@news.example.org>',
+    `From: ${from}`,
     `To: ${recipient}`,
     `Subject: Garden club news #${issue}`,
     `Date: ${new Date().toUTCString().replace('GMT', '+0000')}`,
-    `Message-ID: <${messageId}>`,
+    ...(messageId === undefined ? [] : [`Message-ID: <${messageId}>`]),
     'MIME-Version: 1.0',
     'List-Id: Garden club news <news.news.example.org>',
     '<https://news.example.org/unsubscribe>'.replace(/^/, 'List-Unsubscribe: '),

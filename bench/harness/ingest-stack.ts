@@ -32,6 +32,16 @@ export const INGEST_BENCH_SMTP_PORT = 2932;
 export const INGEST_BENCH_MOCK_HTTP_PORT = 3935;
 export const INGEST_BENCH_MOCK_SMTP_PORT = 2935;
 export const INGEST_BENCH_MOCK_DNS_PORT = 5935;
+/**
+ * The ingest apps a scenario may start side by side on the same queues: the one that checks
+ * incoming mail (its defaults), and one with the checks off (INGEST_VERIFY_SENDERS=false),
+ * to measure what the checks cost in the same run.
+ */
+export const INGEST_APPS = {
+  ingest: { httpPort: INGEST_BENCH_HTTP_PORT, smtpPort: INGEST_BENCH_SMTP_PORT, env: {} },
+  'ingest-unchecked': { httpPort: 3933, smtpPort: 2933, env: { INGEST_VERIFY_SENDERS: 'false' } },
+} as const;
+export type IngestAppName = keyof typeof INGEST_APPS;
 /** The ingest app's default gateway token. */
 export const INGEST_BENCH_TOKEN = 'letterbox-ingest-demo';
 /** The mock FCM's default latency (FCM's HTTP v1 API takes tens of milliseconds). */
@@ -72,7 +82,8 @@ export class IngestStack {
   /** Makes the recipients if missing, checks that nothing else uses the bench's ports and queues, and clears what a killed run left. */
   static async open(): Promise<IngestStack> {
     const { DATABASE_URL, ...settings } = loadConfig({ ...databaseConfig, ...redisConfig });
-    for (const port of [INGEST_BENCH_HTTP_PORT, INGEST_BENCH_SMTP_PORT, INGEST_BENCH_MOCK_HTTP_PORT, INGEST_BENCH_MOCK_SMTP_PORT]) {
+    const appPorts = Object.values(INGEST_APPS).flatMap((app) => [app.httpPort, app.smtpPort]);
+    for (const port of [...appPorts, INGEST_BENCH_MOCK_HTTP_PORT, INGEST_BENCH_MOCK_SMTP_PORT, INGEST_BENCH_MOCK_DNS_PORT]) {
       if (await portTaken(port)) throw new Error(`port ${port} is taken; stop what listens there (an ingest app or mock providers left over from a run?)`);
     }
     const db = createDatabase({ url: DATABASE_URL, poolSize: 2, applicationName: 'letterbox-bench-ingest-prepare' });
@@ -107,29 +118,41 @@ export class IngestStack {
     return { QUEUE_PREFIX: INGEST_BENCH_PREFIX, STORAGE_DIR: this.storageDir, STORAGE_COMPRESS: 'none' };
   }
 
-  /** `nodeArgs` go before the script, e.g. `--cpu-prof`, which NODE_OPTIONS may not hold. */
-  async startIngest(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ChildService> {
+  /** Where an ingest app started here takes POST /v2/inbound. */
+  baseOf(app: IngestAppName): URL {
+    return new URL(`http://127.0.0.1:${INGEST_APPS[app].httpPort}`);
+  }
+
+  /**
+   * An ingest app (see INGEST_APPS), its checks of incoming mail asking the mock providers'
+   * DNS, which must be running (startMockProviders). `nodeArgs` go before the script, e.g.
+   * `--cpu-prof`, which NODE_OPTIONS may not hold.
+   */
+  async startIngest(env: Record<string, string> = {}, nodeArgs: string[] = [], app: IngestAppName = 'ingest'): Promise<ChildService> {
+    const base = this.baseOf(app);
     const service = await startService({
-      name: 'the ingest app',
+      name: `the ${app} app`,
       args: ['--enable-source-maps', ...nodeArgs, builtApp('ingest')],
       env: {
         ...this.sharedEnv,
         INGEST_HOST: '127.0.0.1',
-        INGEST_HTTP_PORT: String(INGEST_BENCH_HTTP_PORT),
-        INGEST_SMTP_PORT: String(INGEST_BENCH_SMTP_PORT),
+        INGEST_HTTP_PORT: String(INGEST_APPS[app].httpPort),
+        INGEST_SMTP_PORT: String(INGEST_APPS[app].smtpPort),
         INGEST_TOKEN: INGEST_BENCH_TOKEN,
+        DNS_SERVERS: `127.0.0.1:${INGEST_BENCH_MOCK_DNS_PORT}`,
+        ...INGEST_APPS[app].env,
         ...env,
       },
       // It has no /health; its OpenAPI document answers once it listens.
       ready: async () => {
         try {
-          return (await fetch(new URL('/docs/openapi.json', this.base), { signal: AbortSignal.timeout(1000) })).ok;
+          return (await fetch(new URL('/docs/openapi.json', base), { signal: AbortSignal.timeout(1000) })).ok;
         } catch {
           return false;
         }
       },
     });
-    this.services.set('ingest', service);
+    this.services.set(app, service);
     return service;
   }
 
@@ -153,9 +176,9 @@ export class IngestStack {
     this.services.delete('ingest-worker');
   }
 
-  /** Mock providers on the harness's ports (their FCM at MOCK_FCM_LATENCY_MS), and a notify worker sending to them. */
-  async startNotifyPath(): Promise<{ mock: ChildService; worker: ChildService }> {
-    this.mock = await startService({
+  /** Mock providers on the ingest bench's ports (their FCM at MOCK_FCM_LATENCY_MS): the DNS the ingest apps' checks ask, and the FCM the notify worker sends to. */
+  async startMockProviders(): Promise<ChildService> {
+    this.mock ??= await startService({
       name: 'the mock providers',
       args: ['--enable-source-maps', builtApp('mock-providers')],
       env: {
@@ -167,6 +190,12 @@ export class IngestStack {
       },
       ready: () => answersHealth(this.mockControl),
     });
+    return this.mock;
+  }
+
+  /** The mock providers, and a notify worker sending to them. */
+  async startNotifyPath(): Promise<{ mock: ChildService; worker: ChildService }> {
+    const mock = await this.startMockProviders();
     const before = await this.notifyQueue.getWorkersCount();
     const worker = await startService({
       name: 'the notify worker',
@@ -176,7 +205,7 @@ export class IngestStack {
       stopGraceMs: 15_000,
     });
     this.services.set('notify-worker', worker);
-    return { mock: this.mock, worker };
+    return { mock, worker };
   }
 
   /** One device per recipient, as the devices API would register it. */
@@ -238,12 +267,12 @@ export class IngestStack {
   }
 
   /** The last few KB a service started here wrote (its logged errors). */
-  outputTail(name: 'ingest' | 'ingest-worker' | 'notify-worker'): string {
+  outputTail(name: IngestAppName | 'ingest-worker' | 'notify-worker'): string {
     return this.services.get(name)?.outputTail() ?? '';
   }
 
   /** The main thread of a service started here: seconds on a core and seconds runnable but waiting for one, so far. */
-  mainThread(name: 'ingest' | 'ingest-worker' | 'notify-worker'): { running: number; waiting: number } {
+  mainThread(name: IngestAppName | 'ingest-worker' | 'notify-worker'): { running: number; waiting: number } {
     const service = this.services.get(name);
     return service ? mainThreadSchedSeconds(service.pid) : { running: 0, waiting: 0 };
   }

@@ -1,0 +1,33 @@
+import { dkimSign } from 'mailauth/lib/dkim/sign';
+import { TEST_DKIM_KEYS } from '@letterbox/mock-providers/testing';
+import { newsletterMessage } from './inbound-messages';
+
+/** The outside domain the checked newsletters come from: the mock DNS publishes its SPF (127.0.0.1), DKIM keys and DMARC p=reject. */
+const SENDER = 'news@pass.example';
+
+/**
+ * Where the gateway says each checked newsletter came from (POST /v2/inbound's query): the
+ * server pass.example's SPF allows, so every check of the intake runs (SPF, both DKIM
+ * signatures, DMARC) against the mock DNS, and passes.
+ */
+export const CHECKED_ORIGIN = `ip=127.0.0.1&helo=mail.pass.example&sender=${encodeURIComponent(SENDER)}`;
+
+/**
+ * A newsletter to each recipient from pass.example, signed with its RSA and Ed25519 test
+ * keys once, before any load: a request adds its own Message-ID above the signatures
+ * (withMessageId), which leaves them valid as Message-ID is not among the signed headers.
+ */
+export async function signedNewsletters(recipients: string[]): Promise<Map<string, string>> {
+  const signed = await Promise.all(
+    recipients.map(async (recipient, issue) => {
+      const message = newsletterMessage(recipient, undefined, issue, `"Pass News" <${SENDER}>`);
+      const keys = [TEST_DKIM_KEYS.passRsa, TEST_DKIM_KEYS.passEd25519];
+      const { signatures, errors } = await dkimSign(message, { ...keys[0], signatureData: keys.map((key) => ({ ...key })) });
+      if (errors.length > 0) throw new Error(`the bench newsletter to ${recipient} could not be signed: ${errors[0].err?.message ?? 'unknown'}`);
+      return [recipient, signatures + message] as const;
+    }),
+  );
+  return new Map(signed);
+}
+
+export const withMessageId = (signed: string, messageId: string) => `Message-ID: <${messageId}>\r\n${signed}`;
