@@ -1,0 +1,6 @@
+export type { AuthResult, SenderVerdict, MailAuthentication, InboundOrigin, TlsUse, MailAction } from './mail-authentication';
+export { MailVerifier, MAX_DKIM_SIGNATURES, type MailVerifierOptions, type MessageToVerify, type Verification } from './mail-verifier';
+export type { DmarcRejectAs } from './sender-policy';
+export { budgetedResolver, type DnsResolve } from './dns-budget';
+export { HeaderFieldFilter, filterHeaderFields, type HeaderField, type KeepField } from './header-field-filter';
+export { parseAuthenticationResults, authservIdOf } from './authentication-results';
