@@ -44,7 +44,7 @@ function verifier(options: Partial<MailVerifierOptions> = {}): MailVerifier {
     hostname: 'mx.letterbox.test',
     resolve: fakeDns,
     dnsBudgetMs: 5000,
-    isOwnDomain: async (domain) => domain === 'letterbox.test',
+    isOwnAddress: async (address) => address.endsWith('@letterbox.test'),
     dmarcRejectAs: 'refuse',
     ...options,
   });

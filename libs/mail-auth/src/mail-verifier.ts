@@ -22,8 +22,8 @@ export interface MailVerifierOptions {
   resolve: DnsResolve;
   /** What all DNS lookups of one message may take together. */
   dnsBudgetMs: number;
-  /** Whether a domain is one of Letterbox's own (an office's). */
-  isOwnDomain: (domain: string) => Promise<boolean>;
+  /** Whether an address is in one of Letterbox's own domains (an office's). */
+  isOwnAddress: (address: string) => Promise<boolean>;
   dmarcRejectAs: DmarcRejectAs;
   /** The authserv-id of the gateway whose results the HTTP intake passes on: INGEST_TRUSTED_AUTHSERV_ID. */
   trustedAuthservId?: string;
@@ -73,7 +73,7 @@ export class MailVerifier {
     }
     const trusted = origin.channel === 'http' ? this.trustedResults(origin.trustedResults) : undefined;
     const checked = trusted ?? (await this.check(message));
-    const claimsColleague = fromDomain !== null && (await this.options.isOwnDomain(fromDomain));
+    const claimsColleague = message.from !== undefined && fromDomain !== null && (await this.options.isOwnAddress(message.from));
     const policy = { results: checked.results, dmarcPolicy: checked.dmarcPolicy, claimsColleague, dmarcRejectAs: this.options.dmarcRejectAs };
     const authentication: MailAuthentication = { ...checked.results, fromDomain, sender: senderVerdict(policy) };
     return { authentication, action: mailAction(policy), trace: Buffer.from(received + checked.headers) };
