@@ -1,29 +1,36 @@
+import { z } from 'zod';
+
 /** An RFC 8601 result word, as Authentication-Results writes it. */
-export type AuthResult = 'pass' | 'fail' | 'softfail' | 'neutral' | 'none' | 'temperror' | 'permerror' | 'policy';
+export const authResultSchema = z.enum(['pass', 'fail', 'softfail', 'neutral', 'none', 'temperror', 'permerror', 'policy']);
+export type AuthResult = z.infer<typeof authResultSchema>;
 
-/** What the webmail shows about who sent it. */
-export type SenderVerdict =
-  /** DMARC pass for the From domain. */
-  | 'verified'
-  /** Nothing proves or disproves it (DMARC none or temperror, no policy). */
-  | 'unverified'
-  /** DMARC fail for the From domain. */
-  | 'failed'
-  /** From is an address of Letterbox's own domains, but the mail came from outside. */
-  | 'forged-colleague'
-  /** Local delivery from a Letterbox user (never from the intake's outside channels). */
-  | 'internal';
+/**
+ * What the webmail shows about who sent it:
+ * - `verified`: DMARC pass for the From domain;
+ * - `unverified`: nothing proves or disproves it (DMARC none or temperror, no policy);
+ * - `failed`: DMARC fail for the From domain;
+ * - `forged-colleague`: From is an address of Letterbox's own domains, but the mail came from outside;
+ * - `internal`: local delivery from a Letterbox user (never from the intake's outside channels).
+ */
+export const senderVerdictSchema = z.enum(['verified', 'unverified', 'failed', 'forged-colleague', 'internal']);
+export type SenderVerdict = z.infer<typeof senderVerdictSchema>;
 
-/** The checks of an incoming mail, stored with it (`mails.authentication`) and answered on its detail. */
-export interface MailAuthentication {
-  spf: AuthResult;
-  dkim: AuthResult;
-  dmarc: AuthResult;
-  arc: AuthResult;
-  /** The From header's domain, as checked. */
-  fromDomain: string | null;
-  sender: SenderVerdict;
-}
+/**
+ * The checks of an incoming mail, stored with it (`mails.authentication`) and answered on its
+ * detail: the one definition of the wire type (OpenAPI `MailAuthentication`).
+ */
+export const mailAuthenticationSchema = z
+  .object({
+    spf: authResultSchema,
+    dkim: authResultSchema,
+    dmarc: authResultSchema,
+    arc: authResultSchema,
+    /** The From header's domain, as checked. */
+    fromDomain: z.string().nullable(),
+    sender: senderVerdictSchema,
+  })
+  .meta({ id: 'MailAuthentication' });
+export type MailAuthentication = z.infer<typeof mailAuthenticationSchema>;
 
 /** How a message reached the intake, as far as the checks need it. */
 export type InboundOrigin =
