@@ -123,17 +123,17 @@ export class InboundIntake {
    */
   private async acceptStreamed(content: Readable, capture: HeadCapture, arrival: Arrival): Promise<AcceptedInbound> {
     const put = await this.blobs.putTracked(content);
-    if (!this.verifier) return this.describeAndRecord(put, parseMessageHeadOf(capture, put.blob), arrival, undefined);
     let summary: HeaderSummary;
     let verification: Verification | undefined;
     try {
-      summary = parseMessageHeadOf(capture, put.blob);
+      summary = parseMessageHead(capture.head(), put.blob.size);
       verification = await this.verify(() => this.blobs.createReadStream(put.blob.key), summary, arrival);
     } catch (error) {
       await this.discard(put);
       throw error;
     }
-    const { trace } = verification!;
+    if (!this.verifier || !verification) return this.describeAndRecord(put, summary, arrival, undefined);
+    const { trace } = verification;
     const keep = this.verifier.keepStored;
     const stored = this.blobs.createReadStream(put.blob.key);
     const rewritten = await this.blobs
@@ -234,11 +234,6 @@ interface Arrival {
   origin: InboundOrigin;
   envelope: ResolvedRecipients | undefined;
   quota: NonNullable<InboundMessage['quota']>;
-}
-
-/** The message's header block, checked (see parseMessageHead), from what HeadCapture kept of it. */
-function parseMessageHeadOf(capture: HeadCapture, blob: StoredBlob): HeaderSummary {
-  return parseMessageHead(capture.head(), blob.size);
 }
 
 async function* withTrace(trace: Buffer, message: Readable): AsyncGenerator<Buffer> {

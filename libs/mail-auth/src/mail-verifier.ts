@@ -113,7 +113,7 @@ export class MailVerifier {
         disableBimi: true,
       };
       const result = await authenticate(read.view, options);
-      return { ...mailResults(result, Boolean(ip)), headers: result.headers };
+      return mailResults(result, Boolean(ip), this.options.authservId);
     } catch (error) {
       // The message could not be read (storage failed): it is not checked, nor accepted.
       if (read.failed()) throw error;
@@ -133,7 +133,7 @@ interface RfcLimits {
 interface Checked {
   results: Pick<MailAuthentication, 'spf' | 'dkim' | 'dmarc' | 'arc'>;
   dmarcPolicy?: string;
-  /** mailauth's trace fields, each ending in CRLF. */
+  /** The trace fields that say them, each ending in CRLF. */
   headers: string;
 }
 
