@@ -156,6 +156,18 @@ describe('incoming mail is checked before it is stored', () => {
     assert.equal(rows.length, 0);
   });
 
+  test('a large p=reject failure, refused after it streamed into storage, leaves no file behind', async () => {
+    const { raw, messageId } = message('ceo@reject.test', '', 'Pay the invoice attached.\r\n'.repeat(12_000));
+    await assert.rejects(send(raw, 'ceo@reject.test'), { responseCode: 550 });
+    const stillThere = await blobs.readRanges(blobs.keyOf(raw), [{ start: 0, end: 1 }]).then(
+      () => true,
+      () => false,
+    );
+    assert.equal(stillThere, false);
+    const { rows } = await db.sql.query('SELECT 1 FROM mails WHERE user_id = $1 AND message_id = $2', [bob.id, messageId]);
+    assert.equal(rows.length, 0);
+  });
+
   test('a DMARC p=quarantine failure goes to Spam', async () => {
     const { raw, messageId } = message('ann@quarantine.test');
     await send(raw, 'ann@quarantine.test');
