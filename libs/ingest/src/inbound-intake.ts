@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { pipeline, Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { messageIdOf } from '@letterbox/mail';
-import { filterHeaderFields, HeaderFieldFilter, type InboundOrigin, type MailVerifier, type Verification } from '@letterbox/mail-auth';
+import type { InboundOrigin, MailVerifier, Verification } from '@letterbox/mail-auth';
 import type { HeaderSummary } from '@letterbox/mime';
 import { currentRequestId } from '@letterbox/observability';
 import type { InboundMessageJob } from '@letterbox/queue';
@@ -108,9 +108,13 @@ export class InboundIntake {
   private async acceptWhole(received: Buffer, arrival: Arrival): Promise<AcceptedInbound> {
     const summary = parseMessageHead(received, received.length);
     const verification = await this.verify(received, summary, arrival);
-    const bytes = verification ? Buffer.concat([verification.trace, filterHeaderFields(received, this.verifier!.keepStored)]) : received;
-    if (!this.spool) return this.putAndRecord(bytes, summary, arrival, verification);
-    const described = await this.describe({ key: this.blobs.keyOf(bytes), size: bytes.length }, summary, arrival, verification);
+    const checked =
+      this.verifier && verification
+        ? { bytes: this.verifier.traced(received, verification), arrival: { ...arrival, received: { key: this.blobs.keyOf(received), size: received.length } } }
+        : { bytes: received, arrival };
+    const { bytes } = checked;
+    if (!this.spool) return this.putAndRecord(bytes, summary, checked.arrival, verification);
+    const described = await this.describe({ key: this.blobs.keyOf(bytes), size: bytes.length }, summary, checked.arrival, verification);
     const spooled = await this.spool.append(bytes);
     // Refused from here on (no acceptance recorded or kept), its bytes stay in the spool file until the sweep takes the file.
     return this.record({ ...described.payload, spooled }, described.recipients);
@@ -133,20 +137,9 @@ export class InboundIntake {
       throw error;
     }
     if (!this.verifier || !verification) return this.describeAndRecord(put, summary, arrival, undefined);
-    const { trace } = verification;
-    const keep = this.verifier.keepStored;
-    const stored = this.blobs.createReadStream(put.blob.key);
-    const rewritten = await this.blobs
-      .putTracked(
-        Readable.from(
-          withTrace(
-            trace,
-            pipeline(stored, new HeaderFieldFilter(keep), () => undefined),
-          ),
-        ),
-      )
-      .finally(() => this.discard(put));
-    return this.describeAndRecord(rewritten, summary, arrival, verification);
+    const stored = this.verifier.tracedStream(this.blobs.createReadStream(put.blob.key), verification);
+    const rewritten = await this.blobs.putTracked(stored).finally(() => this.discard(put));
+    return this.describeAndRecord(rewritten, summary, { ...arrival, received: put.blob }, verification);
   }
 
   /** A message held in memory and not spooled (S3 storage): put into storage before it is recorded. */
@@ -199,14 +192,14 @@ export class InboundIntake {
   private async describe(
     blob: StoredBlob,
     summary: HeaderSummary,
-    { inboundId, receivedAt, envelope, quota }: Arrival,
+    { inboundId, receivedAt, envelope, quota, received = blob }: Arrival,
     verification: Verification | undefined,
   ): Promise<{ payload: InboundMessageJob; recipients: Map<string, RecipientAddress> }> {
     const recipients = envelope?.known ?? (await this.directory.resolve([...summary.to, ...summary.cc, ...summary.bcc].map(({ address }) => address))).known;
     if (recipients.size === 0) throw new NoRecipientsError();
     const verdict = quotaVerdict(recipients, await this.quotas.usageOf(userIdsOf(recipients)), blob.size);
     if (verdict.full.length > 0 && (quota === 'refuse' || verdict.full.length === recipients.size)) throw new QuotaExceededError(verdict.full, blob.size);
-    const messageId = messageIdOf(summary, blob);
+    const messageId = messageIdOf(summary, received);
     const payload: InboundMessageJob = {
       inboundId,
       storageKey: blob.key,
@@ -230,15 +223,15 @@ export class InboundIntake {
 /** What the intake knows of a message from the moment it arrives. */
 interface Arrival {
   inboundId: string;
+  /**
+   * The message as it came, before its trace headers (which differ on every acceptance):
+   * what the Message-ID of a message without one is made from, so a retried delivery of it is stored once.
+   */
+  received?: StoredBlob;
   receivedAt: Date;
   origin: InboundOrigin;
   envelope: ResolvedRecipients | undefined;
   quota: NonNullable<InboundMessage['quota']>;
-}
-
-async function* withTrace(trace: Buffer, message: Readable): AsyncGenerator<Buffer> {
-  yield trace;
-  yield* message;
 }
 
 /** Refuses recipients Letterbox takes no mail for: outside its domains first, as a relay is refused before any lookup of users. */

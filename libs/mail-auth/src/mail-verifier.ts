@@ -1,4 +1,4 @@
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { authenticate, type AuthenticateOptions } from 'mailauth';
 import { loggerFor } from '@letterbox/observability';
 import { authservIdOf, parseAuthenticationResults } from './authentication-results';
@@ -62,6 +62,17 @@ export class MailVerifier {
    * Letterbox's authserv-id, which only Letterbox may write (RFC 8601 §5).
    */
   readonly keepStored: KeepField = (field) => field.name !== 'authentication-results' || authservIdOf(field.raw.toString('latin1')) !== this.ourId;
+
+  /** The message as stored: its trace fields first, then itself without an Authentication-Results claiming to be Letterbox's. */
+  traced(message: Buffer, verification: Verification): Buffer {
+    return Buffer.concat([verification.trace, filterHeaderFields(message, this.keepStored)]);
+  }
+
+  /** As traced, for a message too large to hold: streamed, its header block rewritten as it passes. */
+  tracedStream(message: Readable, verification: Verification): Readable {
+    const filtered = pipeline(message, new HeaderFieldFilter(this.keepStored), () => undefined);
+    return Readable.from(withTrace(verification.trace, filtered));
+  }
 
   async verify(message: MessageToVerify): Promise<Verification> {
     const { origin } = message;
@@ -148,6 +159,11 @@ function readableView(content: MessageToVerify['content']): { view: Buffer | Rea
     if (error) failed = true;
   });
   return { view, failed: () => failed };
+}
+
+async function* withTrace(trace: Buffer, message: Readable): AsyncGenerator<Buffer> {
+  yield trace;
+  yield* message;
 }
 
 function firstDkimSignatures(): KeepField {

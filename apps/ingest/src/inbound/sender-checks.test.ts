@@ -141,6 +141,18 @@ describe('incoming mail is checked before it is stored', () => {
     assert.ok(eml.endsWith(body));
   });
 
+  test('a message without a Message-ID, delivered twice, is stored once: its trace headers do not make it another message', async () => {
+    const subject = `No Message-ID ${randomUUID()}`;
+    const raw = Buffer.from(`From: ann@pass.test\r\nTo: ${bob.email}\r\nSubject: ${subject}\r\n\r\nOnce.\r\n`);
+    const inboundIds: Array<string | undefined> = [];
+    for (const _attempt of [1, 2]) inboundIds.push(/queued as ([0-9a-f-]{36})/.exec(String((await send(raw, 'ann@pass.test')).response))?.[1]);
+    await waitFor(async () => (await db.sql.query('SELECT 1 FROM inbound_acceptances WHERE inbound_id = ANY($1::uuid[])', [inboundIds])).rowCount === 0, {
+      what: 'both acceptances handled',
+    });
+    const { rows } = await db.sql.query('SELECT 1 FROM mails WHERE user_id = $1 AND subject = $2', [bob.id, subject]);
+    assert.equal(rows.length, 1);
+  });
+
   test('a DMARC p=reject failure is refused after DATA with 550 5.7.1, and over HTTP with 422', async () => {
     const { raw, messageId } = message('ceo@reject.test');
     await assert.rejects(send(raw, 'ceo@reject.test'), (error: { responseCode?: number; response?: string }) => {
