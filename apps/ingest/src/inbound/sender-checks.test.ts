@@ -6,6 +6,7 @@ import { dkimSign } from 'mailauth';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Database } from '@letterbox/db';
 import type { DnsResolve, MailAuthentication } from '@letterbox/mail-auth';
+import type { JobQueues } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
 import {
   accessTokenFor,
@@ -18,6 +19,7 @@ import {
   testBlobStore,
   testDatabase,
   testQueuePrefix,
+  testQueues,
   type TestUser,
   waitFor,
 } from '@letterbox/testing';
@@ -50,6 +52,7 @@ describe('incoming mail is checked before it is stored', () => {
   let ingest: RunningIngestServer;
   let worker: AppProcess;
   let readApi: ApiProcess;
+  let queues: JobQueues;
   let bob: TestUser;
   let smtp: Transporter;
 
@@ -59,6 +62,7 @@ describe('incoming mail is checked before it is stored', () => {
     ingest = await startIngestServer({ QUEUE_PREFIX: queuePrefix, INGEST_AUTHSERV_ID: AUTHSERV_ID, INGEST_DNS_BUDGET_MS: '500' }, fakeDns);
     worker = await startIngestWorkerProcess({ QUEUE_PREFIX: queuePrefix });
     readApi = await startReadApiProcess();
+    queues = testQueues(queuePrefix);
     bob = await createTestUser(db, 'bob');
     smtp = nodemailer.createTransport({ host: '127.0.0.1', port: ingest.smtpPort, secure: false, ignoreTLS: true });
   });
@@ -68,6 +72,7 @@ describe('incoming mail is checked before it is stored', () => {
     await readApi?.stop();
     await worker?.stop();
     await ingest?.close();
+    await queues?.close();
     await db?.close();
   });
 
@@ -119,6 +124,8 @@ describe('incoming mail is checked before it is stored', () => {
     assert.match(eml, /^Authentication-Results: gw\.elsewhere\.example; spf=pass$/m);
 
     const token = accessTokenFor(bob);
+    await waitFor(() => queues.has('notify-new-mail', { userId: bob.id, mailId: Number(mail.id), from: '', subject: '' }), { what: 'its notification' });
+
     const detail = await fetch(`${readApi.url}/v2/mails/${mail.id}`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(detail.status, 200);
     assert.deepEqual(((await detail.json()) as { authentication: MailAuthentication }).authentication, mail.authentication);
@@ -190,11 +197,16 @@ describe('incoming mail is checked before it is stored', () => {
 
   test("a colleague's address in From, on mail from outside, goes to Spam as a forged colleague", async () => {
     const { raw, messageId } = message(`alice@${bob.domain}`);
-    await send(raw, 'someone@outside.test');
+    const inboundId = /queued as ([0-9a-f-]{36})/.exec(String((await send(raw, 'someone@outside.test')).response))?.[1];
     const mail = await stored(messageId);
     assert.equal(mail.role, 'spam');
     assert.equal(mail.authentication.sender, 'forged-colleague');
     assert.equal(mail.authentication.fromDomain, bob.domain);
+    // Announced once its acceptance is forgotten: no push shows the colleague's name on it.
+    await waitFor(async () => (await db.sql.query('SELECT 1 FROM inbound_acceptances WHERE inbound_id = $1', [inboundId])).rowCount === 0, {
+      what: 'the acceptance handled',
+    });
+    assert.equal(await queues.has('notify-new-mail', { userId: bob.id, mailId: Number(mail.id), from: '', subject: '' }), false);
   });
 
   test('when DNS never answers, the mail is acknowledged and stored in the inbox, its results temperror', async () => {
