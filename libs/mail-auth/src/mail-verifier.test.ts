@@ -104,6 +104,16 @@ describe('MailVerifier', () => {
     assert.equal(verification.authentication.dkim, 'pass');
   });
 
+  it('fails, rather than giving a verdict, when the message cannot be read', async () => {
+    const broken = () =>
+      new Readable({
+        read() {
+          this.destroy(new Error('storage read failed'));
+        },
+      });
+    await assert.rejects(check(broken, smtp('ann@example.test'), 'ann@example.test'), /storage read failed/);
+  });
+
   it('fails a signature once the message is altered after signing', async () => {
     const content = await signed(message('ann@example.test'), 'example.test', strong.privateKey);
     const alteredHeader = Buffer.from(content.toString().replace('Quarterly numbers', 'Urgent: wire transfer'));

@@ -83,7 +83,7 @@ export class MailVerifier {
       return { authentication, action: { action: 'accept' }, trace: Buffer.from(received) };
     }
     const trusted = origin.channel === 'http' ? this.trustedResults(origin.trustedResults) : undefined;
-    const checked = trusted ?? (await this.check(message));
+    const checked = trusted ?? (await this.check(message, origin));
     const claimsColleague = message.from !== undefined && fromDomain !== null && (await this.options.isOwnAddress(message.from));
     const policy = { results: checked.results, dmarcPolicy: checked.dmarcPolicy, claimsColleague, dmarcRejectAs: this.options.dmarcRejectAs };
     const authentication: MailAuthentication = { ...checked.results, fromDomain, sender: senderVerdict(policy) };
@@ -105,11 +105,7 @@ export class MailVerifier {
     return { results, dmarcPolicy: parsed.dmarcPolicy, headers: `Authentication-Results: ${this.options.authservId};\r\n ${words.join(';\r\n ')}\r\n` };
   }
 
-  private async check(message: MessageToVerify): Promise<Checked> {
-    const { origin } = message;
-    const ip = origin.channel === 'local' ? undefined : origin.ip;
-    const helo = origin.channel === 'local' ? undefined : origin.helo;
-    const sender = origin.channel === 'local' ? undefined : origin.sender;
+  private async check(message: MessageToVerify, { ip, helo, sender }: OutsideOrigin): Promise<Checked> {
     const read = readableView(message.content);
     try {
       const options: AuthenticateOptions & RfcLimits = {
@@ -135,6 +131,9 @@ export class MailVerifier {
   }
 }
 
+/** Mail from a server outside Letterbox, which the checks are for. */
+type OutsideOrigin = Exclude<InboundOrigin, { channel: 'local' }>;
+
 /** RFC 7208 §4.6.4's limits on an SPF evaluation's lookups, which mailauth takes but its types do not name. */
 interface RfcLimits {
   maxResolveCount: number;
@@ -155,9 +154,9 @@ interface Checked {
 function readableView(content: MessageToVerify['content']): { view: Buffer | Readable; failed: () => boolean } {
   if (Buffer.isBuffer(content)) return { view: filterHeaderFields(content, firstDkimSignatures()), failed: () => false };
   let failed = false;
-  const view = pipeline(content(), new HeaderFieldFilter(firstDkimSignatures()), (error) => {
-    if (error) failed = true;
-  });
+  const view = pipeline(content(), new HeaderFieldFilter(firstDkimSignatures()), () => undefined);
+  // Heard before mailauth hears it (listeners run in the order they were added), so its failure is known as such.
+  view.once('error', () => (failed = true));
   return { view, failed: () => failed };
 }
 
