@@ -2,6 +2,7 @@ import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '
 import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import type { Database } from '@letterbox/db';
 import { createInboundIntake, createSmtpIntake, InboundIntake, intakeSpoolFor } from '@letterbox/ingest';
+import type { DnsResolve } from '@letterbox/dns';
 import { DATABASE } from '@letterbox/nest-infrastructure';
 import { createJobQueues, JobQueues } from '@letterbox/queue';
 import { BlobStore } from '@letterbox/storage';
@@ -9,6 +10,10 @@ import { RequestsInProgress } from './inbound/requests-in-progress';
 import type { IngestConfig } from './ingest.config';
 import { SmtpListeners } from './smtp-listeners';
 import { smtpTlsSettings } from './smtp-tls-settings';
+import { mailVerificationOf } from './mail-verification';
+import { loggerFor } from '@letterbox/observability';
+
+const logger = loggerFor('smtp-intake');
 
 export const SMTP_INTAKE = Symbol('SMTP_INTAKE');
 
@@ -20,7 +25,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
     @Inject(SMTP_INTAKE) private readonly smtp: SmtpListeners,
   ) {}
 
-  static forConfig(config: IngestConfig): DynamicModule {
+  static forConfig(config: IngestConfig, dns?: DnsResolve): DynamicModule {
     const tls = smtpTlsSettings(config);
     const providers = [
       { provide: JobQueues, useFactory: () => createJobQueues(config) },
@@ -36,6 +41,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
             maxMessageBytes: config.INGEST_MAX_MESSAGE_BYTES,
             defaultQuotaBytes: config.USER_QUOTA_BYTES,
             spool: intakeSpoolFor(config),
+            verification: mailVerificationOf(config, dns),
           }),
         inject: [DATABASE, BlobStore, JobQueues],
       },

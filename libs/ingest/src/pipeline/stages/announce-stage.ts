@@ -7,7 +7,7 @@ import type { IngestStage } from '../ingest-stage';
 
 /**
  * Tells the recipients about their stored mail: a push notification (a job for the notify
- * worker) and a live event for each, once their writes are recorded, since both make a
+ * worker; none for mail put in Spam) and a live event for each, once their writes are recorded, since both make a
  * client fetch the new mail, which it must find even on a replica. Each stored mail is
  * logged under the request that brought it. Both repeat safely: notification jobs are
  * keyed by mail, and a repeated live event only makes the webmail refetch; so a failure
@@ -23,7 +23,9 @@ export class AnnounceStage implements IngestStage {
   ) {}
 
   async run(batch: IngestBatch): Promise<void> {
-    const stored = batch.ongoing.flatMap(({ message, stored }) => stored.map((mail) => ({ ...mail, requestId: message.requestId })));
+    const stored = batch.ongoing.flatMap(({ message, stored }) =>
+      stored.map((mail) => ({ ...mail, requestId: message.requestId, spam: message.mailbox === 'spam' })),
+    );
     for (const mail of stored) {
       withRequestId(mail.requestId ?? mail.inboundId, () =>
         this.logger.info(
@@ -35,7 +37,8 @@ export class AnnounceStage implements IngestStage {
     await this.announcer.announceOrThrow(mailCreatedEvents(stored), () =>
       this.queues.enqueueAll(
         'notify-new-mail',
-        stored.map(({ userId, mailId, from, subject, requestId }) => ({ userId, mailId, from, subject, requestId })),
+        // Mail put in Spam is not pushed: a notification would show a forged colleague's name as theirs.
+        stored.filter(({ spam }) => !spam).map(({ userId, mailId, from, subject, requestId }) => ({ userId, mailId, from, subject, requestId })),
       ),
     );
   }
