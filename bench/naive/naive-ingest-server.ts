@@ -49,7 +49,7 @@ async function start(): Promise<void> {
     }
     const to = (request.query as { to?: string | string[] }).to;
     try {
-      const accepted = await intake.accept({ content, envelopeRecipients: to === undefined ? undefined : [to].flat() });
+      const accepted = await intake.accept({ content, envelopeRecipients: to === undefined ? undefined : [to].flat(), origin: { channel: 'http' } });
       return await reply.code(202).send(accepted);
     } catch (error) {
       return reply.code(503).send({ detail: (error as Error).message });

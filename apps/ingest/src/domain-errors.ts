@@ -1,5 +1,6 @@
-import type { ErrorClassifier } from '@letterbox/http';
+import { PROBLEM_TYPES, type ErrorClassifier } from '@letterbox/http';
 import {
+  DmarcRejectedError,
   EmptyMessageError,
   ForeignRecipientsError,
   MessageTooLargeError,
@@ -16,6 +17,8 @@ export const classifyIngestError: ErrorClassifier = (error) => {
   if (error instanceof MessageTooLargeError) return { status: 413, detail: `body: ${error.message}` };
   if (error instanceof UnknownRecipientsError) return { status: 422, detail: `query.to: ${error.message}` };
   if (error instanceof ForeignRecipientsError) return { status: 422, detail: `query.to: ${error.message}` };
+  // The From domain's owner asks that mail failing DMARC be refused (RFC 7489 §6.6.2).
+  if (error instanceof DmarcRejectedError) return { status: 422, type: PROBLEM_TYPES.dmarcRejected, detail: `body: ${error.message}` };
   if (error instanceof NoRecipientsError) return { status: 422, detail: `query.to: ${error.message}` };
   // Nothing was accepted: the gateway may send it again without the full mailboxes, or later.
   if (error instanceof QuotaExceededError) return { status: 507, detail: `query.to: ${error.message}` };

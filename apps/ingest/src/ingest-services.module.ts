@@ -8,6 +8,7 @@ import { createJobQueues, JobQueues } from '@letterbox/queue';
 import { BlobStore } from '@letterbox/storage';
 import { RequestsInProgress } from './inbound/requests-in-progress';
 import type { IngestConfig } from './ingest.config';
+import { mailVerificationOf } from './mail-verification';
 import { loggerFor } from '@letterbox/observability';
 
 const logger = loggerFor('smtp-intake');
@@ -37,6 +38,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
             maxMessageBytes: config.INGEST_MAX_MESSAGE_BYTES,
             defaultQuotaBytes: config.USER_QUOTA_BYTES,
             spool: intakeSpoolFor(config),
+            verification: mailVerificationOf(config),
           }),
         inject: [DATABASE, BlobStore, JobQueues],
       },

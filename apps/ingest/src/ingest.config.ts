@@ -24,6 +24,27 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
       /** SMTP connections, and messages, that one client address may open or send per minute. */
       INGEST_SMTP_CONNECTIONS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
       INGEST_SMTP_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+      /** Check incoming mail (SPF, DKIM, DMARC, ARC) and prepend its trace headers; false stores it as it came (the benchmark's A/B). */
+      INGEST_VERIFY_SENDERS: z
+        .enum(['true', 'false'], { message: 'must be true or false' })
+        .default('true')
+        .transform((value) => value === 'true'),
+      /** The authserv-id of Letterbox's Authentication-Results (RFC 8601); INGEST_SMTP_HOSTNAME when unset. */
+      INGEST_AUTHSERV_ID: z
+        .string()
+        .regex(/^[A-Za-z0-9.-]+$/, 'must be a host name')
+        .optional(),
+      /** What all DNS lookups of one message's checks may take together, in ms; past it they are temperror. */
+      INGEST_DNS_BUDGET_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+      /** The authserv-id of the gateway whose Authentication-Results POST /v2/inbound takes instead of checking again; none when unset. */
+      INGEST_TRUSTED_AUTHSERV_ID: z
+        .string()
+        .regex(/^[A-Za-z0-9.-]+$/, 'must be a host name')
+        .optional(),
+      /** What a DMARC p=reject failure gets: refused (SMTP 550 5.7.1, HTTP 422), or put in Spam. */
+      INGEST_DMARC_REJECT: z.enum(['refuse', 'quarantine']).default('refuse'),
+      /** How long one DNS lookup may take, in ms. */
+      DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2000),
       /** POST /v2/inbound requests that one client address may have in progress at once; past it 429. */
       INGEST_HTTP_MAX_CONCURRENT_PER_CLIENT: z.coerce.number().int().min(1).default(2000),
       ...requestDatabaseConfig,

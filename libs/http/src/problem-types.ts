@@ -13,4 +13,6 @@ export const PROBLEM_TYPES = {
   totpSetupRequired: 'https://letterbox.dev/problems/totp-setup-required',
   /** The password was right, but an administrator disabled the account. */
   accountDisabled: 'https://letterbox.dev/problems/account-disabled',
+  /** Incoming mail failed DMARC, and its From domain's policy is reject: a gateway bounces it rather than sending it again. */
+  dmarcRejected: 'https://letterbox.dev/problems/dmarc-rejected',
 } as const;

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { MailVerifier, type MailVerifierOptions } from '@letterbox/mail-auth';
 import type { JobQueues } from '@letterbox/queue';
 import type { BlobReferences, BlobStore } from '@letterbox/storage';
 import { InboundAcceptances } from './inbound-acceptances';
@@ -25,11 +26,14 @@ export interface InboundIntakeOptions {
   directory?: RecipientDirectory;
   /** Where small messages are spooled (see intakeSpoolFor); without one, every message streams into blob storage. */
   spool?: IntakeSpool;
+  /** How incoming mail is checked (see MailVerifier); without it (INGEST_VERIFY_SENDERS off) it is stored as it came. */
+  verification?: Omit<MailVerifierOptions, 'isOwnAddress'>;
 }
 
 /** The intake of incoming mail, wired to PostgreSQL and the queues: the one way the ingest app, colleague delivery and the benches build it. */
 export function createInboundIntake(options: InboundIntakeOptions): InboundIntake {
-  const { sql, blobs, references, queues, maxMessageBytes, defaultQuotaBytes, directory = new RecipientDirectory(sql), spool } = options;
+  const { sql, blobs, references, queues, maxMessageBytes, defaultQuotaBytes, directory = new RecipientDirectory(sql), spool, verification } = options;
+  const verifier = verification && new MailVerifier({ ...verification, isOwnAddress: (address) => directory.inOwnDomain(address) });
   return new InboundIntake(
     blobs,
     directory,
@@ -38,5 +42,6 @@ export function createInboundIntake(options: InboundIntakeOptions): InboundIntak
     references,
     maxMessageBytes,
     spool,
+    verifier,
   );
 }

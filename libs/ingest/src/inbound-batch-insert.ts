@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { namedStatement } from '@letterbox/db';
 import { mailRowsInput, mailRowsInsertCtes, type PreparedMail } from '@letterbox/mail';
+import type { MailAuthentication } from '@letterbox/mail-auth';
 
 export interface InboundMailRow {
   inboundId: string;
@@ -10,6 +11,10 @@ export interface InboundMailRow {
   messageId: string;
   receivedAt: Date;
   prepared: PreparedMail;
+  /** Its checks, when the intake made them. */
+  authentication?: MailAuthentication;
+  /** The recipient's mailbox it goes to: Spam for a forged colleague or a DMARC quarantine. */
+  mailbox: 'inbox' | 'spam';
 }
 
 /** A notification's title must name someone: mail without a From address is stored too. */
@@ -28,7 +33,7 @@ export interface StoredInboundMail {
 }
 
 /**
- * Inserts a batch of incoming mail into its recipients' inboxes in one statement (so one
+ * Inserts a batch of incoming mail into its recipients' inboxes (or Spam mailboxes) in one statement (so one
  * transaction and one round trip; the mailbox counters' triggers run once per statement).
  * `inbound_messages` claims each (recipient, dedup key) first: a pair stored before is
  * skipped, whichever worker stored it and however long ago. Rows must be unique per pair.
@@ -38,9 +43,19 @@ export interface StoredInboundMail {
  */
 export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Promise<StoredInboundMail[]> {
   if (rows.length === 0) return [];
-  const input = rows.map(({ inboundId, userId, dedupKey, messageId, receivedAt, prepared }) =>
-    // Under the acceptance's Message-ID: the one its dedup key was made from.
-    INPUT.row({ inbound_id: inboundId, user_id: userId, dedup_key: dedupKey, received_at: receivedAt.toISOString() }, { ...prepared, messageId }),
+  const input = rows.map(({ inboundId, userId, dedupKey, messageId, receivedAt, prepared, authentication, mailbox }) =>
+    INPUT.row(
+      {
+        inbound_id: inboundId,
+        user_id: userId,
+        dedup_key: dedupKey,
+        received_at: receivedAt.toISOString(),
+        authentication: authentication ?? null,
+        mailbox_role: mailbox,
+      },
+      // Under the acceptance's Message-ID: the one its dedup key was made from.
+      { ...prepared, messageId },
+    ),
   );
   const { rows: stored } = await sql.query<{
     inbound_id: string;
@@ -62,24 +77,34 @@ export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Pro
   }));
 }
 
-const INPUT = mailRowsInput({ inbound_id: 'uuid', user_id: 'int', dedup_key: 'text', received_at: 'timestamptz' });
+const INPUT = mailRowsInput({
+  inbound_id: 'uuid',
+  user_id: 'int',
+  dedup_key: 'text',
+  received_at: 'timestamptz',
+  authentication: 'jsonb',
+  mailbox_role: 'text',
+});
 
 // Mail ids are drawn while claiming, so the claim records the mail it stands for; a mail
-// claimed now is stored unread in its recipient's inbox.
+// claimed now is stored unread in its recipient's mailbox of the role asked (the inbox
+// when the recipient has no mailbox of that role).
 const INSERT_INBOUND_BATCH = namedStatement(
   'insert-inbound-batch',
   `WITH input AS (
   SELECT * FROM ${INPUT.recordset('$1', 'i')}
-), inboxes AS (
-  SELECT user_id, id AS mailbox_id FROM mailboxes WHERE role = 'inbox' AND user_id IN (SELECT user_id FROM input)
+), targets AS (
+  SELECT DISTINCT ON (i.user_id, i.dedup_key) i.user_id, i.dedup_key, m.id AS mailbox_id
+    FROM input i JOIN mailboxes m ON m.user_id = i.user_id AND m.role IN ('inbox', i.mailbox_role::mailbox_role)
+   ORDER BY i.user_id, i.dedup_key, m.role = 'inbox'
 ), claimed AS (
   INSERT INTO inbound_messages (user_id, dedup_key, inbound_id, mail_id)
   SELECT i.user_id, i.dedup_key, i.inbound_id, nextval(pg_get_serial_sequence('mails', 'id'))
-    FROM input i JOIN inboxes USING (user_id)
+    FROM input i JOIN targets USING (user_id, dedup_key)
   ON CONFLICT (user_id, dedup_key) DO NOTHING
   RETURNING user_id, dedup_key, inbound_id, mail_id
 ), ${mailRowsInsertCtes({
-    from: 'claimed c JOIN input i USING (user_id, dedup_key) JOIN inboxes b USING (user_id)',
+    from: 'claimed c JOIN input i USING (user_id, dedup_key) JOIN targets b USING (user_id, dedup_key)',
     input: 'i',
     placement: {
       id: 'c.mail_id',
@@ -89,6 +114,7 @@ const INSERT_INBOUND_BATCH = namedStatement(
       seen: 'false',
       flagged: 'false',
       important: 'false',
+      authentication: 'i.authentication',
     },
   })}
 SELECT c.inbound_id, c.user_id, n.id AS mail_id, n.mailbox_id, COALESCE(NULLIF(n.from_name, ''), n.from_address) AS sender, n.subject, true AS stored_now

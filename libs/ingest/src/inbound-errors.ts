@@ -59,3 +59,10 @@ function describeFull({ address, usage }: FullAddress): string {
     ? `the mailbox of ${address} is full: ${usage.usedBytes} bytes used of its quota of ${usage.quotaBytes} bytes`
     : `every member of the group ${address} is over their quota`;
 }
+
+/** A DMARC failure whose From domain asks that it be refused (p=reject, RFC 7489 §6.6.2). */
+export class DmarcRejectedError extends InboundRejectedError {
+  constructor(readonly fromDomain: string | null) {
+    super(`DMARC failed for the From domain ${fromDomain ?? '(none)'}, whose policy is reject`);
+  }
+}

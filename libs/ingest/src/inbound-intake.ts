@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { messageIdOf } from '@letterbox/mail';
+import { filterHeaderFields, HeaderFieldFilter, type InboundOrigin, type MailVerifier, type Verification } from '@letterbox/mail-auth';
+import type { HeaderSummary } from '@letterbox/mime';
 import { currentRequestId } from '@letterbox/observability';
 import type { InboundMessageJob } from '@letterbox/queue';
-import { discardCreatedBlob, type BlobReferences, type BlobStore, type StoredBlob } from '@letterbox/storage';
+import { discardCreatedBlob, type BlobReferences, type BlobStore, type StoredBlob, type TrackedPut } from '@letterbox/storage';
 import { dedupKeyOf } from './dedup-key';
 import type { InboundAcceptances } from './inbound-acceptances';
-import { ForeignRecipientsError, NoRecipientsError, QuotaExceededError, UnknownRecipientsError } from './inbound-errors';
+import { DmarcRejectedError, ForeignRecipientsError, NoRecipientsError, QuotaExceededError, UnknownRecipientsError } from './inbound-errors';
 import type { IntakeSpool } from './intake-spool';
 import { HeadCapture, parseMessageHead } from './message-head';
 import { readUpTo } from './read-up-to';
@@ -32,6 +34,8 @@ export interface InboundMessage {
    * quota by what was in flight, since a message acknowledged for them must reach them.
    */
   quota?: 'refuse' | 'refuse-if-all';
+  /** How it came (SMTP, HTTP, local delivery): what its checks and its Received header are made from. */
+  origin: InboundOrigin;
 }
 
 export interface AcceptedInbound {
@@ -47,8 +51,10 @@ export interface AcceptedInbound {
 export const SPOOLED_MESSAGE_BYTES = 256 * 1024;
 
 /**
- * Accepts incoming mail from any intake (HTTP, SMTP): checks the recipients, makes the
- * message durable, records the acceptance in PostgreSQL and queues it, so it is durable
+ * Accepts incoming mail from any intake (HTTP, SMTP): checks the recipients and, with a
+ * verifier, the sender (SPF, DKIM, DMARC, ARC: a DMARC p=reject failure is refused, a
+ * forged colleague or a quarantine goes to Spam) and stores the message with its trace
+ * headers (Received, Authentication-Results) prepended; makes the message durable, records the acceptance in PostgreSQL and queues it, so it is durable
  * before the sender hears "accepted", whatever Redis keeps. With a spool (disk storage) a
  * message is read into memory, checked, and written to the spool with the messages that
  * arrive with it (one fsync per group); the ingest worker puts it into blob storage.
@@ -65,6 +71,8 @@ export class InboundIntake {
     private readonly references: BlobReferences,
     readonly maxMessageBytes: number,
     private readonly spool?: IntakeSpool,
+    /** Without one (INGEST_VERIFY_SENDERS off) messages are stored as they came, unchecked. */
+    private readonly verifier?: MailVerifier,
   ) {}
 
   /**
@@ -88,38 +96,97 @@ export class InboundIntake {
     }
     const capture = new HeadCapture();
     const content = limitSize(message.content, this.maxMessageBytes, capture);
-    const quota = message.quota ?? 'refuse';
-    if (!this.spool) return this.acceptStreamed(content, capture, envelope, quota);
+    const arrival: Arrival = { inboundId: randomUUID(), receivedAt: new Date(), origin: message.origin, envelope, quota: message.quota ?? 'refuse' };
+    // Without a spool or a verifier nothing needs the bytes in memory: they stream into storage.
+    if (!this.spool && !this.verifier) return this.acceptStreamed(content, capture, arrival);
     const read = await readUpTo(content, SPOOLED_MESSAGE_BYTES);
-    if (read.rest) return this.acceptStreamed(read.rest, capture, envelope, quota);
-    return this.acceptSpooled(this.spool, read.whole, capture.head(), envelope, quota);
+    if (read.rest) return this.acceptStreamed(read.rest, capture, arrival);
+    return this.acceptWhole(read.whole, arrival);
   }
 
-  /** Checked before it is written: a message refused never reaches the spool. */
-  private async acceptSpooled(
-    spool: IntakeSpool,
-    bytes: Buffer,
-    head: Buffer,
-    envelope: ResolvedRecipients | undefined,
-    quota: Quota,
-  ): Promise<AcceptedInbound> {
-    const described = await this.describe({ key: this.blobs.keyOf(bytes), size: bytes.length }, head, envelope, quota);
-    const spooled = await spool.append(bytes);
+  /** Checked before it is written: a message refused never reaches the spool or storage. */
+  private async acceptWhole(received: Buffer, arrival: Arrival): Promise<AcceptedInbound> {
+    const summary = parseMessageHead(received, received.length);
+    const verification = await this.verify(received, summary, arrival);
+    const bytes = verification ? Buffer.concat([verification.trace, filterHeaderFields(received, this.verifier!.keepStored)]) : received;
+    if (!this.spool) return this.putAndRecord(bytes, summary, arrival, verification);
+    const described = await this.describe({ key: this.blobs.keyOf(bytes), size: bytes.length }, summary, arrival, verification);
+    const spooled = await this.spool.append(bytes);
     // Refused from here on (no acceptance recorded or kept), its bytes stay in the spool file until the sweep takes the file.
     return this.record({ ...described.payload, spooled }, described.recipients);
   }
 
-  private async acceptStreamed(content: Readable, capture: HeadCapture, envelope: ResolvedRecipients | undefined, quota: Quota): Promise<AcceptedInbound> {
+  /**
+   * A large message streams into storage; checked, it is read back from there for the
+   * checks and written once more with its trace headers, and the first file goes: it is
+   * never held in memory whole.
+   */
+  private async acceptStreamed(content: Readable, capture: HeadCapture, arrival: Arrival): Promise<AcceptedInbound> {
     const put = await this.blobs.putTracked(content);
+    if (!this.verifier) return this.describeAndRecord(put, parseMessageHeadOf(capture, put.blob), arrival, undefined);
+    let summary: HeaderSummary;
+    let verification: Verification | undefined;
     try {
-      const described = await this.describe(put.blob, capture.head(), envelope, quota);
-      return await this.record(described.payload, described.recipients);
+      summary = parseMessageHeadOf(capture, put.blob);
+      verification = await this.verify(() => this.blobs.createReadStream(put.blob.key), summary, arrival);
     } catch (error) {
-      // Refused, so the file goes, unless its bytes are another message's too. Any file
-      // not removed now is the collector's once its grace period is over.
-      await discardCreatedBlob(this.blobs, this.references, put).catch(() => false);
+      await this.discard(put);
       throw error;
     }
+    const { trace } = verification!;
+    const keep = this.verifier.keepStored;
+    const stored = this.blobs.createReadStream(put.blob.key);
+    const rewritten = await this.blobs
+      .putTracked(
+        Readable.from(
+          withTrace(
+            trace,
+            pipeline(stored, new HeaderFieldFilter(keep), () => undefined),
+          ),
+        ),
+      )
+      .finally(() => this.discard(put));
+    return this.describeAndRecord(rewritten, summary, arrival, verification);
+  }
+
+  /** A message held in memory and not spooled (S3 storage): put into storage before it is recorded. */
+  private async putAndRecord(bytes: Buffer, summary: HeaderSummary, arrival: Arrival, verification: Verification | undefined): Promise<AcceptedInbound> {
+    return this.describeAndRecord(await this.blobs.putTracked(bytes), summary, arrival, verification);
+  }
+
+  private async describeAndRecord(put: TrackedPut, summary: HeaderSummary, arrival: Arrival, verification: Verification | undefined): Promise<AcceptedInbound> {
+    try {
+      const described = await this.describe(put.blob, summary, arrival, verification);
+      return await this.record(described.payload, described.recipients);
+    } catch (error) {
+      await this.discard(put);
+      throw error;
+    }
+  }
+
+  /**
+   * The checks of a message, or none without a verifier; refuses a DMARC p=reject failure.
+   * Each message is checked as it arrives, concurrently with the others.
+   */
+  private async verify(content: Buffer | (() => Readable), summary: HeaderSummary, arrival: Arrival): Promise<Verification | undefined> {
+    if (!this.verifier) return undefined;
+    const verification = await this.verifier.verify({
+      content,
+      origin: arrival.origin,
+      from: summary.from?.address,
+      inboundId: arrival.inboundId,
+      receivedAt: arrival.receivedAt,
+    });
+    if (verification.action.action === 'reject') throw new DmarcRejectedError(verification.authentication.fromDomain);
+    return verification;
+  }
+
+  /**
+   * Refused, so the file goes, unless its bytes are another message's too. Any file
+   * not removed now is the collector's once its grace period is over.
+   */
+  private async discard(put: TrackedPut): Promise<void> {
+    await discardCreatedBlob(this.blobs, this.references, put).catch(() => false);
   }
 
   /**
@@ -131,24 +198,24 @@ export class InboundIntake {
    */
   private async describe(
     blob: StoredBlob,
-    head: Buffer,
-    envelope: ResolvedRecipients | undefined,
-    quota: Quota,
+    summary: HeaderSummary,
+    { inboundId, receivedAt, envelope, quota }: Arrival,
+    verification: Verification | undefined,
   ): Promise<{ payload: InboundMessageJob; recipients: Map<string, RecipientAddress> }> {
-    const summary = parseMessageHead(head, blob.size);
     const recipients = envelope?.known ?? (await this.directory.resolve([...summary.to, ...summary.cc, ...summary.bcc].map(({ address }) => address))).known;
     if (recipients.size === 0) throw new NoRecipientsError();
     const verdict = quotaVerdict(recipients, await this.quotas.usageOf(userIdsOf(recipients)), blob.size);
     if (verdict.full.length > 0 && (quota === 'refuse' || verdict.full.length === recipients.size)) throw new QuotaExceededError(verdict.full, blob.size);
     const messageId = messageIdOf(summary, blob);
     const payload: InboundMessageJob = {
-      inboundId: randomUUID(),
+      inboundId,
       storageKey: blob.key,
       size: blob.size,
       messageId,
       dedupKey: dedupKeyOf(summary.from?.address, messageId),
       recipientIds: verdict.userIds,
-      receivedAt: new Date().toISOString(),
+      receivedAt: receivedAt.toISOString(),
+      ...(verification && { authentication: verification.authentication, mailbox: verification.action.action === 'spam' ? 'spam' : 'inbox' }),
     };
     return { payload, recipients };
   }
@@ -160,7 +227,24 @@ export class InboundIntake {
   }
 }
 
-type Quota = NonNullable<InboundMessage['quota']>;
+/** What the intake knows of a message from the moment it arrives. */
+interface Arrival {
+  inboundId: string;
+  receivedAt: Date;
+  origin: InboundOrigin;
+  envelope: ResolvedRecipients | undefined;
+  quota: NonNullable<InboundMessage['quota']>;
+}
+
+/** The message's header block, checked (see parseMessageHead), from what HeadCapture kept of it. */
+function parseMessageHeadOf(capture: HeadCapture, blob: StoredBlob): HeaderSummary {
+  return parseMessageHead(capture.head(), blob.size);
+}
+
+async function* withTrace(trace: Buffer, message: Readable): AsyncGenerator<Buffer> {
+  yield trace;
+  yield* message;
+}
 
 /** Refuses recipients Letterbox takes no mail for: outside its domains first, as a relay is refused before any lookup of users. */
 function refuseUnresolved(recipients: ResolvedRecipients): void {

@@ -6,6 +6,7 @@ export { RecipientDirectory } from './recipient-directory';
 export { createIngestPipeline } from './pipeline/ingest-pipeline-stages';
 export { ingestJobHandlers } from './ingest-job-handlers';
 export {
+  DmarcRejectedError,
   EmptyMessageError,
   NotAMessageError,
   MessageTooLargeError,

@@ -72,6 +72,11 @@ export class RecipientDirectory {
     private readonly cacheMs = 10_000,
   ) {}
 
+  /** Whether the address is in a domain an office owns, whether or not anyone has it: a colleague's, or one claiming to be. */
+  async inOwnDomain(address: string): Promise<boolean> {
+    return (await this.resolve([address])).foreign.length === 0;
+  }
+
   async resolve(addresses: string[]): Promise<ResolvedRecipients> {
     const wanted = [...new Set(addresses.map((address) => address.trim().toLowerCase()))];
     const now = Date.now();

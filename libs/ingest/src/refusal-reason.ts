@@ -1,5 +1,6 @@
 import { QueueUnavailableError } from '@letterbox/queue';
 import {
+  DmarcRejectedError,
   EmptyMessageError,
   ForeignRecipientsError,
   MessageTooLargeError,
@@ -16,6 +17,7 @@ export function refusalReason(error: unknown): string {
   if (error instanceof UnknownRecipientsError || error instanceof NoRecipientsError) return 'no-recipient';
   if (error instanceof ForeignRecipientsError) return 'relay-denied';
   if (error instanceof QuotaExceededError) return 'over-quota';
+  if (error instanceof DmarcRejectedError) return 'dmarc-reject';
   if (error instanceof QueueUnavailableError) return 'queue-unavailable';
   if ((error as { code?: unknown } | null)?.code === 'ENOSPC') return 'storage-full';
   return 'error';

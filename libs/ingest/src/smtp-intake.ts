@@ -1,8 +1,16 @@
-import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
+import type { InboundOrigin, TlsUse } from '@letterbox/mail-auth';
 import { QueueUnavailableError } from '@letterbox/queue';
 import { refusalReason } from './refusal-reason';
 import { ClientRate } from './client-rate';
-import { ForeignRecipientsError, InboundRejectedError, MessageTooLargeError, QuotaExceededError, UnknownRecipientsError } from './inbound-errors';
+import {
+  DmarcRejectedError,
+  ForeignRecipientsError,
+  InboundRejectedError,
+  MessageTooLargeError,
+  QuotaExceededError,
+  UnknownRecipientsError,
+} from './inbound-errors';
 import type { InboundIntake } from './inbound-intake';
 import { inboundTotal, loggerFor } from '@letterbox/observability';
 
@@ -74,7 +82,7 @@ export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptio
     },
     onData(stream, session, callback) {
       const envelopeRecipients = session.envelope.rcptTo.map((recipient) => recipient.address);
-      intake.accept({ content: stream, envelopeRecipients, quota: 'refuse-if-all' }).then(
+      intake.accept({ content: stream, envelopeRecipients, quota: 'refuse-if-all', origin: originOf(session) }).then(
         (accepted) => {
           inboundTotal.inc({ channel: 'smtp', outcome: 'accepted', reason: 'accepted' });
           callback(null, `2.0.0 queued as ${accepted.inboundId}`);
@@ -83,12 +91,26 @@ export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptio
           refused(refusalReason(error));
           if (error instanceof MessageTooLargeError) callback(smtpError(552, `5.3.4 ${error.message}`));
           else if (error instanceof QuotaExceededError) callback(smtpError(552, `5.2.2 ${error.message}`));
+          else if (error instanceof DmarcRejectedError) callback(smtpError(550, `5.7.1 ${error.message}`));
           else if (error instanceof InboundRejectedError) callback(smtpError(554, `5.6.0 ${error.message}`));
           else callback(temporaryFailure(error));
         },
       );
     },
   });
+}
+
+/** Who handed the message over, as the session knows it: what its checks and Received header are made from. */
+function originOf(session: SMTPServerSession): InboundOrigin {
+  const mailFrom = session.envelope.mailFrom;
+  return { channel: 'smtp', ip: session.remoteAddress, helo: session.hostNameAppearsAs ?? '', sender: mailFrom ? mailFrom.address : '', tls: tlsOf(session) };
+}
+
+/** The TLS version and cipher of a session over TLS (STARTTLS or implicit); smtp-server keeps the socket's getCipher(). */
+function tlsOf(session: SMTPServerSession): TlsUse | undefined {
+  const cipher = (session.secure ? session.tlsOptions : false) as { version?: string; name?: string; standardName?: string } | false | undefined;
+  if (!cipher) return undefined;
+  return { protocol: cipher.version ?? 'TLS', cipher: cipher.standardName ?? cipher.name ?? 'unknown' };
 }
 
 /** MAIL FROM's SIZE= (RFC 1870), the size the sender says its message has; 0 when it did not say. */

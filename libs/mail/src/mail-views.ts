@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mailAuthenticationSchema, type MailAuthentication } from '@letterbox/mail-auth';
 import type { MailAddress, MailLayout } from '@letterbox/mime';
 
 /*
@@ -68,6 +69,8 @@ export const mailDetailSchema = mailSummarySchema
     /** A body part was longer than a read shows; the raw message has it all. */
     truncated: z.boolean(),
     attachments: z.array(attachmentViewSchema.extend({ url: z.string() })),
+    /** What the intake's checks found of its sender; null for mail not received from outside, or received before checks were made. */
+    authentication: mailAuthenticationSchema.nullable(),
   })
   .meta({ id: 'MailDetail' });
 export type MailDetail = z.infer<typeof mailDetailSchema>;
@@ -196,4 +199,5 @@ export interface MailRecord extends MailSummary {
   layout: MailLayout;
   mailboxLocked: boolean;
   attachments: Array<AttachmentView & { encoding: string; bodyStart: number; bodyEnd: number }>;
+  authentication: MailAuthentication | null;
 }

@@ -1,3 +1,4 @@
+import type { MailAuthentication } from '@letterbox/mail-auth';
 import type { JobsOptions } from 'bullmq';
 
 /**
@@ -73,6 +74,10 @@ export interface InboundMessageJob {
   recipientIds: number[];
   /** When intake acknowledged it (ISO 8601). */
   receivedAt: string;
+  /** The checks the intake made of it; absent when it made none (INGEST_VERIFY_SENDERS off) and in jobs queued before. */
+  authentication?: MailAuthentication;
+  /** The recipients' mailbox it goes to (Spam: a forged colleague, a DMARC quarantine); the inbox when absent. */
+  mailbox?: 'inbox' | 'spam';
 }
 
 /**

@@ -1,4 +1,4 @@
-export { BlobStore, BlobNotFoundError, type StoredBlob, type ByteRange, type Compression } from './blob-store';
+export { BlobStore, BlobNotFoundError, type StoredBlob, type TrackedPut, type ByteRange, type Compression } from './blob-store';
 export { DiskBlobStore } from './disk-blob-store';
 export { S3BlobStore } from './s3-blob-store';
 export { createS3Client } from './s3-client';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Controller, HttpCode, HttpException, HttpStatus, Post, Query, Req, Res, UnsupportedMediaTypeException, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiZodQuery, ZodValidationPipe } from '@letterbox/http';
 import { EmptyMessageError, InboundIntake, MessageTooLargeError, refusalReason } from '@letterbox/ingest';
@@ -20,15 +20,24 @@ export class InboundController {
   ) {}
 
   /**
-   * Accepts one raw message for Letterbox users: written to storage and queued before the
-   * 202, stored in the recipients' inboxes moments later by the ingest worker. A gateway
-   * with too many messages in progress at once gets a 429 with Retry-After.
+   * Accepts one raw message for Letterbox users: checked (SPF against `ip`, `helo` and
+   * `sender` when given, DKIM, DMARC, ARC), written to storage and queued before the
+   * 202, stored in the recipients' inboxes (or Spam) moments later by the ingest worker.
+   * A gateway named by INGEST_TRUSTED_AUTHSERV_ID may send its own results instead, as an
+   * `Authentication-Results` request header with its authserv-id. A DMARC p=reject failure
+   * is refused with 422. A gateway with too many messages in progress at once gets a 429
+   * with Retry-After.
    */
   @Post()
   @HttpCode(202)
   @ApiConsumes('message/rfc822')
   @ApiBody({ schema: { type: 'string', format: 'binary' } })
   @ApiZodQuery(inboundQuery)
+  @ApiHeader({
+    name: 'authentication-results',
+    required: false,
+    description: "The gateway's own checks (RFC 8601), taken instead of checking again when its authserv-id is INGEST_TRUSTED_AUTHSERV_ID",
+  })
   async receive(
     @Query(new ZodValidationPipe(inboundQuery, 'query')) query: InboundQuery,
     @Req() request: FastifyRequest,
@@ -53,7 +62,14 @@ export class InboundController {
       );
     }
     try {
-      const accepted = await this.intake.accept({ content, envelopeRecipients: query.to });
+      const origin = {
+        channel: 'http',
+        ip: query.ip,
+        helo: query.helo,
+        sender: query.sender,
+        trustedResults: headerOf(request, 'authentication-results'),
+      } as const;
+      const accepted = await this.intake.accept({ content, envelopeRecipients: query.to, origin });
       inboundTotal.inc({ channel: 'http', outcome: 'accepted', reason: 'accepted' });
       return accepted;
     } catch (error) {
@@ -63,4 +79,10 @@ export class InboundController {
       leave();
     }
   }
+}
+
+/** A request header's value, the first when it was sent more than once. */
+function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }

@@ -1,4 +1,5 @@
 import { namedStatement, type UserReads } from '@letterbox/db';
+import type { MailAuthentication } from '@letterbox/mail-auth';
 import type { MailLayout } from '@letterbox/mime';
 import { MailboxLockedError, MailNotFoundError } from '../mail-errors';
 import { mapSummaryRow, SUMMARY_COLUMNS, type AttachmentView, type MailRecord, type ReceiptView, type SummaryRow } from '../mail-views';
@@ -7,12 +8,13 @@ type RecordRow = SummaryRow & {
   storage_key: string;
   layout: MailLayout;
   mailbox_locked: boolean;
+  authentication: MailAuthentication | null;
   attachments: Array<AttachmentView & { encoding: string; bodyStart: number; bodyEnd: number }>;
 };
 
 const RECORD = namedStatement(
   'mail-record',
-  `SELECT ${SUMMARY_COLUMNS}, m.storage_key, m.layout, mb.locked AS mailbox_locked,
+  `SELECT ${SUMMARY_COLUMNS}, m.storage_key, m.layout, mb.locked AS mailbox_locked, m.authentication,
      COALESCE((SELECT json_agg(json_build_object(
          'partId', a.part_id, 'filename', a.filename, 'contentType', a.content_type,
          'disposition', a.disposition, 'contentId', a.content_id, 'size', a.size,
@@ -49,6 +51,7 @@ export class MailQueries {
       storageKey: row.storage_key,
       layout: row.layout,
       mailboxLocked: row.mailbox_locked,
+      authentication: row.authentication,
       attachments: row.attachments,
     };
   }

@@ -58,6 +58,7 @@ const INSERT_CLONES = `WITH templates AS (
     seen: 'g % 3 <> 0',
     flagged: 'g % 17 = 0',
     important: 'g % 29 = 0',
+    authentication: 't.authentication',
   })}
     FROM threaded n JOIN templates t ON t.n = (g / $10::int) % $9::int
   RETURNING id, storage_key

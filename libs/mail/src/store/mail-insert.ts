@@ -20,6 +20,8 @@ const INSERT_MAIL = namedStatement(
       seen: 'i.seen',
       flagged: 'i.flagged',
       important: 'i.important',
+      // Mail put in place, not received through the intake: nothing was checked.
+      authentication: 'NULL',
     },
   })}
 SELECT id, thread_id FROM new_mails`,

@@ -33,6 +33,8 @@ const CREATE = namedStatement(
       seen: 'true',
       flagged: 'false',
       important: 'false',
+      // The user's own draft: nothing to check.
+      authentication: 'NULL',
     },
     carry: ['i.content'],
   })}, new_draft AS (

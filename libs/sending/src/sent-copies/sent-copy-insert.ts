@@ -45,6 +45,8 @@ const INSERT_SENT_COPIES = namedStatement(
       seen: 'true',
       flagged: 'false',
       important: 'i.important',
+      // The user's own sent mail: nothing to check.
+      authentication: 'NULL',
     },
     receipts: { officeId: 'u.office_id', keys: 'i.receipts' },
     carry: ['i.send_id'],

@@ -6,7 +6,7 @@ import type { IngestBatch, IngestItem } from '../ingest-batch';
 import type { IngestStage } from '../ingest-stage';
 
 /**
- * Stores the parsed messages in their recipients' inboxes with one statement (one
+ * Stores the parsed messages in their recipients' inboxes (or Spam, as the intake's checks decided) with one statement (one
  * transaction, one round trip): a pair stored before, by any worker, is skipped. A
  * message whose values PostgreSQL refuses is found by halving the batch and stored bare
  * (it was acknowledged; its EML is in storage, whole), all in the same attempt. Each
@@ -30,7 +30,16 @@ export class StoreStage implements IngestStage {
       itemOf.set(message.inboundId, item);
       const receivedAt = new Date(message.receivedAt);
       for (const { userId, dedupKey } of item.recipients)
-        rows.push({ inboundId: message.inboundId, userId, dedupKey, messageId: message.messageId, receivedAt, prepared });
+        rows.push({
+          inboundId: message.inboundId,
+          userId,
+          dedupKey,
+          messageId: message.messageId,
+          receivedAt,
+          prepared,
+          authentication: message.authentication,
+          mailbox: message.mailbox ?? 'inbox',
+        });
     }
     const stored = await insertInboundInPieces(this.sql, rows, (row, error) =>
       this.logger.error(
