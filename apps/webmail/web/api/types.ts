@@ -3,12 +3,14 @@
  * APIs' OpenAPI documents (generated/, written by scripts/webmail-api-types.ts before every
  * type-check), so a field the SPA reads that an API no longer sends fails the type-check.
  */
-import type { MailDetail as WireMailDetail } from './generated/read-api';
 import type { Draft } from './generated/send-api';
 
 export type {
   MailPage,
   MailSummary,
+  MailDetail,
+  /** What the ingest's checks found about who sent a mail; null on the detail for mail stored before them and local mail. */
+  MailAuthentication,
   MailAddress as Address,
   /** Where a search hit's words are in `text`: [start, end) offsets. */
   SearchHighlight as Highlight,
@@ -25,22 +27,6 @@ export type {
 export type { Draft as ServerDraft, Send as SendView, SubmittedSend } from './generated/send-api';
 
 export type AnswerMode = NonNullable<Draft['answering']>['mode'];
-
-/*
- * Mirrors the read API's MailAuthentication (issue 30's contract: `authentication` on the mail detail, null for mail
- * stored before it was checked and for local mail), narrowed to what the webmail shows. Once the read API's OpenAPI
- * document has it, it comes from generated/read-api like MailDetail itself.
- */
-/** What the webmail shows about who sent a mail. */
-export type SenderVerdict = 'verified' | 'unverified' | 'failed' | 'forged-colleague' | 'internal';
-
-export interface MailAuthentication {
-  /** The From header's domain, as checked. */
-  fromDomain: string | null;
-  sender: SenderVerdict;
-}
-
-export type MailDetail = WireMailDetail & { authentication?: MailAuthentication | null };
 
 export interface User {
   id: number;

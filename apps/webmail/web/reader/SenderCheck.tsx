@@ -1,7 +1,7 @@
 import type { Address, MailAuthentication } from '../api/types';
 
 interface Props {
-  authentication: MailAuthentication | null | undefined;
+  authentication: MailAuthentication | null;
   from: Address;
 }
 
