@@ -21,7 +21,7 @@ const INSERT_MAIL = namedStatement(
       flagged: 'i.flagged',
       important: 'i.important',
       // Mail put in place, not received through the intake: nothing was checked.
-      authentication: 'NULL',
+      authentication: 'NULL::jsonb',
     },
   })}
 SELECT id, thread_id FROM new_mails`,

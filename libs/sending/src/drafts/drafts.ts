@@ -34,7 +34,7 @@ const CREATE = namedStatement(
       flagged: 'false',
       important: 'false',
       // The user's own draft: nothing to check.
-      authentication: 'NULL',
+      authentication: 'NULL::jsonb',
     },
     carry: ['i.content'],
   })}, new_draft AS (

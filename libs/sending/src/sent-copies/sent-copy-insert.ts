@@ -46,7 +46,7 @@ const INSERT_SENT_COPIES = namedStatement(
       flagged: 'false',
       important: 'i.important',
       // The user's own sent mail: nothing to check.
-      authentication: 'NULL',
+      authentication: 'NULL::jsonb',
     },
     receipts: { officeId: 'u.office_id', keys: 'i.receipts' },
     carry: ['i.send_id'],
