@@ -3,6 +3,7 @@ import type { SMTPServer } from 'smtp-server';
 import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import type { Database } from '@letterbox/db';
 import { createInboundIntake, createSmtpIntake, InboundIntake, intakeSpoolFor } from '@letterbox/ingest';
+import type { DnsResolve } from '@letterbox/mail-auth';
 import { DATABASE } from '@letterbox/nest-infrastructure';
 import { createJobQueues, JobQueues } from '@letterbox/queue';
 import { BlobStore } from '@letterbox/storage';
@@ -23,7 +24,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
     @Inject(SMTP_INTAKE) private readonly smtp: SMTPServer,
   ) {}
 
-  static forConfig(config: IngestConfig): DynamicModule {
+  static forConfig(config: IngestConfig, dns?: DnsResolve): DynamicModule {
     const providers = [
       { provide: JobQueues, useFactory: () => createJobQueues(config) },
       { provide: RequestsInProgress, useFactory: () => new RequestsInProgress(config.INGEST_HTTP_MAX_CONCURRENT_PER_CLIENT) },
@@ -38,7 +39,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
             maxMessageBytes: config.INGEST_MAX_MESSAGE_BYTES,
             defaultQuotaBytes: config.USER_QUOTA_BYTES,
             spool: intakeSpoolFor(config),
-            verification: mailVerificationOf(config),
+            verification: mailVerificationOf(config, dns),
           }),
         inject: [DATABASE, BlobStore, JobQueues],
       },

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { SMTPServer } from 'smtp-server';
 import { createHttpApp } from '@letterbox/http';
+import type { DnsResolve } from '@letterbox/mail-auth';
 import { classifyIngestError } from './domain-errors';
 import type { IngestConfig } from './ingest.config';
 import { IngestModule } from './ingest.module';
@@ -14,9 +15,12 @@ export interface RunningIngest {
   smtpPort: number;
 }
 
-/** The HTTP intake for mail gateways and the SMTP listener for mail servers, in one process. */
-export async function startIngest(config: IngestConfig, logger?: false): Promise<RunningIngest> {
-  const http = await createHttpApp(IngestModule.forConfig(config), {
+/**
+ * The HTTP intake for mail gateways and the SMTP listener for mail servers, in one process;
+ * `dns` makes the checks' DNS lookups (the system's servers without it).
+ */
+export async function startIngest(config: IngestConfig, logger?: false, dns?: DnsResolve): Promise<RunningIngest> {
+  const http = await createHttpApp(IngestModule.forConfig(config, dns), {
     title: 'Letterbox ingest',
     description: 'Incoming mail from trusted gateways (HTTP) and mail servers (SMTP): acknowledged once stored and queued.',
     bodyLimit: config.INGEST_MAX_MESSAGE_BYTES,
