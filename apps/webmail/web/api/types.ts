@@ -9,6 +9,8 @@ export type {
   MailPage,
   MailSummary,
   MailDetail,
+  /** What the ingest's checks found about who sent a mail; null on the detail for mail stored before them and local mail. */
+  MailAuthentication,
   MailAddress as Address,
   /** Where a search hit's words are in `text`: [start, end) offsets. */
   SearchHighlight as Highlight,

@@ -9,6 +9,7 @@ import { hasRemoteContent } from './inline-images';
 import { MailActions } from './MailActions';
 import { MailFrame } from './MailFrame';
 import { ReceiptList } from './ReceiptList';
+import { SenderWarning, VerifiedMark } from './SenderCheck';
 import { ThreadMessages } from './ThreadMessages';
 import { useMail } from './useMail';
 
@@ -128,13 +129,17 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
           {actionError}
         </p>
       )}
+      <SenderWarning authentication={mail.authentication} from={mail.from} />
       <header className="mail-header">
         <h2 id="mail-subject" ref={heading} tabIndex={-1}>
           {mail.subject || '(no subject)'}
         </h2>
         <dl>
           <dt>From</dt>
-          <dd>{formatAddresses([mail.from])}</dd>
+          <dd>
+            {formatAddresses([mail.from])}
+            <VerifiedMark authentication={mail.authentication} from={mail.from} />
+          </dd>
           <dt>To</dt>
           <dd>{formatAddresses(mail.to) || '—'}</dd>
           {mail.cc.length > 0 && (
