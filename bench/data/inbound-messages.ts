@@ -16,7 +16,12 @@ export const INBOUND_PATH = '/v2/inbound';
 export const inboundPath = (recipient: string) => `${INBOUND_PATH}?to=${encodeURIComponent(recipient)}`;
 
 /** A unique newsletter issue to `recipient` from `from`; `messageId` without the angle brackets, or none. */
-export function newsletterMessage(recipient: string, messageId: string | undefined, issue: number, from = '"Garden Club News" <news@news.example.org>'): string {
+export function newsletterMessage(
+  recipient: string,
+  messageId: string | undefined,
+  issue: number,
+  from = '"Garden Club News" <news@news.example.org>',
+): string {
   const boundary = `=_bench_${issue}_alt`;
   const text = Array.from({ length: 3 }, (_, round) => LINES.map((line) => `${line} (${issue}.${round})`).join('\r\n')).join('\r\n\r\n');
   const html = `<html><body><h1>Garden club news #${issue}</h1>${LINES.map((line) => `<p>${line}</p>`).join('')}<p><a href="https://news.example.org/unsubscribe?i=${issue}">Unsubscribe</a></p></body></html>`;

@@ -23,7 +23,7 @@ export async function signedNewsletters(recipients: string[]): Promise<Map<strin
       const message = newsletterMessage(recipient, undefined, issue, `"Pass News" <${SENDER}>`);
       const keys = [TEST_DKIM_KEYS.passRsa, TEST_DKIM_KEYS.passEd25519];
       const { signatures, errors } = await dkimSign(message, { ...keys[0], signatureData: keys.map((key) => ({ ...key })) });
-      if (errors.length > 0) throw new Error(`the bench newsletter to ${recipient} could not be signed: ${errors[0].err?.message ?? 'unknown'}`);
+      if (errors.length > 0) throw new Error(`the bench newsletter to ${recipient} could not be signed: ${String(errors[0])}`);
       return [recipient, signatures + message] as const;
     }),
   );

@@ -65,7 +65,6 @@ export interface CpuSnapshot {
 }
 
 export class IngestStack {
-  readonly base = new URL(`http://127.0.0.1:${INGEST_BENCH_HTTP_PORT}`);
   readonly storageDir = path.join(tmpdir(), `letterbox-ingest-bench-${process.pid}`);
   private readonly services = new Map<string, ChildService>();
   private mock?: ChildService;

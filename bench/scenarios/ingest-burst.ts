@@ -1,10 +1,20 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { poll } from '@letterbox/testing';
-import { inboundPath, newsletterMessage } from '../data/inbound-messages';
+import { inboundPath } from '../data/inbound-messages';
+import { CHECKED_ORIGIN, signedNewsletters, withMessageId } from '../data/signed-newsletters';
 import { INGEST_RECIPIENT_COUNT } from '../data/ingest-users';
 import type { BenchFixtures } from '../harness/bench-fixtures';
-import { coresBetween, INGEST_BENCH_PREFIX, INGEST_BENCH_TOKEN, IngestStack, MOCK_FCM_LATENCY_MS, postOnce, type QueueCounts } from '../harness/ingest-stack';
+import {
+  coresBetween,
+  INGEST_BENCH_MOCK_DNS_PORT,
+  INGEST_BENCH_PREFIX,
+  INGEST_BENCH_TOKEN,
+  IngestStack,
+  MOCK_FCM_LATENCY_MS,
+  postOnce,
+  type QueueCounts,
+} from '../harness/ingest-stack';
 import { percentile } from '../harness/load-result';
 import { startNaiveServer, type NaiveServer } from '../harness/naive-server';
 import { mainThreadSchedSeconds, treeCpuSeconds } from '../harness/process-tree';
@@ -23,9 +33,12 @@ const TARGET = { ackP95Ms: 300, floorRatio: 0.7, allWithinSeconds: 2, original: 
 const FLOOR_PORT = 3936;
 const BASELINE_PORT = 3937;
 
-/** What a burst is posted to, each in every run: the bare floor, the intake before the spool (baseline) and the ingest app. */
+/**
+ * What a burst is posted to, each in every run: the bare floor, the intake before the spool
+ * (baseline), the ingest app, and the same app with its checks of incoming mail off.
+ */
 interface BurstTarget {
-  name: 'floor' | 'baseline' | 'ingest app';
+  name: 'floor' | 'baseline' | 'ingest app' | 'ingest app, checks off';
   base: URL;
   pid: number;
   /** Whether it stores: the floor only answers. */
@@ -83,6 +96,8 @@ async function runIngestBurst(_fixtures: BenchFixtures, options: ProcedureOption
     await stack.registerDevices();
     await stack.startNotifyPath();
     const ingest = await stack.startIngest();
+    const unchecked = await stack.startIngest({}, [], 'ingest-unchecked');
+    const newsletters = await signedNewsletters(stack.recipients.map((recipient) => recipient.email));
     await stack.startIngestWorker({}, options.workerEnv);
     const floor = await startNaiveServer({
       file: path.join(__dirname, '../naive/intake-floor-server.ts'),
@@ -100,27 +115,34 @@ async function runIngestBurst(_fixtures: BenchFixtures, options: ProcedureOption
     const targets: BurstTarget[] = [
       { name: 'floor', base: floor.base, pid: floor.pid, stores: false },
       { name: 'baseline', base: baseline.base, pid: baseline.pid, stores: true },
-      { name: 'ingest app', base: stack.base, pid: ingest.pid, stores: true },
+      { name: 'ingest app', base: stack.baseOf('ingest'), pid: ingest.pid, stores: true },
+      { name: 'ingest app, checks off', base: stack.baseOf('ingest-unchecked'), pid: unchecked.pid, stores: true },
     ];
     notes.push(
-      `ingest app, ingest worker (INGEST_BATCH_SIZE 100, INGEST_BATCH_WAIT_MS 10, INGEST_CONCURRENCY 200: its defaults${envNote(options.workerEnv)}), ` +
+      `every mail a ~3 KB newsletter from pass.example signed with its RSA-2048 and Ed25519 test keys, posted with ${CHECKED_ORIGIN}: ` +
+        `the ingest app checks SPF, both signatures, DMARC and ARC against the mock DNS (127.0.0.1:${INGEST_BENCH_MOCK_DNS_PORT}, answers cached within their TTL) and prepends its trace headers; ` +
+        `the same app with INGEST_VERIFY_SENDERS=false stores them as they came`,
+      `ingest apps, ingest worker (INGEST_BATCH_SIZE 100, INGEST_BATCH_WAIT_MS 10, INGEST_CONCURRENCY 200: its defaults${envNote(options.workerEnv)}), ` +
         `notify worker (its defaults) and mock FCM (${MOCK_FCM_LATENCY_MS} ms) from dist/, queue prefix ${INGEST_BENCH_PREFIX}, storage in ${stack.storageDir}`,
     );
-    for (const target of targets) notes.push(await warmUp(stack, target));
+    for (const target of targets) notes.push(await warmUp(stack, target, newsletters));
     for (let run = 1; run <= RUNS; run += 1) {
       console.log(`   run ${run} of ${RUNS} ...`);
       let floorP95: number | undefined;
       // The same burst to each in turn, within seconds: the machine is the same for all three.
       for (const target of targets) {
-        const result = await burst(stack, run, target, floorP95);
+        const result = await burst(stack, run, target, floorP95, newsletters);
         if (target.name === 'floor') floorP95 = result.ackMs.p95;
         runs.push(result);
         notes.push(runNote(result));
-        if (result.accepted < BURST && target.name === 'ingest app')
-          notes.push(`run ${run}: the ingest app's last output: ${errorLines(stack.outputTail('ingest'))}`);
+        if (result.accepted < BURST && target.name !== 'floor' && target.name !== 'baseline')
+          notes.push(
+            `run ${run}: the ${target.name}'s last output: ${errorLines(stack.outputTail(target.name === 'ingest app' ? 'ingest' : 'ingest-unchecked'))}`,
+          );
         await sleep(1000);
       }
     }
+    notes.push(checksCostNote(runs));
   } finally {
     for (const server of naive) await server.stop();
     notes.push(...(await stack.close()));
@@ -150,17 +172,12 @@ const HEADERS = { 'content-type': 'message/rfc822', authorization: `Bearer ${ING
  * measured run was the slowest of three in every invocation, as the burst's own paths
  * (1,000 connections at once, full batches) were still cold.
  */
-async function warmUp(stack: IngestStack, target: BurstTarget): Promise<string> {
+async function warmUp(stack: IngestStack, target: BurstTarget, newsletters: Map<string, string>): Promise<string> {
   const tag = `warm-${Date.now().toString(36)}`;
   const answers = await Promise.all(
     Array.from({ length: WARM_UP }, (_, index) => {
       const recipient = stack.recipients[index % stack.recipients.length].email;
-      return postOnce(
-        new URL(inboundPath(recipient), target.base),
-        HEADERS,
-        newsletterMessage(recipient, `${tag}-${index}@news.example.org`, index),
-        TIMEOUT_MS,
-      );
+      return postOnce(checkedUrl(recipient, target), HEADERS, withMessageId(newsletterFor(newsletters, recipient), `${tag}-${index}@pass.example`), TIMEOUT_MS);
     }),
   );
   const accepted = answers.filter((answer) => answer.status === 202).length;
@@ -174,12 +191,12 @@ async function warmUp(stack: IngestStack, target: BurstTarget): Promise<string> 
   return `warm-up of the ${target.name}: an unmeasured burst of ${WARM_UP} (${accepted} accepted), stored and notified, then removed`;
 }
 
-async function burst(stack: IngestStack, run: number, target: BurstTarget, floorP95: number | undefined): Promise<BurstRun> {
+async function burst(stack: IngestStack, run: number, target: BurstTarget, floorP95: number | undefined, newsletters: Map<string, string>): Promise<BurstRun> {
   await stack.clearMail();
   const tag = `burst-${Date.now().toString(36)}-${run}`;
   const requests = Array.from({ length: BURST }, (_, index) => {
     const recipient = stack.recipients[index % stack.recipients.length].email;
-    return { url: new URL(inboundPath(recipient), target.base), body: newsletterMessage(recipient, `${tag}-${index}@news.example.org`, index) };
+    return { url: checkedUrl(recipient, target), body: withMessageId(newsletterFor(newsletters, recipient), `${tag}-${index}@pass.example`) };
   });
   const cpuBefore = stack.cpuSnapshot();
   const mainBefore = mainThreadSchedSeconds(target.pid);
@@ -250,6 +267,15 @@ async function burst(stack: IngestStack, run: number, target: BurstTarget, floor
       allNotifiedSeconds !== undefined &&
       Math.max(allStoredSeconds, allNotifiedSeconds) <= TARGET.allWithinSeconds,
   };
+}
+
+/** Where a newsletter to `recipient` is posted, with where it came from, which the checking ingest app checks. */
+const checkedUrl = (recipient: string, target: BurstTarget) => new URL(`${inboundPath(recipient)}&${CHECKED_ORIGIN}`, target.base);
+
+function newsletterFor(newsletters: Map<string, string>, recipient: string): string {
+  const newsletter = newsletters.get(recipient);
+  if (newsletter === undefined) throw new Error(`no signed newsletter for ${recipient}`);
+  return newsletter;
 }
 
 function runNote(result: BurstRun): string {
@@ -338,12 +364,32 @@ function resultTable(runs: BurstRun[]): ProcedureOutcome['table'] {
   };
 }
 
+function median(values: Array<number | undefined>): number | undefined {
+  const known = values.filter((value): value is number => value !== undefined && Number.isFinite(value)).sort((a, b) => a - b);
+  return known.length === 0 ? undefined : known[Math.floor((known.length - 1) / 2)];
+}
+
+/** What checking incoming mail costs: the checking app's intake and storing rates beside the unchecked app's, medians over the runs. */
+function checksCostNote(runs: BurstRun[]): string {
+  const rates = (name: BurstTarget['name']) => {
+    const of = runs.filter((run) => run.target === name);
+    return {
+      intake: median(of.map((run) => run.accepted / run.allAckedSeconds)),
+      storing: median(of.map((run) => (run.allStoredSeconds === undefined ? undefined : run.stored / run.allStoredSeconds))),
+    };
+  };
+  const checked = rates('ingest app');
+  const unchecked = rates('ingest app, checks off');
+  const rate = (value: number | undefined) => (value === undefined ? '—' : `${Math.round(value)}/s`);
+  const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '—' : `×${(a / b).toFixed(2)}`);
+  return (
+    `checks on ÷ off (medians over ${RUNS} runs; the target is at least ×0.8): intake ${rate(checked.intake)} ÷ ${rate(unchecked.intake)} ${ratio(checked.intake, unchecked.intake)}, ` +
+    `storing ${rate(checked.storing)} ÷ ${rate(unchecked.storing)} ${ratio(checked.storing, unchecked.storing)} (mails ÷ seconds from the first request to the last acknowledgement, and to the last mail stored)`
+  );
+}
+
 /** Each target's medians over the runs: the figures to quote. */
 function summaryOf(runs: BurstRun[]): Record<string, Record<string, number | undefined>> {
-  const median = (values: Array<number | undefined>) => {
-    const known = values.filter((value): value is number => value !== undefined).sort((a, b) => a - b);
-    return known.length === 0 ? undefined : known[Math.floor((known.length - 1) / 2)];
-  };
   const targets = [...new Set(runs.map((run) => run.target))];
   return Object.fromEntries(
     targets.map((name) => {

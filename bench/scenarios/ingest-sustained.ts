@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { poll } from '@letterbox/testing';
 import { parseBenchArgs } from '../cli-args';
-import { inboundPath, newsletterMessage } from '../data/inbound-messages';
+import { inboundPath } from '../data/inbound-messages';
+import { CHECKED_ORIGIN, signedNewsletters, withMessageId } from '../data/signed-newsletters';
 import { INGEST_RECIPIENT_COUNT } from '../data/ingest-users';
 import { runAutocannonGenerated } from '../harness/autocannon-load';
 import type { BenchFixtures } from '../harness/bench-fixtures';
-import { coresBetween, INGEST_BENCH_PREFIX, INGEST_BENCH_TOKEN, IngestStack, postOnce, type QueueCounts } from '../harness/ingest-stack';
+import { coresBetween, INGEST_BENCH_PREFIX, INGEST_BENCH_TOKEN, IngestStack, postOnce, type IngestAppName, type QueueCounts } from '../harness/ingest-stack';
 import type { LoadResult } from '../harness/load-result';
 import type { ProcedureOutcome } from '../harness/procedure-outcome';
 import type { ProcedureOptions, ProcedureScenario } from './scenario';
@@ -23,13 +24,16 @@ const BACKLOG = 6000;
 const BACKLOG_CONCURRENCY = 64;
 
 /**
- * batched: the worker's defaults. per-message: the same worker storing one message per
- * INSERT (its own transaction, its own Redis look-up and notification enqueue) with as many
- * in flight as the batched worker takes jobs: the naive way.
+ * batched: the worker's defaults, the mail posted to the ingest app, which checks it (SPF,
+ * DKIM, DMARC, ARC against the mock DNS). checks off: the same, posted to the ingest app with
+ * INGEST_VERIFY_SENDERS=false. per-message: the worker storing one message per INSERT (its
+ * own transaction, its own Redis look-up and notification enqueue) with as many in flight as
+ * the batched worker takes jobs: the naive way.
  */
-const CASES: Array<{ label: string; env: Record<string, string> }> = [
-  { label: 'batched (worker defaults)', env: {} },
-  { label: 'per-message (naive)', env: { INGEST_BATCH_SIZE: '1', INGEST_CONCURRENCY: '200' } },
+const CASES: Array<{ label: string; env: Record<string, string>; app: IngestAppName }> = [
+  { label: 'batched (worker defaults)', env: {}, app: 'ingest' },
+  { label: 'batched, checks off', env: {}, app: 'ingest-unchecked' },
+  { label: 'per-message (naive)', env: { INGEST_BATCH_SIZE: '1', INGEST_CONCURRENCY: '200' }, app: 'ingest' },
 ];
 
 export const ingestSustainedScenario: ProcedureScenario = {
@@ -38,8 +42,8 @@ export const ingestSustainedScenario: ProcedureScenario = {
   title:
     'POST /v2/inbound with autocannon (a new Message-ID each request) while the ingest worker stores: intake rate and storing rate, batched vs one message per transaction',
   summary:
-    `starts its own ingest app (127.0.0.1:3932) and, for each case, an ingest worker on queue prefix ${INGEST_BENCH_PREFIX} (no notify worker: notification jobs wait in the queue); ` +
-    `${CONNECTIONS} connections (--connections), ${DEFAULT_SECONDS} s (--duration) per case, ~2.5 KB newsletters to ${INGEST_RECIPIENT_COUNT} recipients in turn, then waits until the backlog is stored; ` +
+    `starts its own ingest apps (127.0.0.1:3932 checking incoming mail against its mock DNS, :3933 with the checks off) and, for each case, an ingest worker on queue prefix ${INGEST_BENCH_PREFIX} (no notify worker: notification jobs wait in the queue); ` +
+    `${CONNECTIONS} connections (--connections), ${DEFAULT_SECONDS} s (--duration) per case, ~3 KB newsletters signed by pass.example (RSA and Ed25519) to ${INGEST_RECIPIENT_COUNT} recipients in turn, then waits until the backlog is stored; ` +
     `then queues ${BACKLOG} mails with the queue paused and times the worker storing them alone; ` +
     `cases: ${CASES.map((entry) => entry.label).join(', ')}; about 2 × (duration + drain) plus a minute`,
   run: runIngestSustained,
@@ -80,16 +84,19 @@ async function runIngestSustained(_fixtures: BenchFixtures, options: ProcedureOp
   const notes: string[] = [];
   const results: SustainedCase[] = [];
   try {
+    await stack.startMockProviders();
     await stack.startIngest();
+    await stack.startIngest({}, [], 'ingest-unchecked');
+    const newsletters = await signedNewsletters(stack.recipients.map((recipient) => recipient.email));
     notes.push(
       `ingest app and workers from dist/, queue prefix ${INGEST_BENCH_PREFIX}, storage in ${stack.storageDir}; ${connections} connections, ${durationSeconds} s per case`,
     );
     for (const entry of CASES) {
       console.log(`   ${entry.label}: ${connections} connections, ${durationSeconds} s, then the drain ...`);
-      results.push(await runCase(stack, entry, options.workerEnv, durationSeconds, connections));
+      results.push(await runCase(stack, entry, options.workerEnv, durationSeconds, connections, newsletters));
       await sleep(2000);
     }
-    const [batched, naive] = results;
+    const [batched, unchecked, naive] = results;
     notes.push(...results.map(caseNote));
     notes.push(
       `batched ÷ per-message: stored/s during the load ×${(batched.storedPerSecondDuringLoad / naive.storedPerSecondDuringLoad).toFixed(2)} ` +
@@ -97,6 +104,12 @@ async function runIngestSustained(_fixtures: BenchFixtures, options: ProcedureOp
         `overall ×${(batched.overallStoredPerSecond / naive.overallStoredPerSecond).toFixed(2)}; ` +
         `storing a ${BACKLOG}-mail backlog alone ×${ratio(batched.backlog.storedPerSecond, naive.backlog.storedPerSecond)}; ` +
         `intake req/s ×${(batched.load.requestsPerSecond / naive.load.requestsPerSecond).toFixed(2)}`,
+    );
+    notes.push(
+      `checks on ÷ off (the target is at least ×0.8): intake req/s ×${(batched.load.requestsPerSecond / unchecked.load.requestsPerSecond).toFixed(2)}, ` +
+        `stored/s during the load ×${(batched.storedPerSecondDuringLoad / unchecked.storedPerSecondDuringLoad).toFixed(2)} ` +
+        `(steady ×${(batched.steadyStoredPerSecond / unchecked.steadyStoredPerSecond).toFixed(2)}), overall ×${(batched.overallStoredPerSecond / unchecked.overallStoredPerSecond).toFixed(2)}; ` +
+        `storing the ${BACKLOG}-mail backlog alone ×${ratio(batched.backlog.storedPerSecond, unchecked.backlog.storedPerSecond)}`,
     );
   } finally {
     notes.push(...(await stack.close()));
@@ -119,17 +132,19 @@ async function runCase(
   workerEnv: Record<string, string>,
   durationSeconds: number,
   connections: number,
+  newsletters: Map<string, string>,
 ): Promise<SustainedCase> {
   await stack.clear();
   await stack.startIngestWorker(entry.env, workerEnv);
+  const post = poster(stack, entry.app, newsletters);
   try {
-    await warmUp(stack);
+    await warmUp(stack, post);
     const tag = `sustained-${Date.now().toString(36)}`;
     let sequence = 0;
     const next = () => {
       const index = sequence++;
       const recipient = stack.recipients[index % stack.recipients.length].email;
-      return { method: 'POST' as const, path: inboundPath(recipient), body: newsletterMessage(recipient, `${tag}-${index}@news.example.org`, index) };
+      return { method: 'POST' as const, path: post.path(recipient), body: post.body(recipient, `${tag}-${index}@pass.example`) };
     };
     const samples: Array<{ at: number; stored: number }> = [];
     const loadStart = performance.now();
@@ -141,7 +156,7 @@ async function runCase(
       }
     })();
     const cpuStart = stack.cpuSnapshot();
-    const load = await runAutocannonGenerated({ base: stack.base, connections, durationSeconds, headers: HEADERS, next });
+    const load = await runAutocannonGenerated({ base: post.base, connections, durationSeconds, headers: HEADERS, next });
     const cpuLoadEnd = stack.cpuSnapshot();
     const loadSeconds = (performance.now() - loadStart) / 1000;
     const storedDuringLoad = await stack.storedCount();
@@ -163,7 +178,7 @@ async function runCase(
     const during = coresBetween(cpuStart, cpuLoadEnd);
     const drain = coresBetween(cpuLoadEnd, cpuDrainEnd);
     const failedJobs = await stack.failedIngestJobs();
-    const backlog = await backlogPhase(stack, tag);
+    const backlog = await backlogPhase(stack, tag, post);
     return {
       label: entry.label,
       workerEnv: entry.env,
@@ -193,7 +208,26 @@ async function runCase(
  * Queues BACKLOG mails while the queue is paused (the worker waits, warm from the load),
  * then releases it and times until every one is stored: the worker's own rate.
  */
-async function backlogPhase(stack: IngestStack, tag: string): Promise<SustainedCase['backlog']> {
+/** How a case posts a mail: to its ingest app, as from pass.example's server, signed. */
+interface Poster {
+  base: URL;
+  path(recipient: string): string;
+  body(recipient: string, messageId: string): string;
+}
+
+function poster(stack: IngestStack, app: IngestAppName, newsletters: Map<string, string>): Poster {
+  return {
+    base: stack.baseOf(app),
+    path: (recipient) => `${inboundPath(recipient)}&${CHECKED_ORIGIN}`,
+    body(recipient, messageId) {
+      const newsletter = newsletters.get(recipient);
+      if (newsletter === undefined) throw new Error(`no signed newsletter for ${recipient}`);
+      return withMessageId(newsletter, messageId);
+    },
+  };
+}
+
+async function backlogPhase(stack: IngestStack, tag: string, post: Poster): Promise<SustainedCase['backlog']> {
   await stack.clearMail();
   await stack.pauseIngestQueue();
   try {
@@ -202,12 +236,7 @@ async function backlogPhase(stack: IngestStack, tag: string): Promise<SustainedC
       while (next < BACKLOG) {
         const index = next++;
         const recipient = stack.recipients[index % stack.recipients.length].email;
-        const answer = await postOnce(
-          new URL(inboundPath(recipient), stack.base),
-          HEADERS,
-          newsletterMessage(recipient, `${tag}-backlog-${index}@news.example.org`, index),
-          30_000,
-        );
+        const answer = await postOnce(new URL(post.path(recipient), post.base), HEADERS, post.body(recipient, `${tag}-backlog-${index}@pass.example`), 30_000);
         if (answer.status !== 202) throw new Error(`a backlog mail was refused: ${answer.status || answer.error}`);
       }
     };
@@ -242,18 +271,13 @@ function steadyRate(samples: Array<{ at: number; stored: number }>, loadSeconds:
   return ((to.stored - from.stored) / (to.at - from.at)) * 1000;
 }
 
-async function warmUp(stack: IngestStack): Promise<void> {
+async function warmUp(stack: IngestStack, post: Poster): Promise<void> {
   const tag = `warm-${Date.now().toString(36)}`;
   for (let start = 0; start < WARM_UP; start += WARM_UP_CONCURRENCY) {
     const answers = await Promise.all(
       Array.from({ length: WARM_UP_CONCURRENCY }, (_, offset) => {
         const recipient = stack.recipients[(start + offset) % stack.recipients.length].email;
-        return postOnce(
-          new URL(inboundPath(recipient), stack.base),
-          HEADERS,
-          newsletterMessage(recipient, `${tag}-${start + offset}@news.example.org`, start + offset),
-          30_000,
-        );
+        return postOnce(new URL(post.path(recipient), post.base), HEADERS, post.body(recipient, `${tag}-${start + offset}@pass.example`), 30_000);
       }),
     );
     const refused = answers.filter((answer) => answer.status !== 202);

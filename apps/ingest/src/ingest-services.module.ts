@@ -11,9 +11,6 @@ import type { IngestConfig } from './ingest.config';
 import { SmtpListeners } from './smtp-listeners';
 import { smtpTlsSettings } from './smtp-tls-settings';
 import { mailVerificationOf } from './mail-verification';
-import { loggerFor } from '@letterbox/observability';
-
-const logger = loggerFor('smtp-intake');
 
 export const SMTP_INTAKE = Symbol('SMTP_INTAKE');
 
