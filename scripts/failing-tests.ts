@@ -10,6 +10,7 @@ const MAX_LINES = 600;
 
 const [file] = process.argv.slice(2);
 const lines = readFileSync(file, 'utf8')
+  // eslint-disable-next-line no-control-regex -- the colours Nx and the test runner print
   .replace(/\x1b\[[0-9;]*m/g, '')
   .split('\n');
 const seen = new Set<string>();
