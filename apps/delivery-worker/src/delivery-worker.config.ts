@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { bounceTokenConfig, databaseConfig, dkimKeyConfig, loadConfig, opsConfig, pemFileSetting, quotaConfig, redisConfig, storageConfig } from '@letterbox/config';
+import {
+  bounceTokenConfig,
+  databaseConfig,
+  dkimKeyConfig,
+  loadConfig,
+  opsConfig,
+  pemFileSetting,
+  quotaConfig,
+  redisConfig,
+  storageConfig,
+} from '@letterbox/config';
 
 const count = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
