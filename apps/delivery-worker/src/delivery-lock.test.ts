@@ -5,7 +5,7 @@ import { deliveryLockOptions } from './delivery-lock';
 import { loadDeliveryWorkerConfig } from './delivery-worker.config';
 
 test('unset, the deliveries of a killed worker are taken over within 20 s, not the minute or more a 30 s lock and stalled check took', () => {
-  const { DELIVERY_LOCK_MS } = loadDeliveryWorkerConfig({});
+  const { DELIVERY_LOCK_MS } = loadDeliveryWorkerConfig({ LETTERBOX_DEMO: 'true' });
   assert.equal(DELIVERY_LOCK_MS, 10_000);
   const { lockDuration = 0, stalledInterval = 0 } = deliveryLockOptions(DELIVERY_LOCK_MS);
   // The lock runs out at most a lock after the kill; the stalled check after next at the latest queues the job again.
