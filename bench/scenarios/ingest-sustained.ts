@@ -51,6 +51,8 @@ export const ingestSustainedScenario: ProcedureScenario = {
 
 interface SustainedCase {
   label: string;
+  /** The ingest app the mail was posted to, whose cores the table shows. */
+  app: IngestAppName;
   workerEnv: Record<string, string>;
   load: LoadResult & { accepted: number };
   /** Mails stored while the load ran, per second over the whole load and over its last (1 − RAMP_SHARE). */
@@ -181,6 +183,7 @@ async function runCase(
     const backlog = await backlogPhase(stack, tag, post);
     return {
       label: entry.label,
+      app: entry.app,
       workerEnv: entry.env,
       load,
       storedDuringLoad,
@@ -354,7 +357,7 @@ function resultTable(results: SustainedCase[]): ProcedureOutcome['table'] {
       // A drain of a few mails says nothing of a rate.
       result.backlogAtLoadEnd >= 100 ? n(result.drainStoredPerSecond) : '—',
       n(result.overallStoredPerSecond),
-      core(result.loadCores, 'ingest'),
+      core(result.loadCores, result.app),
       core(result.loadCores, 'ingest-worker'),
       core(result.loadCores, 'postgres'),
       core(result.loadCores, 'redis'),
