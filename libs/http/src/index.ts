@@ -4,6 +4,7 @@ export { PROBLEM_TYPES } from './problem-types';
 export { problemBody, sendProblem, sendRouterRefusal, writeProblem, type ProblemDetails } from './problem-response';
 export { parseByteRange } from './byte-range';
 export { contentDisposition } from './content-disposition';
+export { showableInline } from './inline-content';
 export { ZodValidationPipe } from './zod-validation.pipe';
 export { ApiZodQuery, ApiZodBody, ApiZodPath, ApiZodResponse } from './openapi-zod';
 export { writeOpenApiDocumentFromArgs, type ApiDescription } from './openapi-document';

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { ApiZodPath, contentDisposition, parseByteRange, problemBody, sendProblem, ZodValidationPipe } from '@letterbox/http';
+import { ApiZodPath, contentDisposition, parseByteRange, problemBody, sendProblem, showableInline, ZodValidationPipe } from '@letterbox/http';
 import { MailContentReader, MailQueries } from '@letterbox/mail';
 import { attachmentParams, mailIdParams } from './mail-request.schemas';
 
@@ -47,7 +47,11 @@ export class MailDownloadsController {
     return reply.header('content-length', range ? range.end - range.start : mail.size).send(this.content.openRaw(mail, range));
   }
 
-  /** One attachment, decoded from its transfer encoding as it streams. */
+  /**
+   * One attachment, decoded from its transfer encoding as it streams. Shown inline only when
+   * asked and of a type that runs no script (showableInline), and always sandboxed: the
+   * sender chose its type and bytes.
+   */
   @Get('attachments/:partId')
   @ApiQuery({ name: 'disposition', required: false, enum: ['attachment', 'inline'] })
   @ApiZodPath(attachmentParams)
@@ -59,10 +63,11 @@ export class MailDownloadsController {
   ) {
     const mail = await this.mails.record(user.userId, params.id);
     const { stream, attachment } = this.content.openAttachment(mail, params.partId);
-    const shown = disposition === 'inline' ? 'inline' : 'attachment';
+    const shown = disposition === 'inline' && showableInline(attachment.contentType) ? 'inline' : 'attachment';
     return download(reply, { contentType: attachment.contentType, disposition: shown, filename: attachment.filename })
       .header('content-length', attachment.size)
       .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', 'sandbox')
       .send(stream);
   }
 }

@@ -113,6 +113,53 @@ describe('reading a mail', () => {
     assert.ok(mail.html?.includes(`src="${inline.url}"`), 'cid: image rewritten to the attachment URL');
   });
 
+  test('an attachment is shown inline only when it runs no script, and always sandboxed', async () => {
+    const part = (type: string, name: string, body: string) => [
+      '--b',
+      `Content-Type: ${type}; name="${name}"`,
+      `Content-Disposition: attachment; filename="${name}"`,
+      'Content-Transfer-Encoding: base64',
+      '',
+      Buffer.from(body).toString('base64'),
+    ];
+    const eml = Buffer.from(
+      [
+        'From: sender@example.test',
+        `To: ${user.email}`,
+        'Subject: Types chosen by the sender',
+        'Message-ID: <inline-types@example.test>',
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/mixed; boundary="b"',
+        '',
+        ...part('text/html', 'page.html', '<script>alert(1)</script>'),
+        ...part('image/svg+xml', 'logo.svg', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        ...part('image/png', 'photo.png', 'not really a png'),
+        ...part('application/pdf', 'paper.pdf', '%PDF-1.4'),
+        ...part('text/plain', 'notes.txt', 'plain words'),
+        '--b--',
+        '',
+      ].join('\r\n'),
+    );
+    const id = (await storeMail(db, testBlobStore(), { userId: user.id, mailboxId: user.mailboxes.inbox, eml })).id;
+    const mail = (await (await get(`/v2/mails/${id}`)).json()) as MailDetail;
+    const shown = new Map<string, string>();
+    for (const attachment of mail.attachments) {
+      const response = await get(`/v2/mails/${id}/attachments/${attachment.partId}?disposition=inline`);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-security-policy'), 'sandbox', attachment.filename);
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff', attachment.filename);
+      shown.set(attachment.filename, (response.headers.get('content-disposition') ?? '').split(';')[0]);
+      await response.arrayBuffer();
+    }
+    assert.deepEqual(Object.fromEntries(shown), {
+      'page.html': 'attachment',
+      'logo.svg': 'attachment',
+      'photo.png': 'inline',
+      'paper.pdf': 'inline',
+      'notes.txt': 'inline',
+    });
+  });
+
   test('an unknown part is a 404 problem', async () => {
     const response = await get(`/v2/mails/${ids.get('small')}/attachments/9`);
     assert.equal(response.status, 404);
