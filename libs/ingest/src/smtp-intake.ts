@@ -3,6 +3,7 @@ import type { InboundOrigin, TlsUse } from '@letterbox/mail-auth';
 import { QueueUnavailableError } from '@letterbox/queue';
 import { refusalReason } from './refusal-reason';
 import { ClientRate } from './client-rate';
+import { RecipientProbing } from './recipient-probing';
 import {
   DmarcRejectedError,
   ForeignRecipientsError,
@@ -49,6 +50,7 @@ export interface SmtpIntakeOptions {
 export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptions): SMTPServer {
   const connections = new ClientRate(options.connectionsPerMinute);
   const messages = new ClientRate(options.messagesPerMinute);
+  const probing = new RecipientProbing(messages);
   return new SMTPServer({
     name: options.hostname,
     banner: 'Letterbox ingest',
@@ -82,7 +84,11 @@ export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptio
         (error: unknown) => {
           refused(refusalReason(error));
           if (error instanceof ForeignRecipientsError) callback(smtpError(550, `5.7.1 <${address.address}>: relaying denied, not a domain of this server`));
-          else if (error instanceof UnknownRecipientsError) callback(smtpError(550, `5.1.1 <${address.address}>: no such user here`));
+          else if (error instanceof UnknownRecipientsError)
+            probing.unknownRecipient(session).then(
+              () => callback(smtpError(550, `5.1.1 <${address.address}>: no such user here`)),
+              (closing: Error) => callback(closing),
+            );
           else if (error instanceof QuotaExceededError) callback(smtpError(552, `5.2.2 <${address.address}>: mailbox full`));
           else callback(temporaryFailure(error));
         },

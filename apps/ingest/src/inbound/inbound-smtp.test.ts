@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Database } from '@letterbox/db';
@@ -106,6 +107,21 @@ describe('the SMTP listener, used by a standard SMTP client (nodemailer)', () =>
     );
   });
 
+  test('a session trying address after address is slowed after three unknown ones and closed (421) at the tenth', async () => {
+    const replies = await smtpConversation(ingest.smtpPort, [
+      'EHLO harvester.example',
+      'MAIL FROM:<a@example.org>',
+      ...Array.from({ length: 12 }, (_, index) => `RCPT TO:<guess${index}@${alice.domain}>`),
+    ]);
+    const rcptReplies = replies.slice(2);
+    assert.deepEqual(
+      rcptReplies.map((reply) => reply.slice(0, 3)),
+      [...Array(9).fill('550'), '421'],
+      'nine refusals, then the session ends: the last two RCPTs get no answer',
+    );
+    assert.match(rcptReplies[9], /too many unknown recipients/);
+  });
+
   test('with one known and one unknown recipient, only the known one is accepted and receives it', async () => {
     const messageId = `<mixed-${randomUUID()}@example.org>`;
     const info = await smtp.sendMail({
@@ -138,3 +154,32 @@ describe('the SMTP listener, used by a standard SMTP client (nodemailer)', () =>
     );
   });
 });
+
+/**
+ * Sends each command in turn on one plain SMTP connection and collects the final line of
+ * each reply (after the greeting), until the server closes the connection.
+ */
+async function smtpConversation(port: number, commands: string[]): Promise<string[]> {
+  const socket = connect(port, '127.0.0.1');
+  const replies: string[] = [];
+  let buffered = '';
+  let next = -1;
+  return new Promise((resolve, reject) => {
+    socket.on('error', reject);
+    socket.on('close', () => resolve(replies));
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('latin1');
+      let end: number;
+      while ((end = buffered.indexOf('\r\n')) !== -1) {
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        // A multi-line reply goes on with "250-"; its last line has a space after the code.
+        if (line[3] === '-') continue;
+        if (next >= 0) replies.push(line);
+        next += 1;
+        if (next < commands.length) socket.write(`${commands[next]}\r\n`);
+        else socket.end('QUIT\r\n');
+      }
+    });
+  });
+}
