@@ -7,14 +7,10 @@ set -euo pipefail
 CHROMIUM=${CHROMIUM_PATH:-/usr/bin/chromium}
 
 [ -x "$CHROMIUM" ] && exit 0
+source "$(dirname "$0")/apt.sh"
 
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "installing chromium with apt-get ..."
-  export DEBIAN_FRONTEND=noninteractive
-  if ! apt-get install -y -qq chromium >/dev/null 2>&1; then
-    apt-get update -qq
-    apt-get install -y -qq chromium >/dev/null
-  fi
+if can_apt; then
+  apt_install chromium
   [ -x "$CHROMIUM" ] && exit 0
 fi
 

@@ -12,13 +12,7 @@ wait_for() {
   exit 1
 }
 
-can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; }
-
-apt_install() {
-  echo "installing $* with apt-get ..."
-  DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-}
+source "$(dirname "$0")/apt.sh"
 
 is_local() { [ "$1" = 127.0.0.1 ] || [ "$1" = localhost ] || [ "$1" = ::1 ]; }
 

@@ -5,14 +5,10 @@
 set -euo pipefail
 
 command -v swaks >/dev/null && exit 0
+source "$(dirname "$0")/apt.sh"
 
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "installing swaks with apt-get ..."
-  export DEBIAN_FRONTEND=noninteractive
-  if ! apt-get install -y -qq swaks >/dev/null 2>&1; then
-    apt-get update -qq
-    apt-get install -y -qq swaks >/dev/null
-  fi
+if can_apt; then
+  apt_install swaks
   exit 0
 fi
 

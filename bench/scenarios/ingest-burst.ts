@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { poll } from '@letterbox/testing';
-import { inboundPath } from '../data/inbound-messages';
-import { CHECKED_ORIGIN, signedNewsletters, withMessageId } from '../data/signed-newsletters';
+import { CHECKED_ORIGIN, SignedNewsletters } from '../data/signed-newsletters';
 import { INGEST_RECIPIENT_COUNT } from '../data/ingest-users';
 import type { BenchFixtures } from '../harness/bench-fixtures';
 import {
@@ -97,7 +96,7 @@ async function runIngestBurst(_fixtures: BenchFixtures, options: ProcedureOption
     await stack.startNotifyPath();
     const ingest = await stack.startIngest();
     const unchecked = await stack.startIngest({}, [], 'ingest-unchecked');
-    const newsletters = await signedNewsletters(stack.recipients.map((recipient) => recipient.email));
+    const newsletters = await SignedNewsletters.for(stack.recipients.map((recipient) => recipient.email));
     await stack.startIngestWorker({}, options.workerEnv);
     const floor = await startNaiveServer({
       file: path.join(__dirname, '../naive/intake-floor-server.ts'),
@@ -172,12 +171,12 @@ const HEADERS = { 'content-type': 'message/rfc822', authorization: `Bearer ${ING
  * measured run was the slowest of three in every invocation, as the burst's own paths
  * (1,000 connections at once, full batches) were still cold.
  */
-async function warmUp(stack: IngestStack, target: BurstTarget, newsletters: Map<string, string>): Promise<string> {
+async function warmUp(stack: IngestStack, target: BurstTarget, newsletters: SignedNewsletters): Promise<string> {
   const tag = `warm-${Date.now().toString(36)}`;
   const answers = await Promise.all(
     Array.from({ length: WARM_UP }, (_, index) => {
       const recipient = stack.recipients[index % stack.recipients.length].email;
-      return postOnce(checkedUrl(recipient, target), HEADERS, withMessageId(newsletterFor(newsletters, recipient), `${tag}-${index}@pass.example`), TIMEOUT_MS);
+      return postOnce(new URL(newsletters.path(recipient), target.base), HEADERS, newsletters.body(recipient, `${tag}-${index}@pass.example`), TIMEOUT_MS);
     }),
   );
   const accepted = answers.filter((answer) => answer.status === 202).length;
@@ -191,12 +190,12 @@ async function warmUp(stack: IngestStack, target: BurstTarget, newsletters: Map<
   return `warm-up of the ${target.name}: an unmeasured burst of ${WARM_UP} (${accepted} accepted), stored and notified, then removed`;
 }
 
-async function burst(stack: IngestStack, run: number, target: BurstTarget, floorP95: number | undefined, newsletters: Map<string, string>): Promise<BurstRun> {
+async function burst(stack: IngestStack, run: number, target: BurstTarget, floorP95: number | undefined, newsletters: SignedNewsletters): Promise<BurstRun> {
   await stack.clearMail();
   const tag = `burst-${Date.now().toString(36)}-${run}`;
   const requests = Array.from({ length: BURST }, (_, index) => {
     const recipient = stack.recipients[index % stack.recipients.length].email;
-    return { url: checkedUrl(recipient, target), body: withMessageId(newsletterFor(newsletters, recipient), `${tag}-${index}@pass.example`) };
+    return { url: new URL(newsletters.path(recipient), target.base), body: newsletters.body(recipient, `${tag}-${index}@pass.example`) };
   });
   const cpuBefore = stack.cpuSnapshot();
   const mainBefore = mainThreadSchedSeconds(target.pid);
@@ -267,15 +266,6 @@ async function burst(stack: IngestStack, run: number, target: BurstTarget, floor
       allNotifiedSeconds !== undefined &&
       Math.max(allStoredSeconds, allNotifiedSeconds) <= TARGET.allWithinSeconds,
   };
-}
-
-/** Where a newsletter to `recipient` is posted, with where it came from, which the checking ingest app checks. */
-const checkedUrl = (recipient: string, target: BurstTarget) => new URL(`${inboundPath(recipient)}&${CHECKED_ORIGIN}`, target.base);
-
-function newsletterFor(newsletters: Map<string, string>, recipient: string): string {
-  const newsletter = newsletters.get(recipient);
-  if (newsletter === undefined) throw new Error(`no signed newsletter for ${recipient}`);
-  return newsletter;
 }
 
 function runNote(result: BurstRun): string {

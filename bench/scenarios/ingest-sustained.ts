@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { poll } from '@letterbox/testing';
 import { parseBenchArgs } from '../cli-args';
-import { inboundPath } from '../data/inbound-messages';
-import { CHECKED_ORIGIN, signedNewsletters, withMessageId } from '../data/signed-newsletters';
+import { SignedNewsletters } from '../data/signed-newsletters';
 import { INGEST_RECIPIENT_COUNT } from '../data/ingest-users';
 import { runAutocannonGenerated } from '../harness/autocannon-load';
 import type { BenchFixtures } from '../harness/bench-fixtures';
@@ -89,7 +88,7 @@ async function runIngestSustained(_fixtures: BenchFixtures, options: ProcedureOp
     await stack.startMockProviders();
     await stack.startIngest();
     await stack.startIngest({}, [], 'ingest-unchecked');
-    const newsletters = await signedNewsletters(stack.recipients.map((recipient) => recipient.email));
+    const newsletters = await SignedNewsletters.for(stack.recipients.map((recipient) => recipient.email));
     notes.push(
       `ingest app and workers from dist/, queue prefix ${INGEST_BENCH_PREFIX}, storage in ${stack.storageDir}; ${connections} connections, ${durationSeconds} s per case`,
     );
@@ -128,17 +127,23 @@ async function runIngestSustained(_fixtures: BenchFixtures, options: ProcedureOp
 
 const HEADERS = { 'content-type': 'message/rfc822', authorization: `Bearer ${INGEST_BENCH_TOKEN}` };
 
+/** Where a case posts its mail (its ingest app), and the signed newsletters it posts. */
+interface Poster {
+  base: URL;
+  newsletters: SignedNewsletters;
+}
+
 async function runCase(
   stack: IngestStack,
   entry: (typeof CASES)[number],
   workerEnv: Record<string, string>,
   durationSeconds: number,
   connections: number,
-  newsletters: Map<string, string>,
+  newsletters: SignedNewsletters,
 ): Promise<SustainedCase> {
   await stack.clear();
   await stack.startIngestWorker(entry.env, workerEnv);
-  const post = poster(stack, entry.app, newsletters);
+  const post: Poster = { base: stack.baseOf(entry.app), newsletters };
   try {
     await warmUp(stack, post);
     const tag = `sustained-${Date.now().toString(36)}`;
@@ -146,7 +151,7 @@ async function runCase(
     const next = () => {
       const index = sequence++;
       const recipient = stack.recipients[index % stack.recipients.length].email;
-      return { method: 'POST' as const, path: post.path(recipient), body: post.body(recipient, `${tag}-${index}@pass.example`) };
+      return { method: 'POST' as const, path: post.newsletters.path(recipient), body: post.newsletters.body(recipient, `${tag}-${index}@pass.example`) };
     };
     const samples: Array<{ at: number; stored: number }> = [];
     const loadStart = performance.now();
@@ -211,25 +216,6 @@ async function runCase(
  * Queues BACKLOG mails while the queue is paused (the worker waits, warm from the load),
  * then releases it and times until every one is stored: the worker's own rate.
  */
-/** How a case posts a mail: to its ingest app, as from pass.example's server, signed. */
-interface Poster {
-  base: URL;
-  path(recipient: string): string;
-  body(recipient: string, messageId: string): string;
-}
-
-function poster(stack: IngestStack, app: IngestAppName, newsletters: Map<string, string>): Poster {
-  return {
-    base: stack.baseOf(app),
-    path: (recipient) => `${inboundPath(recipient)}&${CHECKED_ORIGIN}`,
-    body(recipient, messageId) {
-      const newsletter = newsletters.get(recipient);
-      if (newsletter === undefined) throw new Error(`no signed newsletter for ${recipient}`);
-      return withMessageId(newsletter, messageId);
-    },
-  };
-}
-
 async function backlogPhase(stack: IngestStack, tag: string, post: Poster): Promise<SustainedCase['backlog']> {
   await stack.clearMail();
   await stack.pauseIngestQueue();
@@ -239,7 +225,12 @@ async function backlogPhase(stack: IngestStack, tag: string, post: Poster): Prom
       while (next < BACKLOG) {
         const index = next++;
         const recipient = stack.recipients[index % stack.recipients.length].email;
-        const answer = await postOnce(new URL(post.path(recipient), post.base), HEADERS, post.body(recipient, `${tag}-backlog-${index}@pass.example`), 30_000);
+        const answer = await postOnce(
+          new URL(post.newsletters.path(recipient), post.base),
+          HEADERS,
+          post.newsletters.body(recipient, `${tag}-backlog-${index}@pass.example`),
+          30_000,
+        );
         if (answer.status !== 202) throw new Error(`a backlog mail was refused: ${answer.status || answer.error}`);
       }
     };
@@ -280,7 +271,12 @@ async function warmUp(stack: IngestStack, post: Poster): Promise<void> {
     const answers = await Promise.all(
       Array.from({ length: WARM_UP_CONCURRENCY }, (_, offset) => {
         const recipient = stack.recipients[(start + offset) % stack.recipients.length].email;
-        return postOnce(new URL(post.path(recipient), post.base), HEADERS, post.body(recipient, `${tag}-${start + offset}@pass.example`), 30_000);
+        return postOnce(
+          new URL(post.newsletters.path(recipient), post.base),
+          HEADERS,
+          post.newsletters.body(recipient, `${tag}-${start + offset}@pass.example`),
+          30_000,
+        );
       }),
     );
     const refused = answers.filter((answer) => answer.status !== 202);

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { DkimAlgorithm } from './dkim-key-pair';
-import { dkimDnsName, dkimTxt, dmarcRecord, spfRecord } from './dns-records';
+import { dkimDnsName, dkimTxt } from './dns-records';
 
 /**
  * The DKIM TXT record of every active key, by DNS name (`<selector>._domainkey.<domain>`): what
@@ -15,17 +15,4 @@ export async function publishedDkimRecords(sql: Pool): Promise<Map<string, strin
       ORDER BY d.name, k.selector`,
   );
   return new Map(rows.map((row) => [dkimDnsName(row.selector, row.domain), dkimTxt(row.algorithm, row.public_key)]));
-}
-
-/**
- * Every TXT record the offices' domains publish for their mail, by DNS name: each domain's SPF
- * (SPF_SENDERS) and DMARC record, and its active DKIM keys; what the admin API tells an
- * administrator to publish, for a DNS server that serves the domains itself (the demo's).
- */
-export async function publishedMailRecords(sql: Pool, spfSenders: string): Promise<Map<string, string[]>> {
-  const [{ rows: domains }, dkim] = await Promise.all([sql.query<{ name: string }>('SELECT name FROM domains ORDER BY name'), publishedDkimRecords(sql)]);
-  const records = new Map<string, string[]>();
-  for (const { dnsName, txt } of domains.flatMap(({ name }) => [spfRecord(name, spfSenders), dmarcRecord(name)])) records.set(dnsName, [txt]);
-  for (const [dnsName, txt] of dkim) records.set(dnsName, [txt]);
-  return records;
 }

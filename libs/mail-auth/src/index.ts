@@ -1,16 +1,2 @@
-export {
-  authResultSchema,
-  senderVerdictSchema,
-  mailAuthenticationSchema,
-  type AuthResult,
-  type SenderVerdict,
-  type MailAuthentication,
-  type InboundOrigin,
-  type TlsUse,
-  type MailAction,
-} from './mail-authentication';
-export { MailVerifier, MAX_DKIM_SIGNATURES, type MailVerifierOptions, type MessageToVerify, type Verification } from './mail-verifier';
-export type { DmarcRejectAs } from './sender-policy';
-export { budgetedResolver } from './dns-budget';
-export { HeaderFieldFilter, filterHeaderFields, type HeaderField, type KeepField } from './header-field-filter';
-export { parseAuthenticationResults, authservIdOf } from './authentication-results';
+export { mailAuthenticationSchema, type MailAuthentication, type InboundOrigin, type TlsUse } from './mail-authentication';
+export { MailVerifier, type MailVerifierOptions, type Verification } from './mail-verifier';
