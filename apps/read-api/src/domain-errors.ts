@@ -33,12 +33,14 @@ import {
   SearchQueryError,
   SystemMailboxError,
   ThreadNotFoundError,
+  TooManyHeavyReadsError,
   WrongPasswordError,
 } from '@letterbox/mail';
 
 /** The domain's errors that are answers, not faults. */
 export const classifyDomainError: ErrorClassifier = (error) => {
   if (error instanceof WrongCredentialsError || error instanceof UserGoneError) return { status: 401, detail: error.message };
+  if (error instanceof TooManyHeavyReadsError) return { status: 429, detail: error.message, retryAfterSeconds: error.retryAfterSeconds };
   if (error instanceof TooManyWrongPasswordsError) return { status: 429, detail: error.message, retryAfterSeconds: error.retryAfterSeconds };
   if (error instanceof TotpRequiredError) return { status: 401, type: PROBLEM_TYPES.totpRequired, detail: error.message };
   // A sign-in's wrong code (the auth controller answers a setup's as a field of the body: that session stands).

@@ -15,6 +15,7 @@ import {
   MailListQuery,
   MailQueries,
   MailUpdates,
+  PerUserLimit,
   ReadReceipts,
   RenderedContentCache,
   ThreadQueries,
@@ -27,7 +28,8 @@ import type { ReadApiConfig } from './read-api.config';
 /**
  * The mail domain's services the read API's controllers use. Reads that tolerate a
  * replica's lag take their pool from the read routing; changes, and what they check
- * first, use the primary, and are announced with the events module's announcer.
+ * first, use the primary, and are announced with the events module's announcer. One
+ * PerUserLimit bounds each user's heavy requests in this process, whichever use case runs them.
  */
 @Module({})
 export class MailServicesModule implements OnApplicationShutdown {
@@ -44,8 +46,20 @@ export class MailServicesModule implements OnApplicationShutdown {
       },
       { provide: MailQueries, useFactory: (reads: UserReads) => new MailQueries(reads), inject: [READ_ROUTING] },
       { provide: ContactQueries, useFactory: (reads: UserReads) => new ContactQueries(reads), inject: [READ_ROUTING] },
-      { provide: MailListQuery, useFactory: (reads: UserReads) => new MailListQuery(reads), inject: [READ_ROUTING] },
-      { provide: ThreadQueries, useFactory: (reads: UserReads) => new ThreadQueries(reads), inject: [READ_ROUTING] },
+      {
+        provide: PerUserLimit,
+        useFactory: () => new PerUserLimit({ perUser: config.HEAVY_REQUESTS_PER_USER, waitMs: config.HEAVY_REQUESTS_WAIT_MS }),
+      },
+      {
+        provide: MailListQuery,
+        useFactory: (reads: UserReads, heavy: PerUserLimit) => new MailListQuery(reads, heavy),
+        inject: [READ_ROUTING, PerUserLimit],
+      },
+      {
+        provide: ThreadQueries,
+        useFactory: (reads: UserReads, heavy: PerUserLimit) => new ThreadQueries(reads, heavy),
+        inject: [READ_ROUTING, PerUserLimit],
+      },
       {
         provide: MailContentReader,
         useFactory: (blobs: BlobStore) =>
@@ -67,8 +81,8 @@ export class MailServicesModule implements OnApplicationShutdown {
       },
       {
         provide: ChangeMailsInBulk,
-        useFactory: (db: Database, announcer: MailAnnouncer) => new ChangeMailsInBulk(new BulkMailChanges(db.sql), announcer),
-        inject: [DATABASE, MailAnnouncer],
+        useFactory: (db: Database, announcer: MailAnnouncer, heavy: PerUserLimit) => new ChangeMailsInBulk(new BulkMailChanges(db.sql), announcer, heavy),
+        inject: [DATABASE, MailAnnouncer, PerUserLimit],
       },
       {
         provide: ReadReceipts,

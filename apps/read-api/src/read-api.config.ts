@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   authConfig,
   dkimKeyConfig,
+  heavyReadsDatabaseConfig,
   httpConfig,
   loadConfig,
   mailPolicyConfig,
@@ -21,7 +22,14 @@ export const readApiSettings = {
   READ_API_RENDER_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   /** Event streams (/v2/events) one user may hold open at once in each API process. */
   EVENT_STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
+  /**
+   * Heavy requests (searches, text-filtered lists, bulk changes over a filter) of one user running at once
+   * in each API process; past them one waits HEAVY_REQUESTS_WAIT_MS for one to end, then answers 429.
+   */
+  HEAVY_REQUESTS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  HEAVY_REQUESTS_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(1000),
   ...requestDatabaseConfig,
+  ...heavyReadsDatabaseConfig,
   ...storageConfig,
   ...authConfig,
   ...quotaConfig,

@@ -35,6 +35,17 @@ export const requestDatabaseConfig = {
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
 };
 
+/**
+ * Pools of their own for the heavy reads (searches, text filters) of an app that serves them, beside
+ * DATABASE_POOL_SIZE's, so that those cannot take the connections of everyone's lists, reads and sign-ins.
+ */
+export const heavyReadsDatabaseConfig = {
+  /** Unset: a quarter of DATABASE_POOL_SIZE, at least 2. */
+  DATABASE_HEAVY_POOL_SIZE: z.coerce.number().int().min(1).max(200).optional(),
+  /** Shorter than DATABASE_STATEMENT_TIMEOUT_MS: a search cut short answers 503, and the user may narrow it. */
+  DATABASE_HEAVY_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
+};
+
 export const storageConfig = {
   STORAGE_DIR: z
     .string()

@@ -2,6 +2,7 @@ export { loadConfig, ConfigError } from './load-config';
 export {
   databaseConfig,
   requestDatabaseConfig,
+  heavyReadsDatabaseConfig,
   storageConfig,
   authConfig,
   quotaConfig,

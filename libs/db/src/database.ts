@@ -15,6 +15,18 @@ export interface DatabaseOptions {
    * cannot hold a pooled connection of a request-serving app for ever. Unset: no limit.
    */
   statementTimeoutMs?: number;
+  /** Pools of their own for heavy reads (HeavyReadOptions); without, heavy reads share the pools above. */
+  heavyReads?: HeavyReadOptions;
+}
+
+/**
+ * Searches and text filters may each hold a connection for seconds: on pools of their own,
+ * sized apart and cut short sooner, they cannot take the connections every list, read and
+ * sign-in needs.
+ */
+export interface HeavyReadOptions {
+  poolSize: number;
+  statementTimeoutMs: number;
 }
 
 export interface SqlPoolOptions extends DatabaseOptions {
@@ -30,27 +42,40 @@ export interface SqlPoolOptions extends DatabaseOptions {
  * One pg pool of the primary shared by two clients: `sql` for the hot read paths, where raw
  * pg costs a third of Prisma's CPU per query, and `prisma` for writes and everything else.
  * With a read replica, `replica` is a pool of its own, for reads only: which of a user's
- * reads may go there is UserReads' call.
+ * reads may go there is UserReads' call. `heavyReads` are the pools of each server for
+ * heavy reads (DatabaseOptions.heavyReads), or the same pools when they have none of their own.
  */
 export interface Database {
   sql: Pool;
   prisma: PrismaClient;
   replica?: Pool;
+  heavyReads: { primary: Pool; replica?: Pool };
   close(): Promise<void>;
 }
 
 export function createDatabase(options: DatabaseOptions): Database {
   const sql = createSqlPool(options);
   const replica = options.readUrl ? createSqlPool({ ...options, url: options.readUrl }, 'replica') : undefined;
+  const heavyReads = options.heavyReads ? heavyReadPools({ ...options, ...options.heavyReads }) : { primary: sql, replica };
   const prisma = new PrismaClient({ adapter: new PrismaPg(sql) });
+  const pools = new Set([sql, replica, heavyReads.primary, heavyReads.replica]);
   return {
     sql,
     prisma,
     ...(replica ? { replica } : {}),
+    heavyReads,
     async close() {
       await prisma.$disconnect();
-      await Promise.all([sql.end(), replica?.end()]);
+      await Promise.all([...pools].map((pool) => pool?.end()));
     },
+  };
+}
+
+function heavyReadPools(options: DatabaseOptions): Database['heavyReads'] {
+  const heavy = { ...options, applicationName: `${options.applicationName}-heavy` };
+  return {
+    primary: createSqlPool(heavy),
+    ...(options.readUrl ? { replica: createSqlPool({ ...heavy, url: options.readUrl }, 'replica') } : {}),
   };
 }
 

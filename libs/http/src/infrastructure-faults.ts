@@ -24,11 +24,20 @@ const POSTGRES_MESSAGES =
  * or Redis unreachable or timing out is a 503, a full disk a 507. Anything else is not a fault of this kind.
  */
 export function infrastructureFaultOf(error: unknown): InfrastructureFault | undefined {
-  for (let current = error, depth = 0; current instanceof Object && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+  for (let current = error, depth = 0; current instanceof Object && depth < 4; current = causeOf(current), depth++) {
     const fault = faultOf(current as Error & { code?: unknown });
     if (fault) return fault;
   }
   return undefined;
+}
+
+/**
+ * What an error wraps. Prisma answers a PostgreSQL error it has no code of its own for (a statement
+ * timeout among them) as P2039, holding the driver adapter's error in `meta`, not in `cause`.
+ */
+function causeOf(error: object): unknown {
+  const { cause, meta } = error as { cause?: unknown; meta?: { driverAdapterError?: unknown } };
+  return cause ?? meta?.driverAdapterError;
 }
 
 function faultOf(error: Error & { code?: unknown }): InfrastructureFault | undefined {

@@ -19,6 +19,7 @@ export { MailUpdates, type MailState } from './change/mail-updates';
 export { BulkMailChanges, type MailSelection } from './change/bulk-mail-changes';
 export { ChangeMail } from './change/change-mail';
 export { ChangeMailsInBulk } from './change/change-mails-in-bulk';
+export { PerUserLimit } from './heavy-reads/per-user-limit';
 export { ReadReceipts, newCertKey, readReceiptKeys } from './receipts/read-receipts';
 export { decodeCursor } from './list/list-cursor';
 export {
@@ -30,6 +31,7 @@ export {
   MailNotFoundError,
   AttachmentNotFoundError,
   ThreadNotFoundError,
+  TooManyHeavyReadsError,
 } from './mail-errors';
 export { mapSummaryRow, SUMMARY_COLUMNS, type MailRecord, type SummaryRow } from './mail-views';
 export {

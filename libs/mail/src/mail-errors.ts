@@ -56,3 +56,10 @@ export class ThreadNotFoundError extends Error {
     super(`thread ${threadId} does not exist`);
   }
 }
+
+/** A user already runs as many heavy reads (searches, text filters, bulk changes over a filter) as one may at once. */
+export class TooManyHeavyReadsError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('too many searches or bulk changes at once; try again shortly');
+  }
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { primaryOnly, type Database } from '@letterbox/db';
-import { MailListQuery, ThreadQueries } from '@letterbox/mail';
+import { MailListQuery, PerUserLimit, ThreadQueries } from '@letterbox/mail';
 import { referenceMail } from '@letterbox/mail-generator';
 import type { JobQueues } from '@letterbox/queue';
 import {
@@ -151,13 +151,14 @@ describe('POST /v2/inbound', () => {
         await waitFor(async () => (await inboxOf(db, user.id)).total === 1, { what: 'the stored mail' });
 
         const reads = primaryOnly(db.sql);
+        const heavyReads = new PerUserLimit({ perUser: 2, waitMs: 1000 });
         const unknown = { name: '', address: '' };
-        const list = await new MailListQuery(reads).page(user.id, { filter: {}, order: 'desc', limit: 10 });
+        const list = await new MailListQuery(reads, heavyReads).page(user.id, { filter: {}, order: 'desc', limit: 10 });
         assert.deepEqual(
           list.items.map((mail) => [mail.subject, mail.from]),
           [[subject, unknown]],
         );
-        const threads = await new ThreadQueries(reads).page(user.id, { filter: {}, limit: 10 });
+        const threads = await new ThreadQueries(reads, heavyReads).page(user.id, { filter: {}, limit: 10 });
         assert.deepEqual(
           threads.items.map((thread) => thread.participants),
           [[unknown]],

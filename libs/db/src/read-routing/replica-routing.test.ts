@@ -14,7 +14,13 @@ describe('read routing with a replica', () => {
 
   before(async () => {
     const replicaUrl = await ensureReadReplica();
-    db = createDatabase({ url: testSettings().DATABASE_URL, readUrl: replicaUrl, poolSize: 2, applicationName: 'letterbox-tests' });
+    db = createDatabase({
+      url: testSettings().DATABASE_URL,
+      readUrl: replicaUrl,
+      poolSize: 2,
+      applicationName: 'letterbox-tests',
+      heavyReads: { poolSize: 1, statementTimeoutMs: 1000 },
+    });
     redis = new IORedis(testSettings().REDIS_URL, { maxRetriesPerRequest: 1 });
     const superuser = new URL(replicaUrl);
     [superuser.username, superuser.password] = ['postgres', ''];
@@ -31,11 +37,13 @@ describe('read routing with a replica', () => {
   test('a user reads from the replica, from the primary after a write until the replica has replayed it', async () => {
     const routing = readRouting(db, redis, testQueuePrefix());
     assert.equal(await routing.poolFor(userId), db.replica);
+    assert.equal(await routing.poolFor(userId, 'heavy'), db.heavyReads.replica, "a heavy read, on the replica's heavy pool");
     await replicaSuperuser.query('SELECT pg_wal_replay_pause()');
     try {
       await db.sql.query(`SELECT pg_logical_emit_message(false, 'letterbox-test', 'a write')`);
       await routing.record([userId]);
       assert.equal(await routing.poolFor(userId), db.sql);
+      assert.equal(await routing.poolFor(userId, 'heavy'), db.heavyReads.primary, "a heavy read, on the primary's heavy pool");
       assert.equal(await routing.poolFor(userId + 1), db.replica, 'another user is not held back');
     } finally {
       await replicaSuperuser.query('SELECT pg_wal_replay_resume()');
@@ -59,6 +67,7 @@ describe('read routing with a replica', () => {
     const primaryOnly = createDatabase({ url: testSettings().DATABASE_URL, poolSize: 1, applicationName: 'letterbox-tests' });
     try {
       assert.equal(await readRouting(primaryOnly, redis, testQueuePrefix()).poolFor(userId), primaryOnly.sql);
+      assert.equal(await readRouting(primaryOnly, redis, testQueuePrefix()).poolFor(userId, 'heavy'), primaryOnly.sql, 'no heavy pool of its own: the same');
     } finally {
       await primaryOnly.close();
     }

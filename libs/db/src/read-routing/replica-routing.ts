@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { loggerFor, oncePerInterval, within } from '@letterbox/observability';
 import { namedStatement } from '../named-statements';
 import { ReplayedPosition } from './replayed-position';
-import type { UserReads, UserWrites } from './user-routing';
+import type { ReadLoad, ServerPools, UserReads, UserWrites } from './user-routing';
 import { sortableWalPosition } from './wal-position';
 
 /**
@@ -40,18 +40,18 @@ export class ReplicaRouting implements UserReads, UserWrites {
   private readonly mayReport = oncePerInterval(30_000);
 
   constructor(
-    private readonly primary: Pool,
-    private readonly replica: Pool,
+    private readonly primary: ServerPools,
+    private readonly replica: ServerPools,
     private readonly redis: RedisConnection,
     private readonly prefix: string,
   ) {
-    this.replayed = new ReplayedPosition(replica);
+    this.replayed = new ReplayedPosition(replica.light);
   }
 
-  async poolFor(userId: number): Promise<Pool> {
+  async poolFor(userId: number, load: ReadLoad = 'light'): Promise<Pool> {
     const [written, replayed] = await Promise.all([this.lastWrite(userId), this.replayed.current()]);
-    if (written === undefined || replayed === undefined) return this.primary;
-    return written === null || replayed >= written ? this.replica : this.primary;
+    const onReplica = written !== undefined && replayed !== undefined && (written === null || replayed >= written);
+    return (onReplica ? this.replica : this.primary)[load];
   }
 
   /**
@@ -61,7 +61,7 @@ export class ReplicaRouting implements UserReads, UserWrites {
   async record(userIds: number[]): Promise<void> {
     if (userIds.length === 0) return;
     try {
-      const { rows } = await this.primary.query<{ lsn: string }>(INSERT_POSITION);
+      const { rows } = await this.primary.light.query<{ lsn: string }>(INSERT_POSITION);
       const position = sortableWalPosition(rows[0].lsn);
       await Promise.all(userIds.map((userId) => within(this.redis.eval(RECORD_LATER, 1, this.key(userId), position, REMEMBERED_MS), REDIS_WITHIN_MS)));
     } catch (error) {

@@ -6,6 +6,8 @@ import { afterCursor, filteredRows, mailConditions, mailExpressions, type MailCo
 import { mapSummaryRow, SUMMARY_COLUMNS, type MailListPage, type SummaryRow } from '../mail-views';
 import { mailboxCounters, type MailboxCounters } from '../mailboxes/mailbox-queries';
 import { addHighlights } from '../search/search-highlight';
+import { FilteredReads } from '../heavy-reads/filtered-reads';
+import type { PerUserLimit } from '../heavy-reads/per-user-limit';
 
 export interface MailListRequest {
   filter: MailListFilter;
@@ -25,13 +27,21 @@ export const MAX_SEARCH_COUNTED = 100;
 /**
  * The mail list and its total, leaving out soft-deleted mail and mail in locked
  * mailboxes (mailConditions). Totals that mailbox counters can answer come from them;
- * other filters are counted. A page's statements all go to one pool, so its total and rows agree.
+ * other filters are counted. A page's statements all go to one pool, so its total and rows agree;
+ * a search's or text filter's, to a heavy one within the user's limit of them (FilteredReads).
  */
 export class MailListQuery {
-  constructor(private readonly reads: UserReads) {}
+  private readonly reads: FilteredReads;
 
-  async page(userId: number, request: MailListRequest): Promise<MailListPage> {
-    const pool = await this.reads.poolFor(userId);
+  constructor(reads: UserReads, heavyReads: PerUserLimit) {
+    this.reads = new FilteredReads(reads, heavyReads);
+  }
+
+  page(userId: number, request: MailListRequest): Promise<MailListPage> {
+    return this.reads.run(userId, request.filter, (pool) => this.pageOn(pool, userId, request));
+  }
+
+  private async pageOn(pool: Pool, userId: number, request: MailListRequest): Promise<MailListPage> {
     const mailboxes = await mailboxCounters(pool, userId);
     const where = mailConditions(userId, mailboxes, request.filter);
     const searchFirstPage = Boolean(request.filter.search?.terms.length) && !request.cursor;

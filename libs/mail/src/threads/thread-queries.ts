@@ -8,6 +8,8 @@ import { afterCursor, filteredRows, mailConditions, mailExpressions, type MailCo
 import { mapSummaryRow, SUMMARY_COLUMNS, type MailSummary, type SummaryRow, type ThreadListPage, type ThreadSummary } from '../mail-views';
 import { mailboxCounters } from '../mailboxes/mailbox-queries';
 import { addHighlights } from '../search/search-highlight';
+import { FilteredReads } from '../heavy-reads/filtered-reads';
+import type { PerUserLimit } from '../heavy-reads/per-user-limit';
 
 export interface ThreadListRequest {
   filter: MailListFilter;
@@ -24,13 +26,24 @@ type ThreadRow = SummaryRow & { message_count: string; unread_count: string; any
 /**
  * Conversations of one user's visible mail (not deleted, not in a locked mailbox), newest
  * first. Thread totals count the thread's visible mail, whatever the filter, as mail
- * clients show them; they and the first senders come from the `threads` summaries.
+ * clients show them; they and the first senders come from the `threads` summaries. A search's
+ * or text filter's page is read on a heavy pool, within the user's limit of them (FilteredReads).
  */
 export class ThreadQueries {
-  constructor(private readonly reads: UserReads) {}
+  private readonly filteredReads: FilteredReads;
 
-  async page(userId: number, request: ThreadListRequest): Promise<ThreadListPage> {
-    const pool = await this.reads.poolFor(userId);
+  constructor(
+    private readonly reads: UserReads,
+    heavyReads: PerUserLimit,
+  ) {
+    this.filteredReads = new FilteredReads(reads, heavyReads);
+  }
+
+  page(userId: number, request: ThreadListRequest): Promise<ThreadListPage> {
+    return this.filteredReads.run(userId, request.filter, (pool) => this.pageOn(pool, userId, request));
+  }
+
+  private async pageOn(pool: Pool, userId: number, request: ThreadListRequest): Promise<ThreadListPage> {
     const rows = isUnfiltered(request.filter)
       ? await everyThread(pool, userId, request)
       : await filteredRows(
