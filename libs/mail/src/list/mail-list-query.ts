@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Pool } from 'pg';
-import { namedStatement, type UserReads } from '@letterbox/db';
+import type { UserReads } from '@letterbox/db';
 import { encodeCursor, type ListCursor } from './list-cursor';
 import { afterCursor, filteredRows, mailConditions, mailExpressions, type MailConditions, type MailListFilter } from './mail-filter-sql';
 import { mapSummaryRow, SUMMARY_COLUMNS, type MailListPage, type SummaryRow } from '../mail-views';
@@ -17,8 +17,8 @@ export interface MailListRequest {
 /** A filtered total is counted this far and no further: bounded work for a filter matching most of a mailbox. */
 export const MAX_COUNTED = 1_000;
 /**
- * A full-text search's total stops sooner: counting a word in most mail walks the list
- * checking each mail's words, and at 1,000 that was nine tenths of the search's cost.
+ * A search's (q=) total stops sooner: counting a word or an operator's match in most mail
+ * walks the list checking each mail, and at 1,000 that was nine tenths of the search's cost.
  */
 export const MAX_SEARCH_COUNTED = 100;
 
@@ -34,7 +34,7 @@ export class MailListQuery {
     const pool = await this.reads.poolFor(userId);
     const mailboxes = await mailboxCounters(pool, userId);
     const where = mailConditions(userId, mailboxes, request.filter);
-    const searchFirstPage = Boolean(request.filter.search?.terms.length) && !request.cursor;
+    const searchFirstPage = request.filter.search !== undefined && !request.cursor;
     const [rows, total] = searchFirstPage
       ? await this.searchFirstPage(pool, where, request)
       : await Promise.all([this.rows(pool, where, request), this.total(pool, where, mailboxes, request.filter)]);
@@ -59,41 +59,37 @@ export class MailListQuery {
   }
 
   /**
-   * A search's first page and its total from one planned statement: the hits' ids, in
-   * order, up to the count's cap (a search is planned each time, see filteredRows, and
-   * planning costs more than finding a page); then the page's rows by id.
+   * A search's first page and its total from one statement: its hits, in order, up to the
+   * count's cap (walked newest first, or read from an index when few mails match, as the
+   * planner estimates for this query: see filteredRows), then the page's rows among them.
    */
   private async searchFirstPage(pool: Pool, where: MailConditions, request: MailListRequest): Promise<[SummaryRow[], { count: number; capped: boolean }]> {
-    const direction = request.order === 'desc' ? 'DESC' : 'ASC';
-    const hits = await filteredRows(
+    const direction = sql.raw(request.order === 'desc' ? 'DESC' : 'ASC');
+    const rows = await filteredRows(
       pool,
-      sql<{ id: string }>`SELECT m.id FROM mails m WHERE ${where.on('m')}
-        ORDER BY m.received_at ${sql.raw(direction)}, m.id ${sql.raw(direction)} LIMIT ${sql.lit(MAX_SEARCH_COUNTED + 1)}`,
+      sql<SummaryRow & { hit_count: string }>`WITH hits AS MATERIALIZED (
+          SELECT m.id, m.received_at FROM mails m WHERE ${where.on('m')}
+           ORDER BY m.received_at ${direction}, m.id ${direction} LIMIT ${sql.lit(MAX_SEARCH_COUNTED + 1)})
+        SELECT ${sql.raw(SUMMARY_COLUMNS)}, (SELECT count(*) FROM hits) AS hit_count FROM mails m
+         WHERE m.id IN (SELECT h.id FROM hits h ORDER BY h.received_at ${direction}, h.id ${direction} LIMIT ${request.limit + 1})
+         ORDER BY m.received_at ${direction}, m.id ${direction}`,
       request.filter,
-      'search-hits',
+      'search-first-page',
     );
-    const { rows } = await pool.query<SummaryRow>({ ...SEARCH_PAGE[request.order], values: [hits.slice(0, request.limit + 1).map((hit) => hit.id)] });
-    return [rows, { count: Math.min(hits.length, MAX_SEARCH_COUNTED), capped: hits.length > MAX_SEARCH_COUNTED }];
+    const hits = Number(rows[0]?.hit_count ?? 0);
+    return [rows, { count: Math.min(hits, MAX_SEARCH_COUNTED), capped: hits > MAX_SEARCH_COUNTED }];
   }
 
   private async total(pool: Pool, where: MailConditions, mailboxes: MailboxCounters[], filter: MailListFilter): Promise<{ count: number; capped: boolean }> {
     const fromCounters = totalFromCounters(mailboxes, filter);
     if (fromCounters !== undefined) return { count: fromCounters, capped: false };
-    const cap = filter.search?.terms.length ? MAX_SEARCH_COUNTED : MAX_COUNTED;
+    const cap = filter.search ? MAX_SEARCH_COUNTED : MAX_COUNTED;
     const statement = sql<{ total: string }>`SELECT count(*) AS total FROM (SELECT 1 FROM mails m WHERE ${where.on('m')} LIMIT ${sql.lit(cap + 1)}) AS counted`;
     const [row] = await filteredRows(pool, statement, filter, 'mail-count');
     const counted = Number(row.total);
     return { count: Math.min(counted, cap), capped: counted > cap };
   }
 }
-
-const searchPageText = (direction: string) =>
-  `SELECT ${SUMMARY_COLUMNS} FROM mails m WHERE m.id = ANY($1::int8[]) ORDER BY m.received_at ${direction}, m.id ${direction}`;
-/** A search's first page by the ids of its hits, in either order. */
-const SEARCH_PAGE = {
-  desc: namedStatement('search-page-DESC', searchPageText('DESC')),
-  asc: namedStatement('search-page-ASC', searchPageText('ASC')),
-};
 
 /** The total straight from mailbox counters, when the filter is one they keep. */
 function totalFromCounters(mailboxes: MailboxCounters[], filter: MailListFilter): number | undefined {
