@@ -5,7 +5,7 @@ import { encodeCursor, type ListCursor } from './list-cursor';
 import { afterCursor, filteredRows, mailConditions, mailExpressions, type MailConditions, type MailListFilter } from './mail-filter-sql';
 import { mapSummaryRow, SUMMARY_COLUMNS, type MailListPage, type SummaryRow } from '../mail-views';
 import { mailboxCounters, type MailboxCounters } from '../mailboxes/mailbox-queries';
-import { addHighlights } from '../search/search-highlight';
+import { addHighlights, markHighlights } from '../search/search-highlight';
 
 export interface MailListRequest {
   filter: MailListFilter;
@@ -39,8 +39,10 @@ export class MailListQuery {
       ? await this.searchFirstPage(pool, where, request)
       : await Promise.all([this.rows(pool, where, request), this.total(pool, where, mailboxes, request.filter)]);
     const hasMore = rows.length > request.limit;
-    const items = (hasMore ? rows.slice(0, request.limit) : rows).map(mapSummaryRow);
-    await addHighlights(pool, items, request.filter);
+    const pageRows = hasMore ? rows.slice(0, request.limit) : rows;
+    const items = pageRows.map(mapSummaryRow);
+    if (searchFirstPage) markHighlights(items, bodiesOf(pageRows), request.filter);
+    else await addHighlights(pool, items, request.filter);
     const last = items[items.length - 1];
     return {
       items,
@@ -61,16 +63,18 @@ export class MailListQuery {
   /**
    * A search's first page and its total from one statement: its hits, in order, up to the
    * count's cap (walked newest first, or read from an index when few mails match, as the
-   * planner estimates for this query: see filteredRows), then the page's rows among them.
+   * planner estimates for this query: see filteredRows), then the page's rows among them,
+   * with their bodies when words are searched (for the highlights).
    */
-  private async searchFirstPage(pool: Pool, where: MailConditions, request: MailListRequest): Promise<[SummaryRow[], { count: number; capped: boolean }]> {
+  private async searchFirstPage(pool: Pool, where: MailConditions, request: MailListRequest): Promise<[SearchPageRow[], { count: number; capped: boolean }]> {
     const direction = sql.raw(request.order === 'desc' ? 'DESC' : 'ASC');
+    const bodies = request.filter.search?.terms.length ? sql`, (SELECT s.body FROM mail_search s WHERE s.mail_id = m.id) AS search_body` : sql``;
     const rows = await filteredRows(
       pool,
-      sql<SummaryRow & { hit_count: string }>`WITH hits AS MATERIALIZED (
+      sql<SearchPageRow & { hit_count: string }>`WITH hits AS MATERIALIZED (
           SELECT m.id, m.received_at FROM mails m WHERE ${where.on('m')}
            ORDER BY m.received_at ${direction}, m.id ${direction} LIMIT ${sql.lit(MAX_SEARCH_COUNTED + 1)})
-        SELECT ${sql.raw(SUMMARY_COLUMNS)}, (SELECT count(*) FROM hits) AS hit_count FROM mails m
+        SELECT ${sql.raw(SUMMARY_COLUMNS)}, (SELECT count(*) FROM hits) AS hit_count${bodies} FROM mails m
          WHERE m.id IN (SELECT h.id FROM hits h ORDER BY h.received_at ${direction}, h.id ${direction} LIMIT ${request.limit + 1})
          ORDER BY m.received_at ${direction}, m.id ${direction}`,
       request.filter,
@@ -89,6 +93,13 @@ export class MailListQuery {
     const counted = Number(row.total);
     return { count: Math.min(counted, cap), capped: counted > cap };
   }
+}
+
+/** A row of a search's first page: its body comes with it when words are searched. */
+type SearchPageRow = SummaryRow & { search_body?: string | null };
+
+function bodiesOf(rows: SearchPageRow[]): Map<number, string> {
+  return new Map(rows.flatMap((row) => (typeof row.search_body === 'string' ? [[Number(row.id), row.search_body] as const] : [])));
 }
 
 /** The total straight from mailbox counters, when the filter is one they keep. */
