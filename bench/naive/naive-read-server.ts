@@ -5,7 +5,7 @@ import { authConfig, databaseConfig, loadConfig, portFrom, storageConfig } from 
 import { createBlobStore } from '@letterbox/storage';
 import { naiveMailDetail, NaiveHttpError } from './naive-mail-detail';
 import { naiveMailPage } from './naive-mail-list';
-import { naiveSearch } from './naive-search';
+import { naiveSearch, type NaiveSearchRequest } from './naive-search';
 
 /**
  * The read paths as they are commonly first written, served for bench/ to measure the
@@ -35,8 +35,8 @@ async function start(): Promise<void> {
   app.get<{ Querystring: { limit?: string } }>('/naive/mails', async (request) =>
     naiveMailPage(sql, signedInUser(request.headers.authorization), pageSize(request.query.limit)),
   );
-  app.get<{ Querystring: { q?: string; limit?: string } }>('/naive/search', async (request) =>
-    naiveSearch(sql, signedInUser(request.headers.authorization), request.query.q ?? '', pageSize(request.query.limit)),
+  app.get<{ Querystring: NaiveSearchQuery }>('/naive/search', async (request) =>
+    naiveSearch(sql, signedInUser(request.headers.authorization), naiveSearchRequest(request.query), pageSize(request.query.limit)),
   );
   app.get<{ Params: { id: string } }>('/naive/mails/:id', async (request) =>
     naiveMailDetail(sql, blobs, signedInUser(request.headers.authorization), mailId(request.params.id)),
@@ -54,6 +54,29 @@ function pageSize(text: string | undefined): number {
   const limit = Number(text ?? 50);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new NaiveHttpError(400, 'limit must be 1 to 100');
   return limit;
+}
+
+/** `/naive/search`'s parameters: `q` the body text, then one per operator (`attachment=1`, `unread=1`, dates as ISO). */
+type NaiveSearchQuery = Partial<Record<'q' | 'limit' | 'from' | 'to' | 'subject' | 'attachment' | 'unread' | 'mailbox' | 'after' | 'before', string>>;
+
+function naiveSearchRequest(query: NaiveSearchQuery): NaiveSearchRequest {
+  return {
+    text: query.q,
+    from: query.from,
+    to: query.to,
+    subject: query.subject,
+    hasAttachments: query.attachment === '1',
+    unread: query.unread === '1',
+    mailbox: query.mailbox,
+    after: query.after === undefined ? undefined : dateParameter('after', query.after),
+    before: query.before === undefined ? undefined : dateParameter('before', query.before),
+  };
+}
+
+function dateParameter(name: string, text: string): Date {
+  const date = new Date(text);
+  if (Number.isNaN(date.getTime())) throw new NaiveHttpError(400, `${name} must be a date`);
+  return date;
 }
 
 function mailId(text: string): number {

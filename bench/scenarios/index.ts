@@ -63,6 +63,7 @@ export const SCENARIO_GROUPS: Record<string, readonly Scenario[]> = {
   all: SCENARIOS,
   read: READ_SCENARIOS,
   webmail: WEBMAIL_SCENARIOS,
+  search: SEARCH_SCENARIOS,
   sending: SENDING_SCENARIOS,
   ingest: INGEST_SCENARIOS,
   admin: [userCreateScenario],

@@ -78,7 +78,7 @@ export type MailDetail = z.infer<typeof mailDetailSchema>;
 export const mailPageSchema = z
   .object({
     items: z.array(mailSummarySchema),
-    /** Counted up to MAX_COUNTED (MAX_SEARCH_COUNTED for a full-text search) when the mailbox counters cannot answer. */
+    /** Counted up to MAX_COUNTED (MAX_SEARCH_COUNTED for a search, q=) when the mailbox counters cannot answer. */
     total: z.int(),
     /** True when there are more than `total`: a count stops at MAX_COUNTED. */
     totalCapped: z.boolean().optional(),

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import iconv from 'iconv-lite';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Database } from '@letterbox/db';
-import { storeMail, type MailListPage, type ThreadListPage } from '@letterbox/mail';
+import { insertMailClones, storeMail, type MailListPage, type ThreadListPage } from '@letterbox/mail';
 import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
 import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
 
@@ -40,6 +41,10 @@ describe('full-text search: q= on the mail and conversation lists', () => {
     await put(
       'korean',
       await compose({ from: '김민수 <minsu@outside.test>', subject: '주간 보고', text: '다음 주 회의록을 첨부합니다. 예산 검토 부탁드립니다.' }),
+    );
+    await put(
+      'copied',
+      await compose({ from: 'Dana Doyle <dana@outside.test>', cc: 'Carol Cole <carol@elsewhere.test>', subject: 'Minutes', text: 'For your records.' }),
     );
     await put('japanese', await compose({ from: 'tanaka@outside.test', subject: '連絡', text: '東京都の会議は来週です。' }));
     await put('chinese', await compose({ from: 'li@outside.test', subject: '通知', text: '我们明天讨论项目预算。' }));
@@ -129,6 +134,43 @@ describe('full-text search: q= on the mail and conversation lists', () => {
     assert.deepEqual(await found('smaller:1K quarterly'), []);
     const response = await fetch(`${api.url}/v2/mails?q=quarterly&mailboxId=${user.mailboxes.spam}`, { headers: { authorization: `Bearer ${token}` } });
     assert.deepEqual(((await response.json()) as MailListPage).items, []);
+  });
+
+  test('to: finds a recipient in To or Cc, by address or name; from: a sender by address or name', async () => {
+    assert.deepEqual(await found('to:carol@elsewhere'), [ids.copied], 'a Cc recipient');
+    assert.deepEqual(await found('to:"Carol Cole"'), [ids.copied]);
+    assert.deepEqual(await found('to:zzzzqqq'), [], 'a recipient no mail has');
+    assert.deepEqual(await found('from:doyle'), [ids.copied], "the sender's name");
+    assert.deepEqual(await found('from:dana@outside'), [ids.copied], "the sender's address");
+    const none = await search('to:zzzzqqq');
+    assert.equal(none.total, 0);
+  });
+
+  test('a search counts its hits to 100 and says there are more; its pages still reach every hit', async () => {
+    const many = await createTestUser(db, 'searcher-many');
+    const inbox = many.mailboxes.inbox;
+    await insertMailClones(db.sql, {
+      templateIds: [ids.english],
+      userId: many.id,
+      from: 1,
+      to: 150,
+      batch: randomUUID().slice(0, 8),
+      threadSize: 3,
+      mailboxes: { inbox, custom: inbox, locked: inbox },
+    });
+    const headers = { authorization: `Bearer ${await api.login(many.email, many.password)}` };
+    const query = `/v2/mails?limit=50&q=${encodeURIComponent('has:attachment to:me@letterbox')}`;
+    const pageAfter = async (cursor: string | null) =>
+      (await (await fetch(`${api.url}${query}${cursor ? `&cursor=${cursor}` : ''}`, { headers })).json()) as MailListPage;
+    let page = await pageAfter(null);
+    assert.equal(page.total, 100);
+    assert.equal(page.totalCapped, true);
+    const listed = page.items.map((item) => item.id);
+    while (page.nextCursor) {
+      page = await pageAfter(page.nextCursor);
+      listed.push(...page.items.map((item) => item.id));
+    }
+    assert.equal(new Set(listed).size, 150);
   });
 
   test('the conversation list takes q= too', async () => {

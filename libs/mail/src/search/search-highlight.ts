@@ -8,36 +8,32 @@ const CONTEXT_BEFORE = 60;
 const LENGTH = 200;
 const BODIES = namedStatement('search-highlight-bodies', 'SELECT mail_id, body FROM mail_search WHERE mail_id = ANY($1::int8[])');
 
-/**
- * Snippets of the hits' bodies around the first searched word, with every searched word
- * in them marked. Offsets, not markup: a client cannot be made to render HTML by them.
- * Bodies are bounded (SEARCH_BODY_CHARS), and the pattern is literal text alternated.
- */
-export async function searchHighlights(sql: Pool, mailIds: number[], terms: SearchTerm[]): Promise<Map<number, SearchHighlight>> {
-  const wanted = terms.filter((term) => !term.excluded);
-  const highlights = new Map<number, SearchHighlight>();
-  if (mailIds.length === 0 || wanted.length === 0) return highlights;
-  const { rows } = await sql.query<{ mail_id: string; body: string }>({ ...BODIES, values: [mailIds] });
-  const pattern = new RegExp(wanted.map((term) => term.text.trim().split(/\s+/).map(escapeRegExp).join('\\s+')).join('|'), 'giu');
-  for (const row of rows) {
-    const highlight = highlightIn(row.body, pattern);
-    if (highlight) highlights.set(Number(row.mail_id), highlight);
-  }
-  return highlights;
+/** Gives the hits of a full-text search their highlights, reading their bodies. */
+export async function addHighlights(sql: Pool, items: MailSummary[], filter: MailListFilter): Promise<void> {
+  if (items.length === 0 || wantedTerms(filter).length === 0) return;
+  const { rows } = await sql.query<{ mail_id: string; body: string }>({ ...BODIES, values: [items.map((item) => item.id)] });
+  markHighlights(items, new Map(rows.map((row) => [Number(row.mail_id), row.body])), filter);
 }
 
-/** Gives the hits of a full-text search their highlights. */
-export async function addHighlights(sql: Pool, items: MailSummary[], filter: MailListFilter): Promise<void> {
-  if (!filter.search?.terms.length) return;
-  const highlights = await searchHighlights(
-    sql,
-    items.map((item) => item.id),
-    filter.search.terms,
-  );
+/**
+ * Gives the hits of a full-text search their highlights from their bodies (by mail id): a
+ * snippet around the first searched word, with every searched word in it marked. Offsets,
+ * not markup: a client cannot be made to render HTML by them. Bodies are bounded
+ * (SEARCH_BODY_CHARS), and the pattern is literal text alternated.
+ */
+export function markHighlights(items: MailSummary[], bodies: Map<number, string>, filter: MailListFilter): void {
+  const wanted = wantedTerms(filter);
+  if (wanted.length === 0) return;
+  const pattern = new RegExp(wanted.map((term) => term.text.trim().split(/\s+/).map(escapeRegExp).join('\\s+')).join('|'), 'giu');
   for (const item of items) {
-    const highlight = highlights.get(item.id);
+    const body = bodies.get(item.id);
+    const highlight = body === undefined ? undefined : highlightIn(body, pattern);
     if (highlight) item.highlight = highlight;
   }
+}
+
+function wantedTerms(filter: MailListFilter): SearchTerm[] {
+  return filter.search?.terms.filter((term) => !term.excluded) ?? [];
 }
 
 function highlightIn(body: string, pattern: RegExp): SearchHighlight | undefined {
