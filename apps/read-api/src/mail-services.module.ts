@@ -3,6 +3,7 @@ import { confirmPassword } from '@letterbox/accounts';
 import { createSqlPool, type Database, type UserReads } from '@letterbox/db';
 import { MailAnnouncer } from '@letterbox/events';
 import {
+  BulkChanges,
   BulkMailChanges,
   ChangeMail,
   ChangeMailboxes,
@@ -17,8 +18,10 @@ import {
   MailUpdates,
   ReadReceipts,
   RenderedContentCache,
+  StartBulkChange,
   ThreadQueries,
 } from '@letterbox/mail';
+import { createJobQueues, JobQueues } from '@letterbox/queue';
 import { DATABASE, READ_ROUTING } from '@letterbox/nest-infrastructure';
 import { BlobStore } from '@letterbox/storage';
 import { attachmentPath } from './mails/attachment-path';
@@ -31,7 +34,10 @@ import type { ReadApiConfig } from './read-api.config';
  */
 @Module({})
 export class MailServicesModule implements OnApplicationShutdown {
-  constructor(private readonly receipts: ReadReceipts) {}
+  constructor(
+    private readonly receipts: ReadReceipts,
+    private readonly queues: JobQueues,
+  ) {}
 
   static forConfig(config: ReadApiConfig, events: DynamicModule): DynamicModule {
     const providers = [
@@ -70,6 +76,14 @@ export class MailServicesModule implements OnApplicationShutdown {
         useFactory: (db: Database, announcer: MailAnnouncer) => new ChangeMailsInBulk(new BulkMailChanges(db.sql), announcer),
         inject: [DATABASE, MailAnnouncer],
       },
+      { provide: BulkChanges, useFactory: (db: Database) => new BulkChanges(db.sql), inject: [DATABASE] },
+      // Changes over a filter are recorded here and run by the ingest worker's bulk-change job.
+      { provide: JobQueues, useFactory: () => createJobQueues(config) },
+      {
+        provide: StartBulkChange,
+        useFactory: (db: Database, changes: BulkChanges, queues: JobQueues) => new StartBulkChange(db.sql, changes, queues),
+        inject: [DATABASE, BulkChanges, JobQueues],
+      },
       {
         provide: ReadReceipts,
         // An open is a tracking event: waiting for each one's WAL flush would bound the pixel by fsyncs.
@@ -82,5 +96,6 @@ export class MailServicesModule implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.receipts.close();
+    await this.queues.close();
   }
 }

@@ -19,6 +19,11 @@ export { MailUpdates, type MailState } from './change/mail-updates';
 export { BulkMailChanges, type MailSelection } from './change/bulk-mail-changes';
 export { ChangeMail } from './change/change-mail';
 export { ChangeMailsInBulk } from './change/change-mails-in-bulk';
+export { BulkChanges, type BulkFilter } from './change/bulk-changes';
+export { BulkChangeSlices } from './change/bulk-change-slices';
+export { RunBulkChange } from './change/run-bulk-change';
+export { StartBulkChange } from './change/start-bulk-change';
+export { bulkChangeSchema, type BulkChangeView } from './change/bulk-change-views';
 export { ReadReceipts, newCertKey, readReceiptKeys } from './receipts/read-receipts';
 export { decodeCursor } from './list/list-cursor';
 export {
@@ -30,6 +35,8 @@ export {
   MailNotFoundError,
   AttachmentNotFoundError,
   ThreadNotFoundError,
+  MailboxDeletedError,
+  BulkChangeNotFoundError,
 } from './mail-errors';
 export { mapSummaryRow, SUMMARY_COLUMNS, type MailRecord, type SummaryRow } from './mail-views';
 export {

@@ -56,3 +56,17 @@ export class ThreadNotFoundError extends Error {
     super(`thread ${threadId} does not exist`);
   }
 }
+
+/** Mail was being moved into a folder that another request deleted meanwhile: the move did not happen. */
+export class MailboxDeletedError extends Error {
+  constructor(readonly mailboxId: number) {
+    super(`mailbox ${mailboxId} was deleted while mail was being moved into it`);
+  }
+}
+
+/** Also what another user's change is. */
+export class BulkChangeNotFoundError extends Error {
+  constructor(readonly changeId: number) {
+    super(`bulk change ${changeId} does not exist`);
+  }
+}
