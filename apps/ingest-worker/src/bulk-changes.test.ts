@@ -187,6 +187,28 @@ describe('bulk changes in slices', () => {
     assert.equal(rows[0].flagged, 400);
   });
 
+  test('a change whose job Redis lost is queued again by the sweep and done', async () => {
+    const { folder } = await folderWithMails('Swept', 40);
+    const worker = await startWorker(10);
+    const lost = await changes.record({
+      userId: user.id,
+      queuePrefix,
+      action: { changes: { important: true } },
+      filter: { mailboxId: folder },
+      bound: await db.sql
+        .query<{ id: string; received_at: Date }>('SELECT id, received_at FROM mails WHERE user_id = $1 ORDER BY received_at DESC, id DESC LIMIT 1', [user.id])
+        .then(({ rows }) => ({ receivedAt: rows[0].received_at, id: Number(rows[0].id) })),
+    });
+    assert.equal(await starts.sweep(), 0, 'a change just recorded is left to its request');
+    await db.sql.query("UPDATE bulk_changes SET updated_at = now() - interval '2 minutes' WHERE id = $1", [lost.id]);
+    assert.equal(await starts.sweep(), 1);
+    const done = await finished(lost.id);
+    assert.equal(done.status, 'done');
+    assert.equal(done.done, 40);
+    await worker.close();
+    workers.splice(workers.indexOf(worker), 1);
+  });
+
   test('mail that arrives after the change started is left alone', async () => {
     const { folder, ids } = await folderWithMails('Bounded', 30);
     const change = await changes.record({
