@@ -142,6 +142,14 @@ describe('bulk changes: listed mails in one statement, a filter in slices by the
     await finished(answer.location ?? '');
   });
 
+  test('a filter with a lone surrogate is kept as the replacement character it matched with before', async () => {
+    const answer = await bulk({ filter: { from: 'a\ud800b', subject: '\udc00' }, flagged: true });
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    assert.equal((await finished(answer.location ?? '')).status, 'done');
+    const { rows } = await db.sql.query<{ filter: object }>('SELECT filter FROM bulk_changes WHERE id = $1', [answer.body.id]);
+    assert.deepEqual(rows[0].filter, { from: 'a\ufffdb', subject: '\ufffd' });
+  });
+
   test('mails move to a folder; delete sends them to the trash and, from the trash, away for good', async () => {
     const ids = await mails(6, user.mailboxes.inbox);
     const folder = (await call('POST', '/v2/mailboxes', { name: 'Archive' })).body.id as number;

@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { ListCursor } from '../list/list-cursor';
 import type { MailListFilter } from '../list/mail-filter-sql';
 import { BulkChangeNotFoundError } from '../mail-errors';
+import { storableJson } from '../store/storable-text';
 import type { BulkAction } from './bulk-mail-changes';
 import type { BulkChangeView } from './bulk-change-views';
 
@@ -67,7 +68,8 @@ export class BulkChanges {
         change.userId,
         change.queuePrefix,
         change.action,
-        storedFilter(change.filter),
+        // A lone surrogate in `from` or `subject` is kept as U+FFFD: what pg sent for it when a filter ran at once.
+        JSON.stringify(storedFilter(change.filter), storableJson),
         change.bound?.receivedAt ?? null,
         change.bound?.id ?? null,
         change.total ?? null,
