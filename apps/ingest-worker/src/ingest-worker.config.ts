@@ -19,8 +19,13 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(5000).optional(),
       /** How long a crashed worker's jobs stay locked before another worker retries them. */
       INGEST_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
-      /** How often acceptances whose job Redis lost are queued again, and Sent copies left pending are stored. */
+      /** How often acceptances and bulk changes whose job Redis lost are queued again, and Sent copies left pending are stored. */
       INGEST_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+      /**
+       * Mails a change over a filter (POST /v2/mails/bulk) takes per slice, each slice one
+       * transaction: a change to one of the user's mails waits for at most one slice.
+       */
+      BULK_CHANGE_SLICE_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
       /**
        * Blobs that nothing refers to are removed once older than this. Writers refer to
        * what they put within it (an upload, a request), so it is an hour at the least.

@@ -4,6 +4,7 @@ import { createMailAnnouncer, mailCreatedEvents } from '@letterbox/events';
 import { createIngestPipeline, InboundAcceptances, ingestJobHandlers, intakeSpoolFor } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
 import { createJobQueues, JOB_DONE, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
+import { BulkChanges, BulkChangeSlices, RunBulkChange, StartBulkChange } from '@letterbox/mail';
 import { SentCopies } from '@letterbox/sending';
 import { BlobCollector, createBlobStore } from '@letterbox/storage';
 import type { IngestWorkerConfig } from './ingest-worker.config';
@@ -12,8 +13,8 @@ const logger = loggerFor('ingest');
 
 /**
  * Stores mail in mailboxes until closed: accepted incoming mail, in batches, and the Sent
- * copies of recorded sends; sweeps up what Redis lost of either, and removes the blobs
- * nothing refers to.
+ * copies of recorded sends; works through changes over a filter in slices; sweeps up what
+ * Redis lost of any of them, and removes the blobs nothing refers to.
  */
 export async function startIngestWorker(config: IngestWorkerConfig): Promise<RunningWorker> {
   const db = databaseFromSettings(config, 'letterbox-ingest-worker');
@@ -27,6 +28,9 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
   const spool = intakeSpoolFor(config);
   const acceptances = new InboundAcceptances(db.sql, queues);
   const pipeline = createIngestPipeline({ db, blobs, redis: commands, queuePrefix: config.QUEUE_PREFIX, queues, announcer, spool, logger });
+  const bulkChanges = new BulkChanges(db.sql);
+  const bulkRuns = new RunBulkChange(new BulkChangeSlices(db.sql, bulkChanges, config.BULK_CHANGE_SLICE_SIZE), bulkChanges, announcer);
+  const bulkStarts = new StartBulkChange(db.sql, bulkChanges, queues);
   const collector = new BlobCollector(blobs, new DatabaseBlobReferences(db.sql), { graceMs: config.BLOB_GRACE_MS, batchSize: config.BLOB_SWEEP_BATCH });
   return startQueueWorker(config, {
     queue: 'mail-ingest',
@@ -36,6 +40,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
         await copies.store(sendIds);
         return JOB_DONE;
       },
+      'bulk-change': (payload, attempt) => bulkRuns.job(payload, attempt),
     },
     options: {
       concurrency: config.INGEST_CONCURRENCY ?? 2 * config.INGEST_BATCH_SIZE,
@@ -49,6 +54,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
     chores: [
       { what: 'acceptance sweep', everyMs: config.INGEST_SWEEP_MS, run: () => acceptances.sweep() },
       { what: 'sent-copy sweep', everyMs: config.INGEST_SWEEP_MS, run: () => copies.sweep() },
+      { what: 'bulk change sweep', everyMs: config.INGEST_SWEEP_MS, run: () => bulkStarts.sweep() },
       { what: 'blob collection', everyMs: config.BLOB_SWEEP_MS, run: () => collector.sweep() },
       ...(spool
         ? [

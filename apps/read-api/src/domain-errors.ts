@@ -26,6 +26,8 @@ import {
 import { DeviceTokenTakenError } from '@letterbox/push';
 import {
   AttachmentNotFoundError,
+  BulkChangeNotFoundError,
+  MailboxDeletedError,
   MailboxLockedError,
   MailboxNameTakenError,
   MailboxNotFoundError,
@@ -52,6 +54,7 @@ export const classifyDomainError: ErrorClassifier = (error) => {
     error instanceof MailboxNotFoundError ||
     error instanceof AttachmentNotFoundError ||
     error instanceof ThreadNotFoundError ||
+    error instanceof BulkChangeNotFoundError ||
     error instanceof UserNotFoundError ||
     error instanceof GroupNotFoundError ||
     error instanceof AliasNotFoundError ||
@@ -61,7 +64,12 @@ export const classifyDomainError: ErrorClassifier = (error) => {
     return { status: 404, detail: error.message };
   }
   if (error instanceof SearchQueryError) return { status: 400, detail: error.message };
-  if (error instanceof MailboxNameTakenError || error instanceof SystemMailboxError || error instanceof DeviceTokenTakenError)
+  if (
+    error instanceof MailboxNameTakenError ||
+    error instanceof SystemMailboxError ||
+    error instanceof MailboxDeletedError ||
+    error instanceof DeviceTokenTakenError
+  )
     return { status: 409, detail: error.message };
   if (error instanceof AddressTakenError || error instanceof DomainTakenError || error instanceof LastAdminError || error instanceof GroupLoopError)
     return { status: 409, detail: error.message };

@@ -3,6 +3,7 @@ import { confirmPassword } from '@letterbox/accounts';
 import { createSqlPool, type Database, type UserReads } from '@letterbox/db';
 import { MailAnnouncer } from '@letterbox/events';
 import {
+  BulkChanges,
   BulkMailChanges,
   ChangeMail,
   ChangeMailboxes,
@@ -18,8 +19,10 @@ import {
   PerUserLimit,
   ReadReceipts,
   RenderedContentCache,
+  StartBulkChange,
   ThreadQueries,
 } from '@letterbox/mail';
+import { createJobQueues, JobQueues } from '@letterbox/queue';
 import { DATABASE, READ_ROUTING } from '@letterbox/nest-infrastructure';
 import { BlobStore } from '@letterbox/storage';
 import { attachmentPath } from './mails/attachment-path';
@@ -33,7 +36,10 @@ import type { ReadApiConfig } from './read-api.config';
  */
 @Module({})
 export class MailServicesModule implements OnApplicationShutdown {
-  constructor(private readonly receipts: ReadReceipts) {}
+  constructor(
+    private readonly receipts: ReadReceipts,
+    private readonly queues: JobQueues,
+  ) {}
 
   static forConfig(config: ReadApiConfig, events: DynamicModule): DynamicModule {
     const providers = [
@@ -81,8 +87,16 @@ export class MailServicesModule implements OnApplicationShutdown {
       },
       {
         provide: ChangeMailsInBulk,
-        useFactory: (db: Database, announcer: MailAnnouncer, heavy: PerUserLimit) => new ChangeMailsInBulk(new BulkMailChanges(db.sql), announcer, heavy),
-        inject: [DATABASE, MailAnnouncer, PerUserLimit],
+        useFactory: (db: Database, announcer: MailAnnouncer) => new ChangeMailsInBulk(new BulkMailChanges(db.sql), announcer),
+        inject: [DATABASE, MailAnnouncer],
+      },
+      { provide: BulkChanges, useFactory: (db: Database) => new BulkChanges(db.sql), inject: [DATABASE] },
+      // Changes over a filter are recorded here and run by the ingest worker's bulk-change job.
+      { provide: JobQueues, useFactory: () => createJobQueues(config) },
+      {
+        provide: StartBulkChange,
+        useFactory: (db: Database, changes: BulkChanges, queues: JobQueues) => new StartBulkChange(db.sql, changes, queues),
+        inject: [DATABASE, BulkChanges, JobQueues],
       },
       {
         provide: ReadReceipts,
@@ -96,5 +110,6 @@ export class MailServicesModule implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.receipts.close();
+    await this.queues.close();
   }
 }

@@ -23,7 +23,7 @@ export const readApiSettings = {
   /** Event streams (/v2/events) one user may hold open at once in each API process. */
   EVENT_STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
   /**
-   * Heavy requests (searches, text-filtered lists, bulk changes over a filter) of one user running at once
+   * Heavy requests (searches, text-filtered lists) of one user running at once
    * in each API process; past them one waits HEAVY_REQUESTS_WAIT_MS for one to end, then answers 429.
    */
   HEAVY_REQUESTS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),

@@ -516,6 +516,11 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
 
     await page.getByRole('button', { name: 'Mark all as read' }).click();
     await page.getByTestId('unread-inbox').waitFor({ state: 'detached' });
+    // The server marks them in slices; the line counting them goes once the change is done and the list refreshed.
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Marking / })
+      .waitFor({ state: 'detached' });
   });
 
   test('an expired session asks to sign in again and returns to where the user was, draft included', async () => {

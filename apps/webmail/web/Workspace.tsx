@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
-import { changeMails, deleteDraft, fetchDraft, type BulkSelection } from './api/endpoints';
+import { changeMails, deleteDraft, fetchDraft, startBulkChange, type BulkSelection } from './api/endpoints';
 import { messageOf } from './api/http';
-import type { AnswerMode, MailChanges, MailDetail, SendView, Session } from './api/types';
+import type { AnswerMode, BulkChange, MailChanges, MailDetail, SendView, Session } from './api/types';
 import { answerDraft } from './compose/answer';
 import { Compose } from './compose/Compose';
 import { draftFromServer, emptyDraft, type Draft } from './compose/draft';
@@ -11,6 +11,7 @@ import { useLiveEvents, type LiveEvent } from './live/useLiveEvents';
 import { MailboxList } from './mailboxes/MailboxList';
 import { useMailboxes } from './mailboxes/useMailboxes';
 import { MailListToolbar } from './mails/MailListToolbar';
+import { followBulkChange, markReadProgress } from './mails/follow-bulk-change';
 import { MailListView } from './mails/MailListView';
 import { SelectionBar } from './mails/SelectionBar';
 import { DEFAULT_LIST_OPTIONS, useMailList, type ListItem, type ListOptions } from './mails/useMailList';
@@ -57,6 +58,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   const lastChecked = useRef<number | null>(null);
   const [bulkBusy, setBulkBusy] = useState(false);
   const [bulkError, setBulkError] = useState<string | null>(null);
+  const [bulkProgress, setBulkProgress] = useState<BulkChange | null>(null);
 
   // A selection belongs to the list it was made in.
   useEffect(() => setChecked(new Set()), [mailbox?.id, options]);
@@ -134,21 +136,35 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   }, []);
   const onCheck = useCallback((item: ListItem, event: MouseEvent<HTMLInputElement>) => toggleChecked(item, event.shiftKey), [toggleChecked]);
 
-  /** One request for every ticked row (whole conversations when they are shown), or for the whole mailbox. */
-  async function bulk(change: MailChanges | { delete: true }, selection?: BulkSelection) {
+  /** One request for every ticked row (whole conversations when they are shown). */
+  async function bulk(change: MailChanges | { delete: true }) {
     const items = listRef.current.items.filter((item) => checked.has(item.id));
-    const chosen: BulkSelection =
-      selection ?? (options.conversations ? { threadIds: items.map((item) => item.threadId) } : { ids: items.map((item) => item.id) });
+    const chosen: BulkSelection = options.conversations ? { threadIds: items.map((item) => item.threadId) } : { ids: items.map((item) => item.id) };
+    await busyWith(async () => {
+      await changeMails(chosen, change);
+      setChecked(new Set());
+    });
+  }
+
+  /** Every unread mail of the mailbox marked read: the server does it in slices, and the line under the list counts them. */
+  async function markAllRead(mailboxId: number) {
+    await busyWith(async () => {
+      const ended = await followBulkChange(await startBulkChange({ mailboxId, seen: false }, { seen: true }), setBulkProgress);
+      if (ended.status === 'failed') throw new Error(ended.error ?? 'marking all as read failed');
+    });
+  }
+
+  async function busyWith(change: () => Promise<void>) {
     setBulkBusy(true);
     setBulkError(null);
     try {
-      await changeMails(chosen, change);
-      if (!selection) setChecked(new Set());
+      await change();
       await Promise.all([listRef.current.refresh(), refreshMailboxes()]);
     } catch (failure) {
       setBulkError(messageOf(failure));
     } finally {
       setBulkBusy(false);
+      setBulkProgress(null);
     }
   }
   const back = useCallback(() => {
@@ -330,15 +346,15 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
                     />
                   ) : (
                     !!mailbox?.unreadCount && (
-                      <button
-                        type="button"
-                        className="link mark-all-read"
-                        disabled={bulkBusy}
-                        onClick={() => void bulk({ seen: true }, { filter: { mailboxId: mailbox.id, seen: false } })}
-                      >
+                      <button type="button" className="link mark-all-read" disabled={bulkBusy} onClick={() => void markAllRead(mailbox.id)}>
                         Mark all as read
                       </button>
                     )
+                  )}
+                  {bulkProgress && (
+                    <p className="bulk-progress" role="status">
+                      {markReadProgress(bulkProgress)}
+                    </p>
                   )}
                   {bulkError && (
                     <p className="error" role="alert">

@@ -20,6 +20,11 @@ export { BulkMailChanges, type MailSelection } from './change/bulk-mail-changes'
 export { ChangeMail } from './change/change-mail';
 export { ChangeMailsInBulk } from './change/change-mails-in-bulk';
 export { PerUserLimit } from './heavy-reads/per-user-limit';
+export { BulkChanges, type BulkFilter } from './change/bulk-changes';
+export { BulkChangeSlices } from './change/bulk-change-slices';
+export { RunBulkChange } from './change/run-bulk-change';
+export { StartBulkChange } from './change/start-bulk-change';
+export { bulkChangeSchema, type BulkChangeView } from './change/bulk-change-views';
 export { ReadReceipts, newCertKey, readReceiptKeys } from './receipts/read-receipts';
 export { decodeCursor } from './list/list-cursor';
 export {
@@ -32,6 +37,8 @@ export {
   AttachmentNotFoundError,
   ThreadNotFoundError,
   TooManyHeavyReadsError,
+  MailboxDeletedError,
+  BulkChangeNotFoundError,
 } from './mail-errors';
 export { mapSummaryRow, SUMMARY_COLUMNS, type MailRecord, type SummaryRow } from './mail-views';
 export {

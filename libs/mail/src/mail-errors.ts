@@ -57,9 +57,23 @@ export class ThreadNotFoundError extends Error {
   }
 }
 
-/** A user already runs as many heavy reads (searches, text filters, bulk changes over a filter) as one may at once. */
+/** A user already runs as many heavy reads (searches, text filters) as one may at once. */
 export class TooManyHeavyReadsError extends Error {
   constructor(readonly retryAfterSeconds: number) {
-    super('too many searches or bulk changes at once; try again shortly');
+    super('too many searches at once; try again shortly');
+  }
+}
+
+/** Mail was being moved into a folder that another request deleted meanwhile: the move did not happen. */
+export class MailboxDeletedError extends Error {
+  constructor(readonly mailboxId: number) {
+    super(`mailbox ${mailboxId} was deleted while mail was being moved into it`);
+  }
+}
+
+/** Also what another user's change is. */
+export class BulkChangeNotFoundError extends Error {
+  constructor(readonly changeId: number) {
+    super(`bulk change ${changeId} does not exist`);
   }
 }

@@ -37,6 +37,15 @@ export interface JobPayloads {
     /** Each with the id of the request that brought it. */
     messages: Array<InboundMessageJob & JobTrace>;
   };
+  /**
+   * Work through a change over a filter (libs/mail RunBulkChange), slice by slice from its
+   * recorded cursor: a retried or resumed job goes on where the last committed slice ended.
+   */
+  'bulk-change': {
+    changeId: number;
+    /** Whose mail it changes: its slices are announced to them. */
+    userId: number;
+  };
   /** Announce one stored mail on its owner's registered devices. */
   'notify-new-mail': {
     userId: number;
@@ -95,6 +104,8 @@ export const QUEUE_OF = {
   'ingest-mails': 'mail-ingest',
   // Stored by the ingest worker with incoming mail, so composing copies never delays the paced deliveries.
   'store-sent-copies': 'mail-ingest',
+  // Run by the ingest worker, which stores mail in mailboxes; its slices are short transactions like the ingest batches'.
+  'bulk-change': 'mail-ingest',
   'notify-new-mail': 'push-notify',
 } as const satisfies Record<JobName, string>;
 
@@ -132,6 +143,14 @@ export const JOB_OPTIONS = {
   },
   'ingest-mail': INGEST_OPTIONS,
   'ingest-mails': INGEST_OPTIONS,
+  'bulk-change': {
+    // Each retry resumes from the last committed slice; about 17 minutes of them (a database
+    // away), then the change is marked failed.
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
+    removeOnComplete: { age: 24 * HOUR_SECONDS, count: 10_000 },
+    removeOnFail: { age: 7 * 24 * HOUR_SECONDS },
+  },
   'notify-new-mail': {
     // A push is worth little once the mail is old: a few minutes of retries at most.
     attempts: 6,
@@ -148,6 +167,7 @@ const JOB_IDS: { [Name in JobName]: (payload: JobPayloads[Name]) => string } = {
   'store-sent-copies': ({ sendIds }) => `sent-copies-${sendIds[0]}`,
   'ingest-mail': ({ inboundId }) => `inbound-${inboundId}`,
   'ingest-mails': ({ groupId }) => `inbound-group-${groupId}`,
+  'bulk-change': ({ changeId }) => `bulk-change-${changeId}`,
   // Keyed by mail: a retried ingest re-announcing a mail it already stored adds nothing.
   'notify-new-mail': ({ mailId }) => `notify-${mailId}`,
 };

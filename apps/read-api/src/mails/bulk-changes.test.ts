@@ -3,15 +3,28 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { storeMail, type MailboxView } from '@letterbox/mail';
 import { randomMail } from '@letterbox/mail-generator';
-import { createTestUser, openEventStream, type SseConnection, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
+import {
+  type AppProcess,
+  createTestUser,
+  openEventStream,
+  type SseConnection,
+  startIngestWorkerProcess,
+  testBlobStore,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 
-describe('bulk changes: many mails in one request and one statement', () => {
+describe('bulk changes: listed mails in one statement, a filter in slices by the ingest worker', () => {
   const blobs = testBlobStore();
+  const queuePrefix = testQueuePrefix();
   let db: Database;
   let api: RunningApi;
+  let worker: AppProcess;
   let user: TestUser;
   let other: TestUser;
   let token: string;
@@ -21,7 +34,8 @@ describe('bulk changes: many mails in one request and one statement', () => {
     db = testDatabase();
     user = await createTestUser(db, 'bulk');
     other = await createTestUser(db, 'bulk-other');
-    api = await startReadApiServer();
+    api = await startReadApiServer({ QUEUE_PREFIX: queuePrefix });
+    worker = await startIngestWorkerProcess({ QUEUE_PREFIX: queuePrefix });
     token = await api.login(user.email, user.password);
     events = await openEventStream(`${api.url}/v2/events`, { authorization: `Bearer ${token}` });
     assert.equal(events.status, 200);
@@ -29,18 +43,32 @@ describe('bulk changes: many mails in one request and one statement', () => {
 
   after(async () => {
     events?.close();
+    await worker?.stop();
     await api?.close();
     await db?.close();
   });
 
-  const call = async (method: string, path: string, body?: object) => {
+  const call = async (method: string, path: string, body?: object, bearer = token) => {
     const response = await fetch(`${api.url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: { authorization: `Bearer ${bearer}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-    return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as Record<string, unknown> };
+    return {
+      status: response.status,
+      type: response.headers.get('content-type'),
+      location: response.headers.get('location'),
+      body: (await response.json()) as Record<string, unknown>,
+    };
   };
+  const finished = (location: string) =>
+    waitFor(
+      async () => {
+        const answer = await call('GET', location);
+        return answer.body.status === 'done' || answer.body.status === 'failed' ? answer.body : undefined;
+      },
+      { what: `${location} to finish`, intervalMs: 20 },
+    );
   const bulk = (body: object) => call('POST', '/v2/mails/bulk', body);
   const counts = async (mailboxId: number) => {
     const items = (await call('GET', '/v2/mailboxes')).body.items as MailboxView[];
@@ -82,15 +110,44 @@ describe('bulk changes: many mails in one request and one statement', () => {
     assert.deepEqual((await bulk({ ids: ids.slice(0, 15), seen: true })).body, { updated: 0, deleted: 0 }, 'mail already read is not counted');
   });
 
-  test('"mark every mail in this folder read" takes a filter, any number of mails, and is one coarse event past a thousand', async () => {
+  test('"mark every mail in this folder read" takes a filter and any number of mails: 202, a change to follow, one coarse event per slice', async () => {
     const folder = (await call('POST', '/v2/mailboxes', { name: 'Newsletters' })).body.id as number;
     assert.equal((await nextEvent()).type, 'mailbox.changed');
     await mails(1500, folder);
     assert.deepEqual(await counts(folder), { total: 1500, unread: 1500 });
     const answer = await bulk({ filter: { mailboxId: folder, seen: false }, seen: true });
-    assert.deepEqual(answer.body, { updated: 1500, deleted: 0 });
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    const id = answer.body.id as number;
+    assert.equal(answer.location, `/v2/mails/bulk/${id}`);
+    assert.equal(answer.body.status, 'queued');
+    assert.equal(answer.body.total, 1500);
+    const done = await finished(answer.location ?? '');
+    assert.deepEqual(
+      { ...done, startedAt: typeof done.startedAt, finishedAt: typeof done.finishedAt },
+      { id, status: 'done', done: 1500, total: 1500, startedAt: 'string', finishedAt: 'string' },
+    );
     assert.deepEqual(await counts(folder), { total: 1500, unread: 0 });
     assert.deepEqual(await nextEvent(), { type: 'mails.changed', count: 1500, changes: { seen: true }, deleted: false });
+  });
+
+  test("another user's change is not found; an id that is not one is a 400", async () => {
+    const answer = await bulk({ filter: { subject: 'no mail has this subject' }, important: true });
+    assert.equal(answer.status, 202);
+    const theirs = await api.login(other.email, other.password);
+    const refused = await call('GET', answer.location ?? '', undefined, theirs);
+    assert.equal(refused.status, 404);
+    assert.equal(refused.type, PROBLEM_JSON);
+    assert.match(String(refused.body.detail), /bulk change \d+ does not exist/);
+    assert.equal((await call('GET', '/v2/mails/bulk/nine')).status, 400);
+    await finished(answer.location ?? '');
+  });
+
+  test('a filter with a lone surrogate is kept as the replacement character it matched with before', async () => {
+    const answer = await bulk({ filter: { from: 'a\ud800b', subject: '\udc00' }, flagged: true });
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    assert.equal((await finished(answer.location ?? '')).status, 'done');
+    const { rows } = await db.sql.query<{ filter: object }>('SELECT filter FROM bulk_changes WHERE id = $1', [answer.body.id]);
+    assert.deepEqual(rows[0].filter, { from: 'a\ufffdb', subject: '\ufffd' });
   });
 
   test('mails move to a folder; delete sends them to the trash and, from the trash, away for good', async () => {

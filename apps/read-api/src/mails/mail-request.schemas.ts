@@ -104,6 +104,10 @@ export const mailPatchBody = z
     message: 'give at least one of seen, flagged, important, mailboxId',
   });
 
+export const bulkChangeParams = z.object({
+  id: integerParam(1, Number.MAX_SAFE_INTEGER),
+});
+
 const MAX_BULK_IDS = 1000;
 const bulkIds = z
   .array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))

@@ -1,9 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
 import { ApiZodBody, ApiZodPath, ApiZodQuery, ApiZodResponse, ZodValidationPipe } from '@letterbox/http';
 import {
+  BulkChanges,
+  bulkChangeSchema,
   ChangeMail,
   ChangeMailsInBulk,
   mailDetailSchema,
@@ -11,12 +14,13 @@ import {
   MailListQuery,
   mailPageSchema,
   MailQueries,
+  StartBulkChange,
+  type BulkChangeView,
   type MailDetail,
   type MailListPage,
-  type MailSelection,
   type MailSummary,
 } from '@letterbox/mail';
-import { bulkChangeBody, listFilterOf, mailIdParams, mailListQuery, mailPatchBody, type MailListQueryParams } from './mail-request.schemas';
+import { bulkChangeBody, bulkChangeParams, listFilterOf, mailIdParams, mailListQuery, mailPatchBody, type MailListQueryParams } from './mail-request.schemas';
 
 @ApiTags('mails')
 @ApiBearerAuth()
@@ -28,6 +32,8 @@ export class MailsController {
     private readonly detail: MailDetailQuery,
     private readonly changeMail: ChangeMail,
     private readonly changeInBulk: ChangeMailsInBulk,
+    private readonly startBulkChange: StartBulkChange,
+    private readonly bulkChanges: BulkChanges,
   ) {}
 
   @Get()
@@ -64,17 +70,39 @@ export class MailsController {
   }
 
   /**
-   * Changes many mails in one statement: listed by id (up to 1,000), whole conversations,
-   * or every mail a filter matches. Mail already as asked is not counted.
+   * Changes many mails: listed by id (up to 1,000) or whole conversations at once, in one
+   * statement (200, with how many changed; mail already as asked is not counted); every
+   * mail a filter matches in slices by a job (202, with the change to follow at Location).
    */
   @Post('bulk')
   @HttpCode(200)
   @ApiZodBody(bulkChangeBody)
-  async bulk(@CurrentUser() user: AuthenticatedUser, @Body(new ZodValidationPipe(bulkChangeBody, 'body')) body: z.infer<typeof bulkChangeBody>) {
+  @ApiZodResponse(202, bulkChangeSchema)
+  async bulk(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodValidationPipe(bulkChangeBody, 'body')) body: z.infer<typeof bulkChangeBody>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ updated: number; deleted: number } | BulkChangeView> {
     const { ids, threadIds, filter, delete: remove, ...changes } = body;
-    const selection: MailSelection = ids ? { ids } : threadIds ? { threadIds } : { filter: filter ?? {} };
-    const outcome = await this.changeInBulk.apply(user.userId, selection, remove ? { delete: true } : { changes });
+    const action = remove ? { delete: true as const } : { changes };
+    if (filter) {
+      const change = await this.startBulkChange.start(user.userId, filter, action);
+      reply.status(202).header('location', `/v2/mails/bulk/${change.id}`);
+      return change;
+    }
+    const outcome = await this.changeInBulk.apply(user.userId, ids ? { ids } : { threadIds: threadIds ?? [] }, action);
     return { updated: outcome.updated.length, deleted: outcome.deleted.length };
+  }
+
+  /** How far a change over a filter is; another user's is not found. */
+  @Get('bulk/:id')
+  @ApiZodPath(bulkChangeParams)
+  @ApiZodResponse(200, bulkChangeSchema)
+  bulkChange(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(new ZodValidationPipe(bulkChangeParams, 'path')) params: z.infer<typeof bulkChangeParams>,
+  ): Promise<BulkChangeView> {
+    return this.bulkChanges.view(user.userId, params.id);
   }
 
   /** Moves the mail to the trash; a mail already in the trash is deleted. */

@@ -1,5 +1,6 @@
 import { request, requestJson } from './http';
 import type {
+  BulkChange,
   ContactList,
   MailChanges,
   MailDetail,
@@ -56,11 +57,17 @@ export function fetchThreads(params: ListParams, signal?: AbortSignal) {
 
 export const fetchThread = (threadId: number, signal?: AbortSignal) => requestJson<Thread>(`/v2/threads/${threadId}`, { signal });
 
-export type BulkSelection = { ids: number[] } | { threadIds: number[] } | { filter: { mailboxId: number; seen?: boolean } };
+export type BulkSelection = { ids: number[] } | { threadIds: number[] };
 
-/** One change to many mails at once. */
+/** One change to the listed mails (or conversations) at once. */
 export const changeMails = (selection: BulkSelection, change: MailChanges | { delete: true }) =>
   requestJson<{ updated: number; deleted: number }>('/v2/mails/bulk', { method: 'POST', json: { ...selection, ...change } });
+
+/** A change to every mail the filter matches: the server answers at once and does it in slices (follow it with fetchBulkChange). */
+export const startBulkChange = (filter: { mailboxId: number; seen?: boolean }, change: MailChanges | { delete: true }) =>
+  requestJson<BulkChange>('/v2/mails/bulk', { method: 'POST', json: { filter, ...change } });
+
+export const fetchBulkChange = (id: number) => requestJson<BulkChange>(`/v2/mails/bulk/${id}`);
 
 export const createMailbox = (name: string) => requestJson<Mailbox>('/v2/mailboxes', { method: 'POST', json: { name } });
 export const renameMailbox = (id: number, name: string) => requestJson<Mailbox>(`/v2/mailboxes/${id}`, { method: 'PATCH', json: { name } });

@@ -22,6 +22,8 @@ export type {
   MailboxList,
   Contact,
   ContactList,
+  /** A change over a filter, done in slices by the server: how far it is. */
+  BulkChange,
 } from './generated/read-api';
 /** ServerDraft: a draft as the send API keeps it; its version is what the next save must name. */
 export type { Draft as ServerDraft, Send as SendView, SubmittedSend } from './generated/send-api';

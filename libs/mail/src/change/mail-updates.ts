@@ -1,5 +1,5 @@
 import { Prisma, type Database } from '@letterbox/db';
-import { MailboxLockedError, MailboxNotFoundError, MailNotFoundError } from '../mail-errors';
+import { MailboxDeletedError, MailboxLockedError, MailboxNotFoundError, MailNotFoundError } from '../mail-errors';
 
 export interface MailChanges {
   seen?: boolean;
@@ -37,7 +37,10 @@ export class MailUpdates {
     return this.change(userId, mailId, { mailboxId: trash.id });
   }
 
-  /** A mail deleted by a concurrent request since it was checked is not found, not a fault. */
+  /**
+   * A mail deleted by a concurrent request since it was checked is not found, not a fault;
+   * a folder deleted since it was checked (the foreign key on mailbox_id) is a conflict.
+   */
   private async update(userId: number, mailId: number, data: MailChanges & { deletedAt?: Date }): Promise<MailState> {
     try {
       const mail = await this.db.prisma.mail.update({
@@ -48,6 +51,8 @@ export class MailUpdates {
       return toState(mail);
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025') throw new MailNotFoundError(mailId);
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003' && data.mailboxId !== undefined)
+        throw new MailboxDeletedError(data.mailboxId);
       throw error;
     }
   }

@@ -1,0 +1,23 @@
+import { fetchBulkChange } from '../api/endpoints';
+import type { BulkChange } from '../api/types';
+
+/** Often enough for a line that counts up, seldom enough to cost the server nothing next to the change. */
+const POLL_MS = 500;
+
+/** Asks how far a change is until it has ended (done or failed), telling `onProgress` each answer. */
+export async function followBulkChange(change: BulkChange, onProgress: (change: BulkChange) => void): Promise<BulkChange> {
+  let current = change;
+  onProgress(current);
+  while (current.status === 'queued' || current.status === 'running') {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    current = await fetchBulkChange(current.id);
+    onProgress(current);
+  }
+  return current;
+}
+
+/** "Marking 12,000 of ~100,000 read…": the count so far, and the server's estimate when it has one. */
+export function markReadProgress(change: BulkChange): string {
+  const done = change.done.toLocaleString('en');
+  return change.total === undefined ? `Marking ${done} read…` : `Marking ${done} of ~${change.total.toLocaleString('en')} read…`;
+}
