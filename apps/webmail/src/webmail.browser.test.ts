@@ -192,10 +192,20 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     assert.equal(await row(seeded.report.subject).locator('xpath=..').getAttribute('class'), 'mail-row-item selected');
   });
 
-  test('flag, and move to another mailbox', async () => {
+  test('flag, and move to another mailbox; the mailbox list is revalidated with its ETag', async () => {
+    const revalidation = (status: number) =>
+      page.waitForResponse(
+        (response) =>
+          new URL(response.url()).pathname === '/v2/mailboxes' && response.request().headers()['if-none-match'] !== undefined && response.status() === status,
+      );
+    const unreadBefore = await unreadInbox();
     const pane = page.getByRole('region', { name: 'Reading pane' });
+    // A flag changes no count: its event's refresh of the list is answered 304, and the counts stay.
+    const unchanged = revalidation(304);
     await pane.getByRole('button', { name: '⚐ Flag' }).click();
     await pane.getByRole('button', { name: '⚑ Flagged' }).waitFor();
+    await unchanged;
+    assert.equal(await unreadInbox(), unreadBefore);
     await row(seeded.report.subject).locator('.flag').waitFor();
     await page.getByLabel('Flagged', { exact: true }).check();
     await page.waitForFunction(() => document.querySelectorAll('.mail-row').length === 1);
@@ -203,8 +213,10 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
 
     await row('Everyday note 55').click();
     await pane.getByRole('heading', { name: 'Everyday note 55' }).waitFor();
+    const changed = revalidation(200);
     await pane.getByLabel('Move to').selectOption({ label: 'Spam' });
     await row('Everyday note 55').waitFor({ state: 'detached' });
+    await changed;
     await openMailbox('Spam');
     await row('Everyday note 55').waitFor();
     await openMailbox('Inbox');
