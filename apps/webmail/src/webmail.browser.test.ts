@@ -112,12 +112,16 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     for (const file of screenshots) console.log(`screenshot: ${path.relative(process.cwd(), file)}`);
   });
 
-  test('the webmail answers health (ready when both APIs answer) and metrics', async () => {
+  test('the webmail answers health (ready when both APIs answer); metrics on its ops port only', async () => {
     assert.equal((await fetch(`${platform.webmailUrl}/health/live`)).status, 200);
     const ready = await fetch(`${platform.webmailUrl}/health/ready`);
     assert.equal(ready.status, 200);
     assert.deepEqual(Object.keys(((await ready.json()) as { info: object }).info).sort(), ['read-api', 'send-api']);
-    assert.match(await (await fetch(`${platform.webmailUrl}/metrics`)).text(), /process_cpu_seconds_total\{app="webmail"\}/);
+    const publicMetrics = await fetch(`${platform.webmailUrl}/metrics`);
+    assert.equal(publicMetrics.status, 404);
+    assert.doesNotMatch(await publicMetrics.text(), /process_cpu_seconds_total/);
+    assert.match(await (await fetch(`${platform.webmailOpsUrl}/metrics`)).text(), /process_cpu_seconds_total\{app="webmail"\}/);
+    assert.equal((await fetch(`${platform.webmailOpsUrl}/health/ready`)).status, 200);
   });
 
   test('the SPA is served with a strict content security policy', async () => {
