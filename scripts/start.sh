@@ -62,6 +62,7 @@ Letterbox is starting:
   ingest          http://127.0.0.1:${INGEST_HTTP_PORT:-3002}/v2/inbound (Bearer ${INGEST_TOKEN:-letterbox-ingest-demo}), SMTP 127.0.0.1:${INGEST_SMTP_PORT:-2525} (STARTTLS; try: swaks --tls --server 127.0.0.1:${INGEST_SMTP_PORT:-2525} --to bob@letterbox.test)
   mock SMTP       127.0.0.1:${MOCK_SMTP_PORT:-1025}, mock FCM and control API http://127.0.0.1:${MOCK_PROVIDERS_HTTP_PORT:-3005}
   mock DNS        127.0.0.1:${MOCK_DNS_PORT} (UDP and TCP; the apps' DNS_SERVERS=${DNS_SERVERS}), e.g. dig @127.0.0.1 -p ${MOCK_DNS_PORT} TXT _dmarc.letterbox.test
+  /metrics        on each app's ops port only: delivery 9101, ingest worker 9102, notify 9103, read API 9104, send API 9105, ingest 9106, webmail 9107
 Sign in as alice@letterbox.test or bob@letterbox.test with password letterbox-demo.
 INFO
 wait -n

@@ -36,7 +36,7 @@ export interface LoadResult {
   durationSeconds: number;
   /** Responses received, whatever their status. */
   responses: number;
-  /** Responses with a 2xx status per second: a server that fails fast does not look fast. */
+  /** Responses with a 2xx status (or 304 to a revalidation) per second: a server that fails fast does not look fast. */
   requestsPerSecond: number;
   /** Over answered requests, and for autocannon also the unanswered ones with their wait so far. */
   latencyMs: { p50: number; p95: number; p99: number; max: number };

@@ -23,6 +23,8 @@ export interface ScenarioOutcome {
   /** Our server ÷ naive server: above 1 for req/s and below 1 for p99 favour ours. */
   ratios?: { requestsPerSecond: number; p99: number };
   goal?: LoadGoal & { met: boolean };
+  /** The scenario's minRatioToCompared, and whether the req/s ratio reached it. */
+  ratioGoal?: { min: number; met: boolean };
 }
 
 /** Runs one load scenario against its API and, if it has one, its naive variant right after. */
@@ -58,11 +60,9 @@ export async function runLoadScenario(scenario: LoadScenario, fixtures: BenchFix
     // Our figures stand on their own, so a naive side that cannot be measured is a note, not a failure.
     try {
       const naive = await measureNaive(scenario, fixtures, await scenario.naiveTarget(fixtures), seconds, notes);
-      return {
-        ...outcome,
-        naive,
-        ratios: { requestsPerSecond: ours.requestsPerSecond / naive.requestsPerSecond, p99: ours.latencyMs.p99 / naive.latencyMs.p99 },
-      };
+      const ratios = { requestsPerSecond: ours.requestsPerSecond / naive.requestsPerSecond, p99: ours.latencyMs.p99 / naive.latencyMs.p99 };
+      const min = scenario.minRatioToCompared;
+      return { ...outcome, naive, ratios, ...(min === undefined ? {} : { ratioGoal: { min, met: ratios.requestsPerSecond >= min } }) };
     } catch (error) {
       notes.push(`the naive variant was not measured: ${(error as Error).message}`);
       return outcome;

@@ -14,6 +14,11 @@ export function outcomeLines(outcome: ScenarioOutcome, resultFile: string): stri
   if (outcome.ratios) {
     lines.push(`  ${outcome.server} / ${compared}: req/s ${ratio(outcome.ratios.requestsPerSecond)}, p99 ${ratio(outcome.ratios.p99)}`);
   }
+  if (outcome.ratioGoal && outcome.ratios) {
+    lines.push(
+      `  target ≥ ${ratio(outcome.ratioGoal.min)} of ${compared}'s req/s: ${outcome.ratioGoal.met ? 'met' : 'MISSED'} (${ratio(outcome.ratios.requestsPerSecond)})`,
+    );
+  }
   if (outcome.goal) {
     const { goal } = outcome;
     lines.push(

@@ -9,7 +9,7 @@ import { detail712kScenario } from './detail-712k';
 import { ingestBurstScenario } from './ingest-burst';
 import { ingestSustainedScenario } from './ingest-sustained';
 import { listScenario } from './list';
-import { mailboxesScenario } from './mailboxes';
+import { mailboxesFullScenario, mailboxesScenario } from './mailboxes';
 import { notifyScenario } from './notify';
 import { raw22mScenario } from './raw-22m';
 import { readS3Scenario } from './read-s3';
@@ -23,6 +23,7 @@ import { userCreateScenario } from './user-create';
 /** The read API's scenarios, in the order `read` (and `all`) runs them. */
 export const READ_SCENARIOS: readonly Scenario[] = [
   mailboxesScenario,
+  mailboxesFullScenario,
   listScenario,
   detail4kScenario,
   detail712kScenario,

@@ -47,6 +47,8 @@ export interface LoadScenario {
   naiveTarget?(fixtures: BenchFixtures): Promise<LoadTarget>;
   /** What the second measurement is, when it is not the naive way (e.g. "flat list"); printed in its place. */
   comparedWith?: string;
+  /** The least req/s of ours ÷ the compared server's that meets the target (e.g. 0.5 of a bare server's floor). */
+  minRatioToCompared?: number;
   /** Starts the naive server (and what it needs); bench/naive/naive-read-server.ts unless given. */
   startNaive?(fixtures: BenchFixtures): Promise<NaiveServer>;
   /** The heap limit (MB) the read API should run with for this scenario's memory figure to mean anything. */

@@ -4,6 +4,7 @@ import {
   quotaConfig,
   ingestTokenConfig,
   loadConfig,
+  opsConfig,
   pemFileSetting,
   portFrom,
   redisConfig,
@@ -18,6 +19,7 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
       INGEST_HTTP_PORT: portFrom(3002),
       INGEST_SMTP_PORT: portFrom(2525),
       INGEST_HOST: z.string().min(1).default('0.0.0.0'),
+      ...opsConfig(9106),
       ...ingestTokenConfig,
       /** Largest incoming message, in bytes (HTTP body or SMTP DATA). */
       INGEST_MAX_MESSAGE_BYTES: z.coerce

@@ -6,6 +6,7 @@ import {
   httpConfig,
   loadConfig,
   mailPolicyConfig,
+  opsConfig,
   portFrom,
   quotaConfig,
   redisConfig,
@@ -16,6 +17,7 @@ import {
 export const readApiSettings = {
   READ_API_PORT: portFrom(3000),
   READ_API_HOST: z.string().min(1).default('0.0.0.0'),
+  ...opsConfig(9104),
   /** Processes serving the API; more than one forks a cluster sharing the port. */
   READ_API_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   /** Memory for recently rendered mail bodies, per process; 0 renders every read from storage. */

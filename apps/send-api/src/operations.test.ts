@@ -82,9 +82,13 @@ describe('what an operator reads from an API: request ids, health, metrics', () 
     }
   });
 
-  test('/metrics has request durations by route template, queue depths and the database pool', async () => {
+  test('/metrics, on the ops port only, has request durations by route template, queue depths and the database pool', async () => {
     await fetch(`${api.url}/v2/mails/send/123456`, { headers: { authorization: `Bearer ${accessTokenFor(user)}` } });
-    const metrics = await (await fetch(`${api.url}/metrics`)).text();
+    const publicPort = await fetch(`${api.url}/metrics`);
+    assert.equal(publicPort.status, 404, 'the public port answers no metrics');
+    await publicPort.arrayBuffer();
+    assert.equal((await fetch(`${api.opsUrl}/health/ready`)).status, 200);
+    const metrics = await (await fetch(`${api.opsUrl}/metrics`)).text();
     assert.match(metrics, /http_request_duration_seconds_count\{[^}]*route="\/v2\/mails\/send\/:id"[^}]*status_code="404"/);
     assert.match(metrics, /letterbox_queue_jobs\{[^}]*queue="mail-delivery"[^}]*state="waiting"/);
     assert.match(metrics, /letterbox_db_pool_connections\{[^}]*state="total"/);

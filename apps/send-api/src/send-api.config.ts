@@ -1,11 +1,23 @@
 import { z } from 'zod';
-import { adminConfig, authConfig, quotaConfig, httpConfig, loadConfig, portFrom, redisConfig, requestDatabaseConfig, storageConfig } from '@letterbox/config';
+import {
+  adminConfig,
+  authConfig,
+  quotaConfig,
+  httpConfig,
+  loadConfig,
+  opsConfig,
+  portFrom,
+  redisConfig,
+  requestDatabaseConfig,
+  storageConfig,
+} from '@letterbox/config';
 
 export function loadSendApiConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
     {
       SEND_API_PORT: portFrom(3001),
       SEND_API_HOST: z.string().min(1).default('0.0.0.0'),
+      ...opsConfig(9105),
       /** Largest total of a send's attachments, in bytes. */
       SEND_MAX_ATTACHMENT_BYTES: z.coerce
         .number()

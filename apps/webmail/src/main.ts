@@ -1,6 +1,6 @@
-import { exitOnStartupFailure, loggerFor, nameProcess, rootLogger, startProcessMetrics } from '@letterbox/observability';
+import { exitOnStartupFailure, loggerFor, nameProcess, rootLogger, startOpsServer, startProcessMetrics } from '@letterbox/observability';
 import { loadWebmailConfig } from './webmail.config';
-import { createWebmailServer } from './webmail-server';
+import { createWebmailServer, upstreamChecks } from './webmail-server';
 
 nameProcess('webmail');
 startProcessMetrics('webmail');
@@ -16,12 +16,17 @@ async function start(): Promise<void> {
     loggerInstance: rootLogger().child({ component: 'http' }, { level: 'warn' }),
   });
   await app.listen({ port: config.WEBMAIL_PORT, host: config.WEBMAIL_HOST });
+  const ops = await startOpsServer({
+    host: config.OPS_HOST,
+    port: config.OPS_PORT,
+    checks: upstreamChecks({ readApiUrl: config.READ_API_URL, sendApiUrl: config.SEND_API_URL }),
+  });
   loggerFor('process').info(
-    `webmail on http://${config.WEBMAIL_HOST}:${config.WEBMAIL_PORT} (read API ${config.READ_API_URL.origin}, send API ${config.SEND_API_URL.origin})`,
+    `webmail on http://${config.WEBMAIL_HOST}:${config.WEBMAIL_PORT} (read API ${config.READ_API_URL.origin}, send API ${config.SEND_API_URL.origin}; /metrics on ${config.OPS_HOST}:${ops.port})`,
   );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      app.close().then(
+      Promise.all([app.close(), ops.close()]).then(
         () => process.exit(0),
         () => process.exit(1),
       );

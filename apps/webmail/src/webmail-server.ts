@@ -4,7 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { problemBody, sendProblem, sendRouterRefusal } from '@letterbox/http';
-import { metricsText, readiness, type DependencyCheck } from '@letterbox/observability';
+import { readiness, type DependencyCheck } from '@letterbox/observability';
 import { isApiPath, registerApiProxy, type EventStreamLimits } from './api-proxy';
 import { handleMailFrame } from './mail-frame';
 import { COMMON_HEADERS, SPA_CSP } from './security-headers';
@@ -26,6 +26,11 @@ const upstreamCheck =
     await response.arrayBuffer();
     if (!response.ok) throw new Error(`${url.origin} answered ${response.status}`);
   };
+
+/** The webmail's readiness: both APIs answer. Its /health/ready and its ops listener's ask the same. */
+export function upstreamChecks(options: Pick<WebmailServerOptions, 'readApiUrl' | 'sendApiUrl'>): Record<string, DependencyCheck> {
+  return { 'read-api': upstreamCheck(options.readApiUrl), 'send-api': upstreamCheck(options.sendApiUrl) };
+}
 
 /**
  * The webmail: the built SPA with a strict policy, the mail frame, and the APIs under the
@@ -74,7 +79,7 @@ export async function createWebmailServer(options: WebmailServerOptions): Promis
 
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/health/live', async () => ({ status: 'ok' }));
-  const checks = { 'read-api': upstreamCheck(options.readApiUrl), 'send-api': upstreamCheck(options.sendApiUrl) };
+  const checks = upstreamChecks(options);
   app.get('/health/ready', async (_request, reply) => {
     const report = await readiness(checks);
     return reply
@@ -82,11 +87,6 @@ export async function createWebmailServer(options: WebmailServerOptions): Promis
       .header('cache-control', 'no-store')
       .send(report);
   });
-  app.get('/metrics', async (_request, reply) => {
-    const { contentType, body } = await metricsText();
-    return reply.header('content-type', contentType).header('cache-control', 'no-store').send(body);
-  });
-
   // A reload on any SPA address gets the app; a missing file stays a 404.
   app.setNotFoundHandler((request, reply) => {
     const wantsPage = request.method === 'GET' && !path.extname(request.url.split('?')[0]) && String(request.headers.accept ?? '').includes('text/html');

@@ -112,12 +112,16 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     for (const file of screenshots) console.log(`screenshot: ${path.relative(process.cwd(), file)}`);
   });
 
-  test('the webmail answers health (ready when both APIs answer) and metrics', async () => {
+  test('the webmail answers health (ready when both APIs answer); metrics on its ops port only', async () => {
     assert.equal((await fetch(`${platform.webmailUrl}/health/live`)).status, 200);
     const ready = await fetch(`${platform.webmailUrl}/health/ready`);
     assert.equal(ready.status, 200);
     assert.deepEqual(Object.keys(((await ready.json()) as { info: object }).info).sort(), ['read-api', 'send-api']);
-    assert.match(await (await fetch(`${platform.webmailUrl}/metrics`)).text(), /process_cpu_seconds_total\{app="webmail"\}/);
+    const publicMetrics = await fetch(`${platform.webmailUrl}/metrics`);
+    assert.equal(publicMetrics.status, 404);
+    assert.doesNotMatch(await publicMetrics.text(), /process_cpu_seconds_total/);
+    assert.match(await (await fetch(`${platform.webmailOpsUrl}/metrics`)).text(), /process_cpu_seconds_total\{app="webmail"\}/);
+    assert.equal((await fetch(`${platform.webmailOpsUrl}/health/ready`)).status, 200);
   });
 
   test('the SPA is served with a strict content security policy', async () => {
@@ -192,10 +196,20 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     assert.equal(await row(seeded.report.subject).locator('xpath=..').getAttribute('class'), 'mail-row-item selected');
   });
 
-  test('flag, and move to another mailbox', async () => {
+  test('flag, and move to another mailbox; the mailbox list is revalidated with its ETag', async () => {
+    const revalidation = (status: number) =>
+      page.waitForResponse(
+        (response) =>
+          new URL(response.url()).pathname === '/v2/mailboxes' && response.request().headers()['if-none-match'] !== undefined && response.status() === status,
+      );
+    const unreadBefore = await unreadInbox();
     const pane = page.getByRole('region', { name: 'Reading pane' });
+    // A flag changes no count: its event's refresh of the list is answered 304, and the counts stay.
+    const unchanged = revalidation(304);
     await pane.getByRole('button', { name: '⚐ Flag' }).click();
     await pane.getByRole('button', { name: '⚑ Flagged' }).waitFor();
+    await unchanged;
+    assert.equal(await unreadInbox(), unreadBefore);
     await row(seeded.report.subject).locator('.flag').waitFor();
     await page.getByLabel('Flagged', { exact: true }).check();
     await page.waitForFunction(() => document.querySelectorAll('.mail-row').length === 1);
@@ -203,8 +217,10 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
 
     await row('Everyday note 55').click();
     await pane.getByRole('heading', { name: 'Everyday note 55' }).waitFor();
+    const changed = revalidation(200);
     await pane.getByLabel('Move to').selectOption({ label: 'Spam' });
     await row('Everyday note 55').waitFor({ state: 'detached' });
+    await changed;
     await openMailbox('Spam');
     await row('Everyday note 55').waitFor();
     await openMailbox('Inbox');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, portFrom } from '@letterbox/config';
+import { loadConfig, opsConfig, portFrom } from '@letterbox/config';
 
 /** The repository, found from this file whether it runs from source or from dist/. */
 function repoRoot(from: string): string {
@@ -22,6 +22,7 @@ const upstream = (fallback: string) =>
 export const webmailSettings = {
   WEBMAIL_PORT: portFrom(8080),
   WEBMAIL_HOST: z.string().min(1).default('0.0.0.0'),
+  ...opsConfig(9107),
   /** The built SPA (vite build output). */
   WEBMAIL_STATIC_DIR: z
     .string()

@@ -180,10 +180,13 @@ export const httpConfig = {
     .transform((value) => value.split(',').map((origin) => origin.trim())),
 };
 
-/** A queue worker's listener for /health/live, /health/ready and /metrics; port 0: any free one (tests, several workers). */
+/**
+ * Every app's listener for operators: /health/live, /health/ready and /metrics, never on a public port; port 0:
+ * any free one (tests, several processes). On loopback unless told: metrics say what routes are busy.
+ */
 export const opsConfig = (port: number) => ({
   OPS_PORT: z.coerce.number().int().min(0).max(65535).default(port),
-  OPS_HOST: z.string().min(1).default('0.0.0.0'),
+  OPS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 /** 32 bytes given as 64 hex digits or as base64: an AES-256 key; undefined when the value is neither. */

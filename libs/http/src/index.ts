@@ -3,6 +3,7 @@ export type { ClassifiedError, ErrorClassifier } from './problem-details';
 export { PROBLEM_TYPES } from './problem-types';
 export { problemBody, sendProblem, sendRouterRefusal, writeProblem, type ProblemDetails } from './problem-response';
 export { parseByteRange } from './byte-range';
+export { ifNoneMatchHits } from './entity-tags';
 export { contentDisposition } from './content-disposition';
 export { showableInline } from './inline-content';
 export { ZodValidationPipe } from './zod-validation.pipe';

@@ -8,7 +8,6 @@ import { postgresCheck, redisCheck, storageCheck } from '@letterbox/observabilit
 import { redisConnection, type RedisConnection, type RedisTarget } from '@letterbox/redis';
 import { DATABASE } from './database-token';
 import { HealthController } from './health.controller';
-import { MetricsController } from './metrics.controller';
 import { READ_ROUTING } from './read-routing-token';
 import { READINESS_CHECKS } from './readiness-checks';
 import { RecordUserWritesInterceptor } from './record-user-writes.interceptor';
@@ -60,8 +59,8 @@ function readyWithin(redis: RedisConnection, ms: number): Promise<void> {
 
 /**
  * What every Letterbox API needs, built once from its validated settings: the database, blob storage,
- * access tokens checked against users' sessions, sign-in attempt limits, request logs, `/health/*` and
- * `/metrics`; with a read replica, its pool and the read routing that keeps users reading their own writes.
+ * access tokens checked against users' sessions, sign-in attempt limits, request logs, `/health/*` (and the
+ * checks of /health/ready, which the ops listener's `/metrics` port shares); with a read replica, its pool and the read routing that keeps users reading their own writes.
  * Connections close when the app shuts down.
  */
 @Global()
@@ -121,7 +120,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
       module: InfrastructureModule,
       imports: [RequestLoggingModule],
       providers: [...providers, ...recordWrites],
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController],
       exports: providers.map((provider) => provider.provide),
     };
   }

@@ -16,7 +16,7 @@ export {
   type PoolRole,
 } from './metrics';
 export { readiness, postgresCheck, redisCheck, storageCheck, type DependencyCheck } from './readiness';
-export { startOpsServer } from './ops-server';
+export { startOpsServer, type OpsServer } from './ops-server';
 export { exitOnStartupFailure } from './startup-failure';
 export { reportConnectionErrors } from './connection-errors';
 export { oncePerInterval } from './once-per-interval';

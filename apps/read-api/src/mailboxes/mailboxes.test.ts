@@ -108,3 +108,118 @@ describe('folders: made, renamed, deleted; mailboxes locked and unlocked', () =>
     assert.equal((await call('GET', `/v2/mails/${mail.id}`)).status, 200);
   });
 });
+
+describe('the mailbox list: an ETag that moves with every change, and 304 when nothing changed', () => {
+  let db: Database;
+  let api: RunningApi;
+  let user: TestUser;
+  let other: TestUser;
+  let token: string;
+  let otherToken: string;
+
+  before(async () => {
+    db = testDatabase();
+    user = await createTestUser(db, 'mailbox-etag');
+    other = await createTestUser(db, 'mailbox-etag-other');
+    api = await startReadApiServer();
+    token = await api.login(user.email, user.password);
+    otherToken = await api.login(other.email, other.password);
+  });
+
+  after(async () => {
+    await api?.close();
+    await db?.close();
+  });
+
+  const send = (method: string, path: string, options: { body?: object; ifNoneMatch?: string; as?: string } = {}) =>
+    fetch(`${api.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${options.as ?? token}`,
+        ...(options.body ? { 'content-type': 'application/json' } : {}),
+        ...(options.ifNoneMatch ? { 'if-none-match': options.ifNoneMatch } : {}),
+      },
+      body: options.body ? JSON.stringify(options.body) : undefined,
+    });
+  const change = async (method: string, path: string, body?: object) => {
+    const response = await send(method, path, { body });
+    const text = await response.text();
+    assert.ok(response.ok, `${method} ${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as { id: number };
+  };
+  const listed = async () => {
+    const response = await send('GET', '/v2/mailboxes');
+    assert.equal(response.status, 200);
+    const etag = response.headers.get('etag');
+    assert.ok(etag, 'an ETag');
+    return { etag, items: ((await response.json()) as { items: MailboxView[] }).items };
+  };
+  const revalidated = async (etag: string, as?: string) => {
+    const response = await send('GET', '/v2/mailboxes', { ifNoneMatch: etag, as });
+    return { status: response.status, etag: response.headers.get('etag'), body: await response.text() };
+  };
+  /** Asserts that `what` changed the list's ETag and that the ETag held before is answered with the new list. */
+  const changesTheEtag = async (what: () => Promise<unknown>) => {
+    const before = await listed();
+    await what();
+    const answer = await revalidated(before.etag);
+    assert.equal(answer.status, 200, 'the ETag held before is no longer current');
+    assert.notEqual(answer.etag, before.etag);
+    const now = await listed();
+    assert.equal(now.etag, answer.etag);
+    assert.deepEqual(JSON.parse(answer.body), { items: now.items });
+    return now;
+  };
+  const storeNew = async (mailboxId: number, seed: number) =>
+    storeMail(db, testBlobStore(), { userId: user.id, mailboxId, eml: await randomMail(seed, { to: [{ name: 'ETag', address: user.email }] }) });
+
+  test('nothing changed: If-None-Match with the current ETag is answered 304 with no body and the same ETag', async () => {
+    const { etag } = await listed();
+    const answer = await revalidated(etag);
+    assert.deepEqual(answer, { status: 304, etag, body: '' });
+  });
+
+  test('the RFC 9110 forms: a weak tag, a list holding it, and * revalidate; another tag does not', async () => {
+    const { etag } = await listed();
+    assert.equal((await revalidated(`W/${etag}`)).status, 304);
+    assert.equal((await revalidated(`"0.0", ${etag}`)).status, 304);
+    assert.equal((await revalidated('*')).status, 304);
+    assert.equal((await revalidated('"0.0"')).status, 200);
+    assert.equal((await revalidated('not a tag')).status, 200);
+  });
+
+  test('a new mail, a read flag, a move each change the ETag', async () => {
+    let mailId: unknown;
+    const afterMail = await changesTheEtag(async () => {
+      mailId = (await storeNew(user.mailboxes.inbox, 8300)).id;
+    });
+    assert.equal(afterMail.items.find((mailbox) => mailbox.role === 'inbox')?.totalCount, 1);
+    await changesTheEtag(() => change('PATCH', `/v2/mails/${mailId}`, { seen: true }));
+    const afterMove = await changesTheEtag(() => change('PATCH', `/v2/mails/${mailId}`, { mailboxId: user.mailboxes.trash }));
+    assert.equal(afterMove.items.find((mailbox) => mailbox.role === 'trash')?.totalCount, 1);
+  });
+
+  test('a folder made, renamed, locked, unlocked and deleted each change the ETag', async () => {
+    let folder = 0;
+    await changesTheEtag(async () => {
+      folder = (await change('POST', '/v2/mailboxes', { name: 'Tagged' })).id;
+    });
+    await changesTheEtag(() => change('PATCH', `/v2/mailboxes/${folder}`, { name: 'Tagged again' }));
+    await changesTheEtag(() => change('POST', `/v2/mailboxes/${folder}/lock`));
+    await changesTheEtag(() => change('POST', `/v2/mailboxes/${folder}/unlock`, { password: user.password }));
+    await changesTheEtag(() => change('DELETE', `/v2/mailboxes/${folder}`));
+  });
+
+  test("another user's changes leave the ETag as it was, and their ETag is not this user's", async () => {
+    const { etag } = await listed();
+    const theirs = (await (await send('POST', '/v2/mailboxes', { body: { name: 'Theirs' }, as: otherToken })).json()) as { id: number };
+    assert.ok(theirs.id);
+    await storeMail(db, testBlobStore(), {
+      userId: other.id,
+      mailboxId: other.mailboxes.inbox,
+      eml: await randomMail(8310, { to: [{ name: 'Other', address: other.email }] }),
+    });
+    assert.equal((await revalidated(etag)).status, 304);
+    assert.equal((await revalidated(etag, otherToken)).status, 200, "this user's ETag does not revalidate the other user's list");
+  });
+});

@@ -5,6 +5,8 @@ import { deliveryWorkerEnv, freePort, REPO_ROOT, startAppProcess, testSettings, 
 
 export interface Platform {
   webmailUrl: string;
+  /** The webmail's ops listener: /metrics and /health/*. */
+  webmailOpsUrl: string;
   readApiUrl: string;
   sendApiUrl: string;
   ingestUrl: string;
@@ -32,7 +34,9 @@ const STARTUP_MS = 180_000;
 export async function startPlatform(staticDir: string): Promise<Platform> {
   const settings = testSettings();
   const queuePrefix = `test-webmail-${randomUUID().slice(0, 8)}`;
-  const [readPort, sendPort, ingestPort, ingestSmtpPort, smtpPort, mockHttpPort, webmailPort, dnsPort] = await Promise.all(Array.from({ length: 8 }, freePort));
+  const [readPort, sendPort, ingestPort, ingestSmtpPort, smtpPort, mockHttpPort, webmailPort, dnsPort, webmailOpsPort] = await Promise.all(
+    Array.from({ length: 9 }, freePort),
+  );
   const url = (port: number) => `http://127.0.0.1:${port}`;
   const common = {
     DATABASE_URL: settings.DATABASE_URL,
@@ -78,6 +82,7 @@ export async function startPlatform(staticDir: string): Promise<Platform> {
     const webmail = start('webmail', {
       WEBMAIL_PORT: String(webmailPort),
       WEBMAIL_HOST: '127.0.0.1',
+      OPS_PORT: String(webmailOpsPort),
       WEBMAIL_STATIC_DIR: staticDir,
       READ_API_URL: url(readPort),
       SEND_API_URL: url(sendPort),
@@ -98,6 +103,7 @@ export async function startPlatform(staticDir: string): Promise<Platform> {
 
   return {
     webmailUrl: url(webmailPort),
+    webmailOpsUrl: url(webmailOpsPort),
     readApiUrl: url(readPort),
     sendApiUrl: url(sendPort),
     ingestUrl: url(ingestPort),

@@ -90,7 +90,8 @@ export async function request(path: string, options: RequestOptions = {}): Promi
     onExpired?.();
     throw new SessionExpiredError(401, 'Your session has expired. Sign in again to continue.');
   }
-  if (!response.ok) {
+  // A 304 answers a conditional request the caller made (requestRevalidated), keeping what it holds.
+  if (!response.ok && !(response.status === 304 && headers['if-none-match'])) {
     const problem = await problemOf(response);
     const setup = problem.type ? SETUP_PROBLEMS[problem.type] : undefined;
     if (response.status === 403 && setup) onSetup?.(setup);
@@ -102,6 +103,20 @@ export async function request(path: string, options: RequestOptions = {}): Promi
 export async function requestJson<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const response = await request(path, options);
   return (await response.json()) as T;
+}
+
+/** An answer kept with its ETag, which a later request sends back as If-None-Match. */
+export interface Tagged<T> {
+  etag: string | null;
+  body: T;
+}
+
+/** A GET revalidated against the answer held: unchanged (304), the held one stands; changed, the new one with its ETag. */
+export async function requestRevalidated<T>(path: string, held: Tagged<T> | null, options: RequestOptions = {}): Promise<Tagged<T>> {
+  const conditional: Record<string, string> = held?.etag ? { 'if-none-match': held.etag } : {};
+  const response = await request(path, { ...options, headers: { ...options.headers, ...conditional } });
+  if (response.status === 304 && held) return held;
+  return { etag: response.headers.get('etag'), body: (await response.json()) as T };
 }
 
 export const isAbort = (error: unknown): boolean => (error as Error | undefined)?.name === 'AbortError';

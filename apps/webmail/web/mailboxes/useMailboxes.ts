@@ -1,15 +1,19 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { fetchMailboxes } from '../api/endpoints';
-import { isAbort, messageOf } from '../api/http';
-import type { Mailbox } from '../api/types';
+import { isAbort, messageOf, type Tagged } from '../api/http';
+import type { Mailbox, MailboxList } from '../api/types';
 
-/** The user's mailboxes with their counts; `refresh` refetches them (after an event, a move, a read). */
+/**
+ * The user's mailboxes with their counts; `refresh` revalidates them (after an event, a move, a read) with the
+ * ETag of the list held: an unchanged list is a 304, and the same array, so nothing redraws.
+ */
 export function useMailboxes() {
   const [mailboxes, setMailboxes] = useState<Mailbox[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const inFlight = useRef<AbortController | null>(null);
   const latest = useRef<Promise<void> | null>(null);
   const generations = useRef(0);
+  const held = useRef<Tagged<MailboxList> | null>(null);
 
   /** Resolves once the mailboxes are fetched: a refresh overtaken by a newer one waits for that one, so a caller
    * that made a folder never sees a list without it (and is not sent back to the inbox). */
@@ -20,7 +24,8 @@ export function useMailboxes() {
     const generation = ++generations.current;
     const fetched = (async () => {
       try {
-        setMailboxes(await fetchMailboxes(controller.signal));
+        held.current = await fetchMailboxes(held.current, controller.signal);
+        setMailboxes(held.current.body.items);
         setError(null);
       } catch (failure) {
         if (!isAbort(failure)) setError(messageOf(failure));

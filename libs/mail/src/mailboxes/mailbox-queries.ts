@@ -12,17 +12,37 @@ export interface MailboxCounters {
 }
 
 const ROLE_ORDER = `CASE role WHEN 'inbox' THEN 0 WHEN 'sent' THEN 1 WHEN 'drafts' THEN 2 WHEN 'spam' THEN 3 WHEN 'trash' THEN 4 ELSE 5 END`;
-const LIST = namedStatement('mailboxes-list', `SELECT ${MAILBOX_COLUMNS} FROM mailboxes WHERE user_id = $1 ORDER BY ${ROLE_ORDER}, name`);
+// The version is read in the statement that reads the mailboxes: one snapshot, so the list is the version's.
+const LIST = namedStatement(
+  'mailboxes-list',
+  `SELECT ${MAILBOX_COLUMNS}, (SELECT mailbox_version FROM users WHERE id = $1) AS version FROM mailboxes WHERE user_id = $1 ORDER BY ${ROLE_ORDER}, name`,
+);
+const VERSION = namedStatement('mailboxes-version', 'SELECT mailbox_version AS version FROM users WHERE id = $1');
 const COUNTERS = namedStatement('mailboxes-counters', 'SELECT id, name, role, locked, total_count, unread_count FROM mailboxes WHERE user_id = $1');
+
+/**
+ * The user's mailboxes as of one version of them (users.mailbox_version, moved on by every change to
+ * them or their counts in the change's own transaction); `items` left out when the caller holds them.
+ */
+export type VersionedMailboxes = { version: string; items: MailboxView[] } | { version: string; unchanged: true };
 
 /** The mailbox list and counters, from the pool the user's reads may use (UserReads). */
 export class MailboxQueries {
   constructor(private readonly reads: UserReads) {}
 
-  async list(userId: number): Promise<MailboxView[]> {
+  /**
+   * The list and its version; when `held(version)` says the caller has the list of the current version,
+   * only that is read (one row, not the counters).
+   */
+  async list(userId: number, held?: (version: string) => boolean): Promise<VersionedMailboxes> {
     const sql = await this.reads.poolFor(userId);
-    const { rows } = await sql.query<MailboxRow>({ ...LIST, values: [userId] });
-    return rows.map(mapMailboxRow);
+    if (held) {
+      const { rows } = await sql.query<{ version: string }>({ ...VERSION, values: [userId] });
+      if (rows.length > 0 && held(rows[0].version)) return { version: rows[0].version, unchanged: true };
+    }
+    const { rows } = await sql.query<MailboxRow & { version: string }>({ ...LIST, values: [userId] });
+    // No mailboxes (the account removed meanwhile) leaves no version to read: the empty list is its own.
+    return { version: rows[0]?.version ?? 'none', items: rows.map(mapMailboxRow) };
   }
 
   async counters(userId: number): Promise<MailboxCounters[]> {
