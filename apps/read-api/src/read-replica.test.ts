@@ -153,7 +153,8 @@ describe('reads from a read replica (DATABASE_READ_URL)', () => {
       assert.deepEqual(search.items, [], 'the search, on the replica, finds no read mail');
     });
     const { rows } = await replica.query<{ statements: string[] }>(
-      `SELECT array_agg(query) AS statements FROM pg_stat_activity WHERE application_name = 'letterbox-read-api' AND datname = current_database()`,
+      // The read API's pools and its pools for heavy reads (the search), which are named after them.
+      `SELECT array_agg(query) AS statements FROM pg_stat_activity WHERE application_name IN ('letterbox-read-api', 'letterbox-read-api-heavy') AND datname = current_database()`,
     );
     assert.ok(
       rows[0].statements?.some((query) => query.includes('FROM mails m')),
