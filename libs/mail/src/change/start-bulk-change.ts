@@ -2,7 +2,8 @@ import type { Pool } from 'pg';
 import { loggerFor } from '@letterbox/observability';
 import type { JobQueues } from '@letterbox/queue';
 import { mailConditions } from '../list/mail-filter-sql';
-import { mailboxCounters, type MailboxCounters } from '../mailboxes/mailbox-queries';
+import { totalFromCounters } from '../list/total-from-counters';
+import { mailboxCounters } from '../mailboxes/mailbox-queries';
 import { usableMailbox, type BulkAction } from './bulk-mail-changes';
 import type { BulkChanges, BulkFilter, ListKey } from './bulk-changes';
 import type { BulkChangeView } from './bulk-change-views';
@@ -37,7 +38,8 @@ export class StartBulkChange {
       action,
       filter,
       bound: await this.newestMail(userId),
-      total: estimatedTotal(mailboxes, filter),
+      // What the counters tell of its size without counting; any other condition leaves it unknown.
+      total: totalFromCounters(mailboxes, filter),
     });
     if (change.status === 'queued') await this.enqueue(change.id, userId);
     return change;
@@ -70,18 +72,4 @@ export class StartBulkChange {
     });
     return rows.length === 0 ? null : { receivedAt: rows[0].received_at, id: Number(rows[0].id) };
   }
-}
-
-/**
- * What the counters tell of a filter's size without counting: a folder's (or every
- * unlocked folder's) mail, read or unread. Any other condition makes it unknown.
- */
-function estimatedTotal(mailboxes: MailboxCounters[], filter: BulkFilter): number | undefined {
-  const { mailboxId, seen, ...others } = filter;
-  if (Object.values(others).some((value) => value !== undefined)) return undefined;
-  const counted = mailboxes.filter((mailbox) => !mailbox.locked && (mailboxId === undefined || mailbox.id === mailboxId));
-  return counted.reduce(
-    (sum, mailbox) => sum + (seen === undefined ? mailbox.totalCount : seen ? mailbox.totalCount - mailbox.unreadCount : mailbox.unreadCount),
-    0,
-  );
 }

@@ -5,6 +5,7 @@ import { encodeCursor, type ListCursor } from './list-cursor';
 import { afterCursor, filteredRows, mailConditions, mailExpressions, type MailConditions, type MailListFilter } from './mail-filter-sql';
 import { mapSummaryRow, SUMMARY_COLUMNS, type MailListPage, type SummaryRow } from '../mail-views';
 import { mailboxCounters, type MailboxCounters } from '../mailboxes/mailbox-queries';
+import { totalFromCounters } from './total-from-counters';
 import { addHighlights, markHighlights } from '../search/search-highlight';
 import { FilteredReads } from '../heavy-reads/filtered-reads';
 import type { PerUserLimit } from '../heavy-reads/per-user-limit';
@@ -110,15 +111,4 @@ type SearchPageRow = SummaryRow & { search_body?: string | null };
 
 function bodiesOf(rows: SearchPageRow[]): Map<number, string> {
   return new Map(rows.flatMap((row) => (typeof row.search_body === 'string' ? [[Number(row.id), row.search_body] as const] : [])));
-}
-
-/** The total straight from mailbox counters, when the filter is one they keep. */
-function totalFromCounters(mailboxes: MailboxCounters[], filter: MailListFilter): number | undefined {
-  const { mailboxId, seen, ...others } = filter;
-  if (Object.values(others).some((value) => value !== undefined)) return undefined;
-  const counted = mailboxes.filter((mailbox) => !mailbox.locked && (mailboxId === undefined || mailbox.id === mailboxId));
-  return counted.reduce((sum, mailbox) => {
-    if (seen === undefined) return sum + mailbox.totalCount;
-    return sum + (seen ? mailbox.totalCount - mailbox.unreadCount : mailbox.unreadCount);
-  }, 0);
 }
