@@ -49,8 +49,14 @@ describe('bulk changes in slices', () => {
     await db?.close();
   });
 
+  // Every worker of the queue, in process or not, has the crash test's short lock: the queue's
+  // stalled-job check runs at most once per interval of whichever worker ran it last, so one
+  // worker with the default 30 s would keep the crashed worker's job locked out for that long.
+  const LOCK_MS = '1500';
   const startWorker = async (sliceSize: number) => {
-    const worker = await startIngestWorker(loadIngestWorkerConfig({ ...process.env, QUEUE_PREFIX: queuePrefix, BULK_CHANGE_SLICE_SIZE: String(sliceSize) }));
+    const worker = await startIngestWorker(
+      loadIngestWorkerConfig({ ...process.env, QUEUE_PREFIX: queuePrefix, BULK_CHANGE_SLICE_SIZE: String(sliceSize), INGEST_LOCK_MS: LOCK_MS }),
+    );
     workers.push(worker);
     return worker;
   };
@@ -169,7 +175,7 @@ describe('bulk changes in slices', () => {
   test('a worker killed in the middle of a change: the next worker finishes it from the last committed slice', async () => {
     for (const worker of workers.splice(0)) await worker.close();
     const { folder } = await folderWithMails('Crash', 400);
-    const env = { QUEUE_PREFIX: queuePrefix, BULK_CHANGE_SLICE_SIZE: '5', INGEST_LOCK_MS: '1500' };
+    const env = { QUEUE_PREFIX: queuePrefix, BULK_CHANGE_SLICE_SIZE: '5', INGEST_LOCK_MS: LOCK_MS };
     const doomed = await startIngestWorkerProcess(env);
     processes.push(doomed);
     const change = await starts.start(user.id, { mailboxId: folder }, { changes: { flagged: true } });
