@@ -2,7 +2,6 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { selfSignedCertificate } from '@letterbox/mock-providers';
 
 export interface TestCertificate {
   certFile: string;
@@ -20,6 +19,9 @@ export interface TestCertificate {
  * renamed into place, as a renewal does, so a watcher never reads half a file.
  */
 export async function writeTestCertificate(dir = mkdtempSync(path.join(tmpdir(), 'letterbox-tls-'))): Promise<TestCertificate> {
+  // Loaded here, not with the module: the certificate library costs every test file that imports
+  // @letterbox/testing most of a second, and few of them make a certificate.
+  const { selfSignedCertificate } = await import('@letterbox/mock-providers');
   const { cert, key } = await selfSignedCertificate(['localhost', '127.0.0.1']);
   const certFile = path.join(dir, 'cert.pem');
   const keyFile = path.join(dir, 'key.pem');
