@@ -5,15 +5,10 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
-export DATABASE_URL=${TEST_DATABASE_URL:-postgresql://letterbox:letterbox@127.0.0.1:5432/letterbox_test}
-export STORAGE_DIR=${TEST_STORAGE_DIR:-$ROOT/tmp/test-storage}
+source scripts/test-env.sh
 export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
-# The tests run on the demo's public secrets; outside the demo the apps refuse them.
-export LETTERBOX_DEMO=true
 
-bash scripts/setup.sh
-bash scripts/browser.sh
-node --require @swc-node/register scripts/clear-test-keys.ts
+bash scripts/setup-tests.sh
 npx --no-install nx run-many -t typecheck lint --outputStyle=stream
 # The whole output is kept: a failing run ends by repeating its failing tests, where a
 # reader of only the output's last part (a CI log) finds them.
