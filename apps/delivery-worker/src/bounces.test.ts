@@ -70,7 +70,7 @@ describe('bounces', () => {
 
   /** A DSN as a remote server sends it, from the null sender, to `bounceAddress`, through the SMTP intake. */
   async function deliverDsn(bounceAddress: string, recipient: string, action: string, status: string): Promise<void> {
-    const raw = [
+    await deliverBounce(bounceAddress, [
       'From: MAILER-DAEMON@mx.remote.example',
       `To: <${bounceAddress}>`,
       'Subject: Delivery Status Notification',
@@ -92,7 +92,11 @@ describe('bounces', () => {
       `Diagnostic-Code: smtp; ${status.startsWith('4') ? '451' : '550'} ${status} test`,
       '--r--',
       '',
-    ].join('\r\n');
+    ]);
+  }
+
+  async function deliverBounce(bounceAddress: string, lines: string[]): Promise<void> {
+    const raw = lines.join('\r\n');
     const transport = createTransport({ host: '127.0.0.1', port: ingest.smtpPort, secure: false, tls: { rejectUnauthorized: false } });
     try {
       await transport.sendMail({ envelope: { from: '', to: [bounceAddress] }, raw });
@@ -233,5 +237,30 @@ describe('bounces', () => {
     assert.equal(notices.length, 1, 'the forged and unmatched bounces made no notice');
     const { rows } = await db.sql.query('SELECT 1 FROM suppressions WHERE office_id = $1', [user.officeId]);
     assert.equal(rows.length, 0, 'a full mailbox (5.2.2) is no reason to suppress the address');
+  });
+
+  test('a plain bounce (no DSN) naming the recipient and a status code bounces it too', async () => {
+    const { user, client } = await newSender('plain');
+    const id = await send(client, ['plain@delivery.test', 'fine@delivery.test']);
+    await client.until(id, ['sent']);
+    const bounceAddress = mock.messages().find((mail) => mail.envelope.to.includes('plain@delivery.test'))?.envelope.from ?? '';
+    await deliverBounce(bounceAddress, [
+      'From: postmaster@old.example',
+      `To: ${bounceAddress}`,
+      'Subject: failure notice',
+      '',
+      'Hi. This is the mail program. I could not deliver your message:',
+      '<plain@delivery.test>: 550 5.1.1 no mailbox here by that name',
+      '',
+    ]);
+    await waitFor(async () => ((await recipientsOf(client, id))[0]?.status === 'bounced' ? true : undefined), { what: () => 'the recipient to be bounced' });
+    const recipients = await recipientsOf(client, id);
+    assert.match(recipients[0].diagnostic ?? '', /550 5\.1\.1 no mailbox/);
+    assert.equal(recipients[1].status, 'sent', 'the recipient the bounce does not name is still sent');
+    const { rows } = await db.sql.query<{ address: string }>('SELECT address FROM suppressions WHERE office_id = $1', [user.officeId]);
+    assert.deepEqual(
+      rows.map(({ address }) => address),
+      ['plain@delivery.test'],
+    );
   });
 });
