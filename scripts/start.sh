@@ -44,6 +44,8 @@ export DNS_SERVERS=${DNS_SERVERS:-127.0.0.1:${MOCK_DNS_PORT}}
 # Without Google credentials, push notifications go to the mock providers' FCM endpoint.
 [ -n "${GOOGLE_APPLICATION_CREDENTIALS:-}" ] || export FCM_MOCK_URL=${FCM_MOCK_URL:-http://127.0.0.1:3005}
 
+# Mail to @bounce.example comes back as a DSN through the ingest app's SMTP intake.
+export MOCK_SMTP_BOUNCE_PORT=${MOCK_SMTP_BOUNCE_PORT:-${INGEST_SMTP_PORT:-2525}}
 run mock-providers dist/apps/mock-providers/src/main.js
 run read-api dist/apps/read-api/src/main.js
 run send-api dist/apps/send-api/src/main.js

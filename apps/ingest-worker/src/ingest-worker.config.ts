@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { databaseConfig, loadConfig, opsConfig, redisConfig, storageConfig } from '@letterbox/config';
+import { bounceTokenConfig, databaseConfig, loadConfig, opsConfig, redisConfig, storageConfig } from '@letterbox/config';
 
 export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -8,6 +8,8 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       ...storageConfig,
       ...redisConfig,
       ...opsConfig(9102),
+      /** Bounces coming back are matched to their sends by their bounce address, which it makes tamper-evident. */
+      ...bounceTokenConfig,
       /** Messages inserted per transaction. */
       INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
       /** How long a batch waits for more messages after its first, in milliseconds. */

@@ -5,7 +5,7 @@ import { createIngestPipeline, InboundAcceptances, ingestJobHandlers, intakeSpoo
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
 import { createJobQueues, JOB_DONE, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
 import { BulkChanges, BulkChangeSlices, RunBulkChange, StartBulkChange } from '@letterbox/mail';
-import { SentCopies } from '@letterbox/sending';
+import { BounceAddresses, IncomingBounces, SentCopies } from '@letterbox/sending';
 import { BlobCollector, createBlobStore } from '@letterbox/storage';
 import type { IngestWorkerConfig } from './ingest-worker.config';
 
@@ -27,7 +27,8 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
   // The intake spools on disk storage only; this worker reads the same folder.
   const spool = intakeSpoolFor(config);
   const acceptances = new InboundAcceptances(db.sql, queues);
-  const pipeline = createIngestPipeline({ db, blobs, redis: commands, queuePrefix: config.QUEUE_PREFIX, queues, announcer, spool, logger });
+  const bounces = new IncomingBounces(db.sql, new BounceAddresses(config.BOUNCE_TOKEN_SECRET));
+  const pipeline = createIngestPipeline({ db, blobs, redis: commands, queuePrefix: config.QUEUE_PREFIX, queues, announcer, spool, bounces, logger });
   const bulkChanges = new BulkChanges(db.sql);
   const bulkRuns = new RunBulkChange(new BulkChangeSlices(db.sql, bulkChanges, config.BULK_CHANGE_SLICE_SIZE), bulkChanges, announcer);
   const bulkStarts = new StartBulkChange(db.sql, bulkChanges, queues);

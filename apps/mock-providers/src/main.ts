@@ -20,6 +20,7 @@ async function start(): Promise<void> {
     permFailRate: config.MOCK_SMTP_PERM_FAIL_RATE,
     dropRate: config.MOCK_SMTP_DROP_RATE,
     maxMessageBytes: config.MOCK_SMTP_MAX_MESSAGE_BYTES,
+    bounceIntake: { host: config.MOCK_SMTP_BOUNCE_HOST, port: config.MOCK_SMTP_BOUNCE_PORT },
     tls:
       config.MOCK_SMTP_TLS_CERT && config.MOCK_SMTP_TLS_KEY
         ? { cert: readFileSync(config.MOCK_SMTP_TLS_CERT, 'utf8'), key: readFileSync(config.MOCK_SMTP_TLS_KEY, 'utf8') }

@@ -26,6 +26,9 @@ export const mockProvidersSettings = {
   /** What the mock SMTP's STARTTLS presents (PEM files, both or neither); unset: a self-signed certificate made at start. */
   MOCK_SMTP_TLS_CERT: pemFileSetting('certificate'),
   MOCK_SMTP_TLS_KEY: pemFileSetting('private key'),
+  /** Letterbox's SMTP intake (the ingest app's INGEST_SMTP_PORT), where mail to `@bounce.example` is bounced back to its sender. */
+  MOCK_SMTP_BOUNCE_HOST: z.string().min(1).default('127.0.0.1'),
+  MOCK_SMTP_BOUNCE_PORT: portFrom(2525),
   MOCK_FCM_LATENCY_MS: setting(fcm.latencyMs, DEFAULT_FCM_BEHAVIOUR.latencyMs),
   MOCK_FCM_UNAVAILABLE_RATE: setting(fcm.unavailableRate, DEFAULT_FCM_BEHAVIOUR.unavailableRate),
   MOCK_FCM_QUOTA_EXCEEDED_RATE: setting(fcm.quotaExceededRate, DEFAULT_FCM_BEHAVIOUR.quotaExceededRate),

@@ -12,6 +12,7 @@ import { PROBLEM_TYPES, type ErrorClassifier } from '@letterbox/http';
 import {
   AddressTakenError,
   AliasNotFoundError,
+  SuppressionNotFoundError,
   DkimKeyNotFoundError,
   DomainNotOwnedError,
   DomainTakenError,
@@ -58,6 +59,7 @@ export const classifyDomainError: ErrorClassifier = (error) => {
     error instanceof UserNotFoundError ||
     error instanceof GroupNotFoundError ||
     error instanceof AliasNotFoundError ||
+    error instanceof SuppressionNotFoundError ||
     error instanceof UnknownDomainError ||
     error instanceof DkimKeyNotFoundError
   ) {

@@ -24,6 +24,12 @@ export class AliasNotFoundError extends Error {
   }
 }
 
+export class SuppressionNotFoundError extends Error {
+  constructor(readonly suppressionId: number) {
+    super(`suppression ${suppressionId} is not on this office's list`);
+  }
+}
+
 /** No user has the address (the command line names users so). */
 export class UnknownUserError extends Error {
   constructor(readonly address: string) {

@@ -15,6 +15,7 @@ export {
   UnknownOfficeError,
   UnknownUserError,
   UserNotFoundError,
+  SuppressionNotFoundError,
 } from './admin-errors';
 export { OfficeAdmins } from './office-admins';
 export { adminUserSchema, adminUserPageSchema, type AdminUser, type AdminUserPage } from './users/admin-user-view';
@@ -31,3 +32,4 @@ export { adminGroupSchema, adminGroupListSchema, type AdminGroup } from './group
 export { OfficeGroups, type NewGroup, type GroupChanges } from './groups/office-groups';
 export { OfficeSettings, officeSettingsSchema, type OfficeSettingsView } from './office/office-settings';
 export { Offices, type OfficeSummary } from './office/offices';
+export { OfficeSuppressions, suppressionSchema, suppressionPageSchema, type SuppressionView, type SuppressionPage } from './suppressions/office-suppressions';

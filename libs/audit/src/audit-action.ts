@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'group.create',
   'group.update',
   'group.delete',
+  'suppression.delete',
   'auth.sign-in',
   'auth.sign-in.failed',
   'auth.lockout',

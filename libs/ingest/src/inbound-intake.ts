@@ -5,6 +5,7 @@ import type { InboundOrigin, MailVerifier, Verification } from '@letterbox/mail-
 import type { HeaderSummary } from '@letterbox/mime';
 import { currentRequestId } from '@letterbox/observability';
 import type { InboundMessageJob } from '@letterbox/queue';
+import { looksLikeBounceAddress } from '@letterbox/sending';
 import { discardCreatedBlob, type BlobReferences, type BlobStore, type StoredBlob, type TrackedPut } from '@letterbox/storage';
 import { dedupKeyOf } from './dedup-key';
 import type { InboundAcceptances } from './inbound-acceptances';
@@ -80,6 +81,7 @@ export class InboundIntake {
    * data. `declaredBytes` is the size its sender announced (MAIL FROM's SIZE), or 0.
    */
   async checkRecipient(address: string, declaredBytes: number): Promise<void> {
+    if ((await this.bounceAddressesAmong([address])).length > 0) return;
     const recipients = await this.directory.resolve([address]);
     refuseUnresolved(recipients);
     const { full } = quotaVerdict(recipients.known, await this.quotas.usageOf(userIdsOf(recipients.known)), declaredBytes);
@@ -87,7 +89,10 @@ export class InboundIntake {
   }
 
   async accept(message: InboundMessage): Promise<AcceptedInbound> {
-    const envelope = message.envelopeRecipients?.length ? await this.directory.resolve(message.envelopeRecipients) : undefined;
+    const envelopeRecipients = message.envelopeRecipients ?? [];
+    const bounceTo = await this.bounceAddressesAmong(envelopeRecipients);
+    const others = envelopeRecipients.filter((address) => !bounceTo.includes(address.trim().toLowerCase()));
+    const envelope = others.length > 0 ? await this.directory.resolve(others) : bounceTo.length > 0 ? NO_RECIPIENTS : undefined;
     try {
       if (envelope) refuseUnresolved(envelope);
     } catch (error) {
@@ -96,7 +101,7 @@ export class InboundIntake {
     }
     const capture = new HeadCapture();
     const content = limitSize(message.content, this.maxMessageBytes, capture);
-    const arrival: Arrival = { inboundId: randomUUID(), receivedAt: new Date(), origin: message.origin, envelope, quota: message.quota ?? 'refuse' };
+    const arrival: Arrival = { inboundId: randomUUID(), receivedAt: new Date(), origin: message.origin, envelope, bounceTo, quota: message.quota ?? 'refuse' };
     // Without a spool or a verifier nothing needs the bytes in memory: they stream into storage.
     if (!this.spool && !this.verifier) return this.acceptStreamed(content, capture, arrival);
     const read = await readUpTo(content, SPOOLED_MESSAGE_BYTES);
@@ -175,6 +180,18 @@ export class InboundIntake {
   }
 
   /**
+   * The bounce addresses (lower-case) among a message's envelope recipients: taken in any
+   * domain of Letterbox's whoever has an address there, forged or not; the bounce stage
+   * drops what it cannot match to a send, with a log line.
+   */
+  private async bounceAddressesAmong(addresses: string[]): Promise<string[]> {
+    const shaped = [...new Set(addresses.filter(looksLikeBounceAddress).map((address) => address.trim().toLowerCase()))];
+    if (shaped.length === 0) return [];
+    const { foreign } = await this.directory.resolve(shaped);
+    return shaped.filter((address) => !foreign.includes(address));
+  }
+
+  /**
    * Refused, so the file goes, unless its bytes are another message's too. Any file
    * not removed now is the collector's once its grace period is over.
    */
@@ -192,11 +209,11 @@ export class InboundIntake {
   private async describe(
     blob: StoredBlob,
     summary: HeaderSummary,
-    { inboundId, receivedAt, envelope, quota, received = blob }: Arrival,
+    { inboundId, receivedAt, envelope, bounceTo, quota, received = blob }: Arrival,
     verification: Verification | undefined,
   ): Promise<{ payload: InboundMessageJob; recipients: Map<string, RecipientAddress> }> {
     const recipients = envelope?.known ?? (await this.directory.resolve([...summary.to, ...summary.cc, ...summary.bcc].map(({ address }) => address))).known;
-    if (recipients.size === 0) throw new NoRecipientsError();
+    if (recipients.size === 0 && bounceTo.length === 0) throw new NoRecipientsError();
     const verdict = quotaVerdict(recipients, await this.quotas.usageOf(userIdsOf(recipients)), blob.size);
     if (verdict.full.length > 0 && (quota === 'refuse' || verdict.full.length === recipients.size)) throw new QuotaExceededError(verdict.full, blob.size);
     const messageId = messageIdOf(summary, received);
@@ -207,6 +224,7 @@ export class InboundIntake {
       messageId,
       dedupKey: dedupKeyOf(summary.from?.address, messageId),
       recipientIds: verdict.userIds,
+      ...(bounceTo.length > 0 && { bounceTo }),
       receivedAt: receivedAt.toISOString(),
       ...(verification && { authentication: verification.authentication, mailbox: verification.action.action === 'spam' ? 'spam' : 'inbox' }),
     };
@@ -231,8 +249,13 @@ interface Arrival {
   receivedAt: Date;
   origin: InboundOrigin;
   envelope: ResolvedRecipients | undefined;
+  /** The bounce addresses among its envelope recipients. */
+  bounceTo: string[];
   quota: NonNullable<InboundMessage['quota']>;
 }
+
+/** The envelope of a message to bounce addresses only. */
+const NO_RECIPIENTS: ResolvedRecipients = { known: new Map(), unknown: [], foreign: [] };
 
 /** Refuses recipients Letterbox takes no mail for: outside its domains first, as a relay is refused before any lookup of users. */
 function refuseUnresolved(recipients: ResolvedRecipients): void {

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { AccountCounters, type AccountCounts } from './account-counters';
+import { sendBounce } from './bounce-sender';
+import { bouncesAt } from './delivery-status-notice';
 import { OpenSockets } from './open-sockets';
 import { ReceivedMails, type MailFilter, type ReceivedMail, type ReceivedOverTls } from './received-mails';
 import { selfSignedCertificate, type CertificateAndKey } from './self-signed-certificate';
@@ -20,7 +22,11 @@ export interface MockSmtpOptions extends SmtpBehaviourPatch {
   tls?: CertificateAndKey | false;
 }
 
-/** A stand-in for the SMTP provider: slow to accept, rate limited per account, failing on demand. */
+/**
+ * A stand-in for the SMTP provider: slow to accept, rate limited per account, failing on
+ * demand; mail to `@bounce.example` is accepted, then bounced (a DSN) to its envelope sender
+ * through Letterbox's intake (`bounceIntake`).
+ */
 export interface MockSmtp {
   readonly port: number;
   /** Changes some settings, validated (a bad value throws a ZodError); returns them all. */
@@ -189,7 +195,11 @@ class MockSmtpServer implements MockSmtp {
           const id = randomUUID();
           const tls = this.tlsOf.get(session) ?? null;
           this.received.add({ id, envelope: { from, to }, account, acceptedAt: Date.now(), tls, raw }, this.behaviour.keepMessages);
-          return reply(null, `2.0.0 Ok: queued as ${id}`);
+          reply(null, `2.0.0 Ok: queued as ${id}`);
+          const bouncing = to.filter(bouncesAt);
+          // A bounce goes to a sender, never to the null sender (a bounce of a bounce).
+          if (bouncing.length > 0 && from && this.behaviour.bounceIntake) void sendBounce(this.behaviour.bounceIntake, from, bouncing, raw);
+          return;
         }
       }
     };

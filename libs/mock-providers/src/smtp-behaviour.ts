@@ -23,6 +23,11 @@ export const smtpBehaviourSchema = z.object({
   refusedRecipients: z.array(z.string()).max(10_000),
   /** How many of the latest accepted mails are kept for inspection. */
   keepMessages: z.number().int().min(0).max(1_000_000),
+  /**
+   * Letterbox's SMTP intake, where the DSN for mail to `@bounce.example` goes (to the mail's
+   * envelope sender, once it has been accepted); none: such mail is accepted and not bounced.
+   */
+  bounceIntake: z.object({ host: z.string().min(1), port: z.number().int().min(1).max(65535) }).nullable(),
 });
 
 export type SmtpBehaviour = z.infer<typeof smtpBehaviourSchema>;
@@ -43,4 +48,5 @@ export const DEFAULT_SMTP_BEHAVIOUR: SmtpBehaviour = {
   accepting: true,
   refusedRecipients: [],
   keepMessages: 10_000,
+  bounceIntake: null,
 };

@@ -81,6 +81,11 @@ export interface InboundMessageJob {
   dedupKey?: string;
   /** Letterbox user ids the envelope named, already checked to exist. */
   recipientIds: number[];
+  /**
+   * Bounce addresses of Letterbox's sends (`bounces+…@` one of its domains) the envelope named:
+   * the message is a bounce, read by the ingest pipeline's bounce stage, and stored for no one.
+   */
+  bounceTo?: string[];
   /** When intake acknowledged it (ISO 8601). */
   receivedAt: string;
   /** The checks the intake made of it; absent when it made none (INGEST_VERIFY_SENDERS off) and in jobs queued before. */

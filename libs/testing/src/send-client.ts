@@ -1,8 +1,8 @@
-import type { SendView } from '@letterbox/sending';
+import type { SendStatusView, SendView } from '@letterbox/sending';
 import { waitFor } from './wait-for';
 
 /** What the send API answers about a send. */
-export type SendStatus = SendView & { statusUrl?: string };
+export type SendStatus = SendView & { statusUrl?: string; recipients?: SendStatusView['recipients'] };
 
 export interface Answer<Body> {
   status: number;

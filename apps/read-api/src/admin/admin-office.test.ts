@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { AdminGroup, AdminUser, OfficeDomain, OfficeSettingsView } from '@letterbox/admin';
+import type { AdminGroup, AdminUser, OfficeDomain, OfficeSettingsView, SuppressionPage } from '@letterbox/admin';
 import type { AuditPage } from '@letterbox/audit';
 import type { Database } from '@letterbox/db';
 import { testDatabase } from '@letterbox/testing';
 import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
 import { adminOffice, type AdminClient } from './testing/admin-client';
 
-describe('admin API: groups, domains, office settings and the audit log', () => {
+describe('admin API: groups, domains, office settings, suppressions and the audit log', () => {
   let db: Database;
   let api: RunningApi;
   let office: AdminClient;
@@ -82,6 +82,43 @@ describe('admin API: groups, domains, office settings and the audit log', () => 
     assert.deepEqual(settings.body, { id: office.admin.officeId, name: `Test office ${office.admin.domain}`, domain: office.admin.domain, requireTotp: true });
     assert.deepEqual((await office.call<OfficeSettingsView>('GET', '/v2/admin/office')).body, settings.body);
     assert.equal((await other.call<OfficeSettingsView>('GET', '/v2/admin/office')).body.requireTotp, false);
+  });
+
+  test('the suppression list pages newest first; removing an address is audited; another office sees and removes none of it (404)', async () => {
+    const officeId = office.admin.officeId;
+    for (const name of ['first', 'second', 'third'])
+      await db.sql.query(`INSERT INTO suppressions (office_id, address, reason) VALUES ($1, $2, '550 5.1.1 user unknown')`, [
+        officeId,
+        `${name}@bounce.example`,
+      ]);
+    const first = await office.call<SuppressionPage>('GET', '/v2/admin/suppressions?limit=2');
+    assert.equal(first.status, 200);
+    assert.deepEqual(
+      first.body.suppressions.map(({ address }) => address),
+      ['third@bounce.example', 'second@bounce.example'],
+    );
+    const next = await office.call<SuppressionPage>('GET', `/v2/admin/suppressions?limit=2&cursor=${first.body.nextCursor}`);
+    assert.deepEqual(
+      next.body.suppressions.map(({ address, reason, sendId }) => ({ address, reason, sendId })),
+      [{ address: 'first@bounce.example', reason: '550 5.1.1 user unknown', sendId: null }],
+    );
+    assert.equal(next.body.nextCursor, null);
+    assert.equal((await office.call('GET', '/v2/admin/suppressions?cursor=0')).status, 400);
+    const target = first.body.suppressions[0].id;
+    assert.equal((await other.call('DELETE', `/v2/admin/suppressions/${target}`)).status, 404);
+    assert.deepEqual((await other.call<SuppressionPage>('GET', '/v2/admin/suppressions')).body.suppressions, []);
+    assert.equal((await office.call('DELETE', `/v2/admin/suppressions/${target}`)).status, 204);
+    assert.equal((await office.call('DELETE', `/v2/admin/suppressions/${target}`)).status, 404);
+    const left = await office.call<SuppressionPage>('GET', '/v2/admin/suppressions');
+    assert.deepEqual(
+      left.body.suppressions.map(({ address }) => address),
+      ['second@bounce.example', 'first@bounce.example'],
+    );
+    const audit = await office.call<AuditPage>('GET', '/v2/admin/audit?action=suppression.delete');
+    assert.deepEqual(
+      audit.body.events.map(({ target: address }) => address),
+      ['third@bounce.example'],
+    );
   });
 
   test('the audit log shows every admin action with actor and client address, pages with filters, and offers no way to change it', async () => {

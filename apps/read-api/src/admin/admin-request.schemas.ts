@@ -56,13 +56,23 @@ export const groupChangesBody = z.object({ name: groupName.optional(), userIds: 
 
 export const officeChangesBody = z.object({ requireTotp: z.boolean() }).strict();
 
+/** Where the previous page of a list newest first ended (its nextCursor): a row id. */
+const pageCursor = z
+  .string()
+  .regex(/^[1-9]\d{0,17}$/, 'must be a nextCursor of a previous page')
+  .optional();
+
+export const suppressionListQuery = z
+  .object({
+    limit: integerParam(1, 200).default(50),
+    cursor: pageCursor,
+  })
+  .strict();
+
 export const auditQuery = z
   .object({
     limit: integerParam(1, 200).default(50),
-    cursor: z
-      .string()
-      .regex(/^[1-9]\d{0,17}$/, 'must be a nextCursor of a previous page')
-      .optional(),
+    cursor: pageCursor,
     action: plainTextInput(100).optional(),
     actor: plainTextInput(320).optional(),
     since: z.iso

@@ -9,6 +9,7 @@ import {
   OfficeDomains,
   OfficeGroups,
   OfficeSettings,
+  OfficeSuppressions,
   RemoveUser,
   UserAliases,
   UserDirectory,
@@ -20,6 +21,7 @@ import { DATABASE } from '@letterbox/nest-infrastructure';
 import type { ReadApiConfig } from '../read-api.config';
 import { AdminGroupsController } from './admin-groups.controller';
 import { AdminOfficeController } from './admin-office.controller';
+import { AdminSuppressionsController } from './admin-suppressions.controller';
 import { AdminUsersController } from './admin-users.controller';
 import { OfficeAdminGuard } from './office-admin.guard';
 
@@ -30,7 +32,7 @@ export class AdminModule {
     const onPrimary = <T>(make: (db: Database) => T) => ({ useFactory: make, inject: [DATABASE] });
     return {
       module: AdminModule,
-      controllers: [AdminUsersController, AdminGroupsController, AdminOfficeController],
+      controllers: [AdminUsersController, AdminGroupsController, AdminOfficeController, AdminSuppressionsController],
       providers: [
         { provide: AuditLog, ...onPrimary((db) => new AuditLog(db.sql)) },
         { provide: AuditTrail, ...onPrimary((db) => new AuditTrail(db.sql)) },
@@ -69,6 +71,7 @@ export class AdminModule {
         },
         { provide: OfficeGroups, useFactory: (db: Database, audit: AuditLog) => new OfficeGroups(db.sql, audit), inject: [DATABASE, AuditLog] },
         { provide: OfficeSettings, useFactory: (db: Database, audit: AuditLog) => new OfficeSettings(db.sql, audit), inject: [DATABASE, AuditLog] },
+        { provide: OfficeSuppressions, useFactory: (db: Database, audit: AuditLog) => new OfficeSuppressions(db.sql, audit), inject: [DATABASE, AuditLog] },
         OfficeAdminGuard,
       ],
     };

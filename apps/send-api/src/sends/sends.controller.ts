@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
 import { ApiZodPath, ApiZodResponse, integerParam, ZodValidationPipe } from '@letterbox/http';
-import { SendMail, sendViewSchema, submittedSendSchema, UserSends } from '@letterbox/sending';
+import { SendMail, sendStatusSchema, submittedSendSchema, UserSends } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import { SEND_API_CONFIG, type SendApiConfig } from '../send-api.config';
 import { readSendForm } from './read-send-form';
@@ -53,7 +53,7 @@ export class SendsController {
   }
 
   @Get(':id')
-  @ApiZodResponse(200, sendViewSchema)
+  @ApiZodResponse(200, sendStatusSchema)
   @ApiZodPath(sendIdParams)
   status(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(sendIdParams, 'path')) params: z.infer<typeof sendIdParams>) {
     return this.sends.status(user.userId, params.id);
@@ -62,7 +62,7 @@ export class SendsController {
   /** Undo send: possible while no worker has started delivering it. */
   @Post(':id/cancel')
   @HttpCode(200)
-  @ApiZodResponse(200, sendViewSchema)
+  @ApiZodResponse(200, sendStatusSchema)
   @ApiZodPath(sendIdParams)
   cancel(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(sendIdParams, 'path')) params: z.infer<typeof sendIdParams>) {
     return this.sends.cancel(user.userId, params.id);

@@ -8,7 +8,7 @@ import type {
   MailboxList,
   MailPage,
   ServerDraft,
-  SendView,
+  SendStatusView,
   Session,
   SubmittedSend,
   Thread,
@@ -111,6 +111,6 @@ export const sendMail = (body: FormData | Record<string, unknown>, idempotencyKe
     ...(body instanceof FormData ? { body } : { json: body }),
   });
 
-export const fetchSend = (id: number, signal?: AbortSignal) => requestJson<SendView>(`/v2/mails/send/${id}`, { signal });
+export const fetchSend = (id: number, signal?: AbortSignal) => requestJson<SendStatusView>(`/v2/mails/send/${id}`, { signal });
 
-export const cancelSend = (id: number) => requestJson<SendView>(`/v2/mails/send/${id}/cancel`, { method: 'POST' });
+export const cancelSend = (id: number) => requestJson<SendStatusView>(`/v2/mails/send/${id}/cancel`, { method: 'POST' });

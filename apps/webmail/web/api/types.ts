@@ -3,7 +3,7 @@
  * APIs' OpenAPI documents (generated/, written by scripts/webmail-api-types.ts before every
  * type-check), so a field the SPA reads that an API no longer sends fails the type-check.
  */
-import type { Draft } from './generated/send-api';
+import type { Draft, SendStatus } from './generated/send-api';
 
 export type {
   MailPage,
@@ -26,7 +26,11 @@ export type {
   BulkChange,
 } from './generated/read-api';
 /** ServerDraft: a draft as the send API keeps it; its version is what the next save must name. */
-export type { Draft as ServerDraft, Send as SendView, SubmittedSend } from './generated/send-api';
+export type { Draft as ServerDraft, SubmittedSend, SendRecipient } from './generated/send-api';
+/** A send with what became of each recipient (bounced, suppressed, …): what its status route answers. */
+export type SendStatusView = SendStatus;
+/** A send's own fields, which a new send's answer (SubmittedSend) has too. */
+export type SendView = Omit<SendStatus, 'recipients'>;
 
 export type AnswerMode = NonNullable<Draft['answering']>['mode'];
 

@@ -1,3 +1,4 @@
+import type { SendRecipient } from '../api/types';
 import type { TrackedSend } from './useSendTracking';
 
 interface Props {
@@ -14,7 +15,30 @@ const LABELS = {
   cancelled: 'Cancelled: back in Drafts',
 } as const;
 
-/** The status of each send of this session, announced as it changes. */
+const RECIPIENT_LABELS = {
+  delayed: 'delayed',
+  bounced: 'bounced',
+  suppressed: 'not sent: on the suppression list',
+  failed: 'failed',
+} as const;
+
+/** The recipients something happened to (a bounce, a delay, the suppression list), each with what the remote server said. */
+function RecipientTroubles({ recipients }: { recipients: SendRecipient[] }) {
+  const troubled = recipients.filter((recipient) => recipient.status in RECIPIENT_LABELS);
+  if (troubled.length === 0) return null;
+  return (
+    <ul className="send-recipients">
+      {troubled.map((recipient) => (
+        <li key={recipient.address} data-recipient-status={recipient.status}>
+          {recipient.address}: {RECIPIENT_LABELS[recipient.status as keyof typeof RECIPIENT_LABELS]}
+          {recipient.diagnostic && recipient.status !== 'suppressed' && ` (${recipient.diagnostic})`}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The status of each send of this session, and of its recipients, announced as it changes. */
 export function SendTracker({ sends, onUndo, onDismiss }: Props) {
   return (
     <section className="send-tracker" aria-label="Sending">
@@ -38,6 +62,7 @@ export function SendTracker({ sends, onUndo, onDismiss }: Props) {
               </button>
             )}
             {item.undoError && <span className="error"> {item.undoError}</span>}
+            {item.send.recipients && <RecipientTroubles recipients={item.send.recipients} />}
           </li>
         ))}
       </ul>

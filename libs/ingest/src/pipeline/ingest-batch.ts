@@ -65,7 +65,8 @@ export class IngestBatch {
       const failure = this.failures.get(item);
       if (failure) return failure;
       const stored = storedNow.get(item.message.inboundId) ?? 0;
-      return { stored, duplicates: item.message.recipientIds.length - stored };
+      // A bounce has no recipients, and its notices are stored for its sender.
+      return { stored, duplicates: Math.max(0, item.message.recipientIds.length - stored) };
     });
   }
 }

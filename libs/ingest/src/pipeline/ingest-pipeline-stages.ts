@@ -4,10 +4,12 @@ import type { MailAnnouncer } from '@letterbox/events';
 import { loggerFor } from '@letterbox/observability';
 import type { JobQueues } from '@letterbox/queue';
 import type { RedisConnection } from '@letterbox/redis';
+import type { IncomingBounces } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import { IngestedMessages } from '../ingested-messages';
 import type { IntakeSpool } from '../intake-spool';
 import { AnnounceStage } from './stages/announce-stage';
+import { BounceStage } from './stages/bounce-stage';
 import { DedupStage } from './stages/dedup-stage';
 import { IngestPipeline } from './ingest-pipeline';
 import type { IngestStage } from './ingest-stage';
@@ -27,22 +29,26 @@ export interface IngestPipelineOptions {
   announcer: MailAnnouncer;
   /** The intake's spool, on disk storage only. */
   spool?: IntakeSpool;
+  /** What reads the bounces coming back to sends' bounce addresses. */
+  bounces: IncomingBounces;
   logger?: Logger;
 }
 
 /**
  * Every stage an accepted message goes through, in order: the one place they are listed.
  * Known duplicates are dropped before anything is read; a message is parsed before it is
- * stored, stored before its storing is remembered and announced. A new stage is a class
+ * stored, stored before its storing is remembered and announced; a bounce becomes its sender's notices
+ * before the store, which they join in the announcements. A new stage is a class
  * of its own (an IngestStage, in a file of its own) and a line here, where it belongs: a
  * check of the message's content between parse and store, say.
  */
 export function ingestStages(options: IngestPipelineOptions): IngestStage[] {
-  const { db, blobs, redis, queuePrefix, queues, announcer, spool, logger = loggerFor('ingest') } = options;
+  const { db, blobs, redis, queuePrefix, queues, announcer, spool, bounces, logger = loggerFor('ingest') } = options;
   const ingested = new IngestedMessages(redis, queuePrefix);
   return [
     new DedupStage(ingested),
     new ParseStage(blobs, spool),
+    new BounceStage(db.sql, blobs, spool, bounces, logger),
     new StoreStage(db.sql, logger),
     new RememberStage(ingested),
     new AnnounceStage(announcer, queues, logger),

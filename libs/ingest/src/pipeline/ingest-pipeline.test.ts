@@ -8,6 +8,7 @@ import { primaryOnly, type Database } from '@letterbox/db';
 import { createMailAnnouncer } from '@letterbox/events';
 import { JOB_DONE, workerConnection, type JobQueues } from '@letterbox/queue';
 import type { RedisConnection } from '@letterbox/redis';
+import { BounceAddresses, IncomingBounces } from '@letterbox/sending';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testQueues, unlinkKeys, type TestUser } from '@letterbox/testing';
 import { dedupKeyOf } from '../dedup-key';
 import type { StoredInboundMail } from '../inbound-batch-insert';
@@ -17,6 +18,8 @@ import type { IngestBatch, IngestMessage } from './ingest-batch';
 import { IngestPipeline } from './ingest-pipeline';
 import { ingestStages, type IngestPipelineOptions } from './ingest-pipeline-stages';
 import type { IngestStage } from './ingest-stage';
+
+const TEST_BOUNCE_SECRET = 'a-test-bounce-token-secret-of-32-characters';
 
 /**
  * A stage as the next features add them (a spam check, the user's rules): it looks at each
@@ -76,7 +79,16 @@ describe('the ingest pipeline', () => {
       }),
     );
     const announcer = createMailAnnouncer({ redis, queuePrefix: prefix, writes: primaryOnly(db.sql) });
-    options = { db, blobs, redis, queuePrefix: prefix, queues, announcer, logger };
+    options = {
+      db,
+      blobs,
+      redis,
+      queuePrefix: prefix,
+      queues,
+      announcer,
+      bounces: new IncomingBounces(db.sql, new BounceAddresses(TEST_BOUNCE_SECRET)),
+      logger,
+    };
     pipeline = new IngestPipeline([...ingestStages(options), recordAnnounced]);
   });
 
@@ -110,10 +122,10 @@ describe('the ingest pipeline', () => {
     return rows[0].count;
   }
 
-  test('runs its stages in the order listed: dedup, parse, store, remember, announce', () => {
+  test('runs its stages in the order listed: dedup, parse, bounce, store, remember, announce', () => {
     assert.deepEqual(
       ingestStages(options).map(({ name }) => name),
-      ['dedup', 'parse', 'store', 'remember', 'announce'],
+      ['dedup', 'parse', 'bounce', 'store', 'remember', 'announce'],
     );
   });
 

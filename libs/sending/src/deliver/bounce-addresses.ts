@@ -11,6 +11,11 @@ const MAC_HEX = 12;
 // Lower-case only: some servers lower-case the local part on the way back.
 const BOUNCE_ADDRESS = /^bounces\+([0-9a-z]{1,11})(?:\.([0-9a-z]{1,6}))?\.([0-9a-f]{12})@([^@\s]+)$/;
 
+/** Whether an address has a bounce address's shape (its MAC unchecked): the intake takes mail for these in its domains, the bounce stage checks them. */
+export function looksLikeBounceAddress(address: string): boolean {
+  return /^bounces\+[^@]+@[^@]+$/i.test(address.trim());
+}
+
 /**
  * Each send's envelope sender (VERP): `bounces+<send>[.<recipient>].<mac>@<domain>`, numbers in
  * base 36, so a bounce coming back says which send (and which recipient) failed without reading

@@ -19,6 +19,9 @@ import type { SenderRateLimit } from './sender-rate-limit';
 import { fromAddressOf, recipientsOf, type Sender } from '../submit/send-request';
 import { signedMessage } from './signed-message';
 import { describeSmtpFailure, isPermanentSmtpFailure } from './smtp-failure';
+import { enhancedStatusIn, isHardBounce } from '../bounces/bounce-status';
+import { RecipientStatuses } from '../bounces/recipient-statuses';
+import { Suppressions } from '../bounces/suppressions';
 
 /** Letterbox's own users among a send's recipients: they get it from Letterbox, never through the provider. */
 const logger = loggerFor('delivery');
@@ -81,6 +84,8 @@ const LATE_FOR_SLOT_MS = 400;
  */
 export class SendDelivery {
   private readonly records: DeliveryRecords;
+  private readonly statuses: RecipientStatuses;
+  private readonly suppressions: Suppressions;
 
   constructor(
     private readonly db: Database,
@@ -90,6 +95,8 @@ export class SendDelivery {
     private readonly options: SendDeliveryOptions,
   ) {
     this.records = new DeliveryRecords(db.sql);
+    this.statuses = new RecipientStatuses(db.sql);
+    this.suppressions = new Suppressions(db.sql);
   }
 
   /** The `deliver-send` job: what became of this run, for the queue to act on. */
@@ -107,7 +114,13 @@ export class SendDelivery {
       };
     }
     const colleagues = this.options.colleagues ? await this.options.colleagues.colleaguesAmong(recipientsOf(request)) : new Set<string>();
-    const deliveries = await this.plan(send.sentMailId, sender, request, colleagues);
+    const suppressed = await this.suppressed(sendId, sender, request, colleagues);
+    const deliveries = await this.plan(send.sentMailId, sender, request, colleagues, suppressed);
+    if (deliveries.length === 0) {
+      await this.records.failed(sendId, `every recipient is suppressed: ${[...suppressed].join(', ')}`);
+      sendsTotal.inc({ status: 'failed' });
+      return JOB_DONE;
+    }
     let claimed = false;
     let tokenHeld = payload.tokenDueAt !== undefined;
     const refused = [...send.refusedTo];
@@ -123,6 +136,7 @@ export class SendDelivery {
         const { refusedForGood } = await this.options.colleagues.deliver(message, delivery.recipients);
         if (refusedForGood !== undefined) {
           refused.push(key);
+          await this.statuses.record(sendId, delivery.recipients, 'bounced', refusedForGood);
           await this.records.refused(sendId, key, `${delivery.recipients.join(', ')}: ${refusedForGood}`);
         } else await this.records.delivered(sendId, key);
         continue;
@@ -184,6 +198,27 @@ export class SendDelivery {
     if (due > Date.now()) await sleep(due - Date.now());
   }
 
+  /**
+   * The recipients outside Letterbox on the office's suppression list: they are not tried, and
+   * are recorded `suppressed` at once (again on a retry, which changes nothing).
+   */
+  private async suppressed(sendId: number, sender: Sender, request: RecordedRequest, colleagues: Set<string>): Promise<Set<string>> {
+    const outside = recipientsOf(request).filter((recipient) => !colleagues.has(recipient));
+    const suppressed = await this.suppressions.among(sender.officeId, outside);
+    if (suppressed.size > 0) {
+      await this.statuses.record(sendId, [...suppressed], 'suppressed', 'on the suppression list: an earlier message to it bounced for good');
+      logger.info({ sendId, suppressed: [...suppressed] }, `send ${sendId}: suppressed recipients are not tried`);
+    }
+    return suppressed;
+  }
+
+  /** Recipients the provider refused for good: bounced, and on the office's suppression list when the address itself is wrong. */
+  private async bounced(sendId: number, sender: Sender, recipients: string[], reply: string): Promise<void> {
+    await this.statuses.record(sendId, recipients, 'bounced', reply);
+    if (!isHardBounce(enhancedStatusIn(reply))) return;
+    for (const recipient of recipients) await this.suppressions.add(sender.officeId, recipient, reply, sendId);
+  }
+
   /** Whether an attempt cut short (a crash, a lost connection after DATA) reached the provider, where it can be asked. */
   private async reachedProvider(sendId: number, request: RecordedRequest, delivery: Delivery): Promise<boolean> {
     if (!this.options.receipts) {
@@ -217,6 +252,10 @@ export class SendDelivery {
       const message = await this.prepare(sendId, sender, request, delivery);
       await this.leaveAt(slot, sender.email);
       const accepted = await this.smtp.sendMail(message);
+      // Some recipients of a whole-send message refused at RCPT, the others took it.
+      for (const refusal of (accepted.rejectedErrors ?? []) as Array<Error & { recipient?: string }>) {
+        if (refusal.recipient) await this.bounced(sendId, sender, [refusal.recipient.toLowerCase()], describeSmtpFailure(refusal));
+      }
       logger.info(
         { sendId, messageId: request.messageId, recipients: delivery.recipients, smtpResponse: accepted.response },
         `send ${sendId}: the provider took it`,
@@ -228,6 +267,7 @@ export class SendDelivery {
       const failsSend = (permanent && wholeSend) || (finalAttempt && !permanent);
       await (failsSend ? this.records.failed(sendId, lastError) : this.records.lastError(sendId, lastError));
       if (failsSend) sendsTotal.inc({ status: 'failed' });
+      if (permanent) await this.bounced(sendId, sender, delivery.recipients, lastError);
       const what = error instanceof DkimKeyDecryptionError ? 'could not be signed' : 'the provider refused it';
       logger.warn({ sendId, recipients: delivery.recipients, permanent }, `send ${sendId}: ${what}: ${lastError}`);
       if (permanent) return lastError;
@@ -251,17 +291,24 @@ export class SendDelivery {
   }
 
   /** The messages a send is made of, each under the key its delivery is recorded by. */
-  private async plan(sentMailId: number | null, sender: Sender, request: RecordedRequest, colleagues: Set<string>): Promise<Array<[string, Delivery]>> {
+  private async plan(
+    sentMailId: number | null,
+    sender: Sender,
+    request: RecordedRequest,
+    colleagues: Set<string>,
+    suppressed: Set<string>,
+  ): Promise<Array<[string, Delivery]>> {
     const recipients = recipientsOf(request);
     if (!request.sendSeparately && !request.requestReadReceipt) {
-      const outside = recipients.filter((recipient) => !colleagues.has(recipient));
+      const outside = recipients.filter((recipient) => !colleagues.has(recipient) && !suppressed.has(recipient));
       const plan: Array<[string, Delivery]> = [];
       if (outside.length > 0) plan.push([ALL_RECIPIENTS, { recipients: outside, headerTo: request.to, headerCc: request.cc }]);
       if (colleagues.size > 0) plan.push([ALL_COLLEAGUES, { recipients: [...colleagues], headerTo: request.to, headerCc: request.cc, internal: true }]);
       return plan;
     }
     const certKeys = request.requestReadReceipt && sentMailId !== null ? await readReceiptKeys(this.db.sql, sentMailId) : new Map<string, string>();
-    return recipients.map((recipient, recipientIndex) => {
+    // Each keeps its index among all the recipients: its bounce address names it by that.
+    const planned = recipients.map((recipient, recipientIndex) => {
       const certKey = certKeys.get(recipient);
       const delivery: Delivery = {
         recipients: [recipient],
@@ -271,8 +318,9 @@ export class SendDelivery {
         receiptPixelUrl: certKey ? this.pixelUrl(sender.officeId, certKey, recipient) : undefined,
         internal: colleagues.has(recipient),
       };
-      return [recipient, delivery];
+      return [recipient, delivery] as [string, Delivery];
     });
+    return planned.filter(([recipient]) => !suppressed.has(recipient));
   }
 
   private pixelUrl(officeId: number, certKey: string, email: string): string {

@@ -24,6 +24,25 @@ export const sendViewSchema = z
   .meta({ id: 'Send' });
 export type SendView = z.infer<typeof sendViewSchema>;
 
+/** What became of each recipient of a send; the send API's OpenAPI component `SendRecipient`. */
+export const RECIPIENT_STATUSES = ['queued', 'sent', 'delayed', 'bounced', 'suppressed', 'failed'] as const;
+export const sendRecipientSchema = z
+  .object({
+    address: z.string(),
+    status: z.enum(RECIPIENT_STATUSES),
+    diagnostic: z
+      .string()
+      .optional()
+      .describe("The remote server's reply or report (`550 5.1.1 user unknown`), for a recipient that bounced, was delayed, suppressed or failed."),
+    at: z.iso.datetime(),
+  })
+  .meta({ id: 'SendRecipient' });
+export type SendRecipientView = z.infer<typeof sendRecipientSchema>;
+
+/** A send with what became of each recipient: `GET /v2/mails/send/:id` and its cancel. */
+export const sendStatusSchema = sendViewSchema.extend({ recipients: z.array(sendRecipientSchema) }).meta({ id: 'SendStatus' });
+export type SendStatusView = z.infer<typeof sendStatusSchema>;
+
 /** A send just made (or found again by its idempotency key): where to ask for its status. */
 export const submittedSendSchema = sendViewSchema.extend({ statusUrl: z.string() }).meta({ id: 'SubmittedSend' });
 

@@ -1,28 +1,45 @@
+import type { PoolClient } from 'pg';
 import { inTransaction, namedStatement, type Database } from '@letterbox/db';
 import { returnSentCopyToDrafts } from '@letterbox/mail';
+import { RecipientStatuses } from '../bounces/recipient-statuses';
+import { recipientViews } from '../bounces/recipient-views';
+import { Suppressions } from '../bounces/suppressions';
 import { SendAlreadyStartedError, SendNotFoundError } from '../send-errors';
+import { parseRecordedRequest } from './record-send';
+import { recipientsOf } from './send-request';
 import type { SendOutbox } from './send-outbox';
-import { SEND_RECORD_COLUMNS, sendViewOfRecord, type SendRecordRow, type SendView } from './send-view';
+import { SEND_RECORD_COLUMNS, sendViewOfRecord, type SendRecordRow, type SendStatusView } from './send-view';
 
-const STATUS = namedStatement('send-status', `SELECT ${SEND_RECORD_COLUMNS} FROM outbound_sends WHERE id = $1 AND user_id = $2`);
+/** What a send's recipients' statuses are made from, beside its record. */
+const RECIPIENT_COLUMNS = 'request, delivered_to, (SELECT office_id FROM users WHERE users.id = user_id) AS office_id';
+
+type StatusRow = SendRecordRow & { request: unknown; delivered_to: string[]; office_id: number };
+
+const STATUS = namedStatement('send-status', `SELECT ${SEND_RECORD_COLUMNS}, ${RECIPIENT_COLUMNS} FROM outbound_sends WHERE id = $1 AND user_id = $2`);
 
 const CANCEL = namedStatement(
   'send-cancel',
   `UPDATE outbound_sends SET status = 'cancelled' WHERE id = $1 AND user_id = $2 AND status = 'queued'
-   RETURNING ${SEND_RECORD_COLUMNS}, sent_copy_pending`,
+   RETURNING ${SEND_RECORD_COLUMNS}, ${RECIPIENT_COLUMNS}, sent_copy_pending`,
 );
 
-/** A user's own sends: their status, and undo while they have not gone out. */
+/** A user's own sends: their status (each recipient's too), and undo while they have not gone out. */
 export class UserSends {
+  private readonly statuses: RecipientStatuses;
+  private readonly suppressions: Suppressions;
+
   constructor(
     private readonly db: Database,
     private readonly outbox: SendOutbox,
-  ) {}
+  ) {
+    this.statuses = new RecipientStatuses(db.sql);
+    this.suppressions = new Suppressions(db.sql);
+  }
 
-  async status(userId: number, sendId: number): Promise<SendView> {
-    const { rows } = await this.db.sql.query<SendRecordRow>({ ...STATUS, values: [sendId, userId] });
+  async status(userId: number, sendId: number): Promise<SendStatusView> {
+    const { rows } = await this.db.sql.query<StatusRow>({ ...STATUS, values: [sendId, userId] });
     if (!rows[0]) throw new SendNotFoundError(sendId);
-    return sendViewOfRecord(rows[0]);
+    return this.withRecipients(rows[0]);
   }
 
   /**
@@ -31,9 +48,9 @@ export class UserSends {
    * cancelled. The Sent copy goes back to Drafts, as an undone send does, and the send's
    * job leaves the queue after the transaction, never inside it.
    */
-  async cancel(userId: number, sendId: number): Promise<SendView> {
-    const cancelled = await inTransaction(this.db.sql, async (client) => {
-      const { rows } = await client.query<SendRecordRow & { sent_copy_pending: boolean }>({ ...CANCEL, values: [sendId, userId] });
+  async cancel(userId: number, sendId: number): Promise<SendStatusView> {
+    const cancelled = await inTransaction(this.db.sql, async (client: PoolClient) => {
+      const { rows } = await client.query<StatusRow & { sent_copy_pending: boolean }>({ ...CANCEL, values: [sendId, userId] });
       const send = rows[0];
       // A copy still pending is stored in Drafts by the worker, which finds the send cancelled.
       if (send && send.sent_mail_id !== null && !send.sent_copy_pending) await returnSentCopyToDrafts(client, userId, Number(send.sent_mail_id));
@@ -41,10 +58,21 @@ export class UserSends {
     });
     if (cancelled) {
       await this.outbox.withdraw(sendId);
-      return sendViewOfRecord(cancelled);
+      return this.withRecipients(cancelled);
     }
     const current = await this.status(userId, sendId);
     if (current.status === 'cancelled') return current;
     throw new SendAlreadyStartedError(sendId, current.status);
+  }
+
+  private async withRecipients(row: StatusRow): Promise<SendStatusView> {
+    const send = sendViewOfRecord(row);
+    const request = parseRecordedRequest(row.id, row.request);
+    const toGo = send.status === 'queued' || send.status === 'sending';
+    const [rows, suppressed] = await Promise.all([
+      this.statuses.ofSend(send.id),
+      toGo ? this.suppressions.among(row.office_id, recipientsOf(request)) : Promise.resolve(new Set<string>()),
+    ]);
+    return { ...send, recipients: recipientViews({ send, request, deliveredTo: row.delivered_to, rows, suppressed }) };
   }
 }
