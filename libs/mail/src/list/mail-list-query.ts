@@ -7,6 +7,7 @@ import { mapSummaryRow, SUMMARY_COLUMNS, type MailListPage, type SummaryRow } fr
 import { mailboxCounters, type MailboxCounters } from '../mailboxes/mailbox-queries';
 import { totalFromCounters } from './total-from-counters';
 import { addHighlights, markHighlights } from '../search/search-highlight';
+import type { SearchQuery } from '../search/search-query';
 import { StatisticsSearchShares, type SearchShares } from '../search/search-shares';
 import { FilteredReads } from '../heavy-reads/filtered-reads';
 import type { PerUserLimit } from '../heavy-reads/per-user-limit';
@@ -87,14 +88,14 @@ export class MailListQuery {
   /**
    * A search's first page and its total: its hits, in order, up to the count's cap, then the
    * page's rows among them, with their bodies when words are searched (for the highlights).
-   * A search whose words, sender, recipient and subject are estimated common (SearchShares) is
-   * first answered by walking the list in order, at most WALK_LIMIT mails; only if that walk
-   * finds fewer hits than the cap does it take the statement planned for it, which answers the same.
+   * A search for words, or for more than one of sender, recipient and subject, estimated common
+   * (SearchShares) is first answered by walking the list in order, at most WALK_LIMIT mails; only
+   * if that walk finds fewer hits than the cap does it take the statement planned for it, which
+   * answers the same.
    */
   private async searchFirstPage(pool: Pool, where: MailConditions, request: MailListRequest): Promise<[SearchPageRow[], SearchTotal]> {
     const search = request.filter.search;
-    const narrowed = search && (search.terms.some((term) => !term.excluded) || search.from || search.to || search.subject);
-    if (narrowed && (await this.shares.shareOf(pool, search)) >= COMMON_SHARE) {
+    if (search && walkable(search) && (await this.shares.shareOf(pool, search)) >= COMMON_SHARE) {
       const walked = await this.firstHits(pool, where, request, 'walk');
       if (walked[1].capped) return walked;
     }
@@ -137,6 +138,19 @@ export class MailListQuery {
     const counted = Number(row.total);
     return { count: Math.min(counted, cap), capped: counted > cap };
   }
+}
+
+/**
+ * Whether a search may be walked first: one with words, where a walk is planned in a tenth of
+ * the time the planner weighs the index's postings; or with more than one of sender, recipient
+ * and subject, which the planner takes as independent when one newsletter has them all (29
+ * hits estimated, 1,683 found; five trigram indexes read for 0.7 s where the walk took 30 ms).
+ * A sender, recipient or subject alone is the planner's: its column's statistics tell it how
+ * common it is, and it walked as fast as our walk.
+ */
+function walkable(search: SearchQuery): boolean {
+  const parts = [search.from, search.to, search.subject].filter(Boolean).length;
+  return search.terms.some((term) => !term.excluded) || parts > 1;
 }
 
 /** A total counted to a cap: `capped` when there are more. */

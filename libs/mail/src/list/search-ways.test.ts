@@ -83,6 +83,16 @@ describe('a search answers the same whichever way it is estimated', () => {
     }
   });
 
+  test('a sender alone is left to the planner; a sender and a subject together are walked', async () => {
+    statements.length = 0;
+    await firstPage(common, 'from:keeper');
+    assert.ok(!statements.includes('walk'), statements.join(', '));
+    const walked = await firstPage(common, 'from:keeper subject:notes');
+    assert.ok(statements.includes('walk'), statements.join(', '));
+    assert.deepEqual(walked, await firstPage(rare, 'from:keeper subject:notes'));
+    assert.deepEqual([walked.items.length, walked.total, walked.totalCapped], [20, 100, true]);
+  });
+
   test('a word the walk cannot reach in WALK_LIMIT mails is still found, when wrongly estimated common', async () => {
     statements.length = 0;
     const page = await firstPage(common, 'almanac');

@@ -64,9 +64,8 @@ interface Statistics {
  * one small read per process, nothing per search. They are of all users' mail, not the
  * searcher's. A search's parts are taken as going together (its least common part's share):
  * a sender, subject and recipient of one newsletter are, and taking them as independent made
- * such a search look rare, planned from five trigram indexes for 0.7 s where the walk took 30 ms;
- * a walk wrongly taken costs at most WALK_LIMIT mails. Only the plan a search takes depends
- * on these shares, never what it answers.
+ * such a search look rare; a walk wrongly taken costs at most WALK_LIMIT mails (MailListQuery).
+ * Only the plan a search takes depends on these shares, never what it answers.
  */
 export class StatisticsSearchShares implements SearchShares {
   private statistics?: Statistics;
