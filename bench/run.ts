@@ -36,6 +36,7 @@ async function main(): Promise<number> {
   try {
     for (const [index, scenario] of args.scenarios.entries()) {
       if (index > 0) await sleep(SETTLE_MS);
+      await naiveStatementsEnded(sql);
       const run = scenario.kind === 'load' && args.connections ? { ...scenario, connections: args.connections } : scenario;
       console.log(`\n== ${run.name}: ${run.title}\n   ${header(run, args.durationSeconds)}`);
       try {
@@ -66,6 +67,35 @@ async function main(): Promise<number> {
   if (outcomes.length + procedures.length > 0) console.log(`\n${resultsTables(outcomes, procedures)}`);
   if (failures.length > 0) console.error(`\nfailed: ${failures.join(', ')}`);
   return failures.length > 0 ? 1 : 0;
+}
+
+/** Longest a scenario waits for an earlier one's naive statements (a search's scan of a million bodies) to end. */
+const NAIVE_LEFTOVERS_MS = 120_000;
+
+/**
+ * A naive server's statements outlive it: a stopped naive search's scans of a million bodies ran
+ * 15–20 s into the next scenario (on both cores), which then measured them as much as itself.
+ */
+async function naiveStatementsEnded(sql: Pool): Promise<void> {
+  const started = Date.now();
+  const running = async () =>
+    Number(
+      (
+        await sql.query<{ running: string }>(
+          "SELECT count(*) AS running FROM pg_stat_activity WHERE application_name LIKE 'letterbox-bench-naive%' AND state = 'active'",
+        )
+      ).rows[0].running,
+    );
+  let left = await running();
+  if (left === 0) return;
+  console.log(`   waiting for ${left} statements of a naive server to end`);
+  while (left > 0 && Date.now() - started < NAIVE_LEFTOVERS_MS) {
+    await sleep(500);
+    left = await running();
+  }
+  console.log(
+    left === 0 ? `   they ended in ${((Date.now() - started) / 1000).toFixed(1)} s` : `   ${left} still running after ${NAIVE_LEFTOVERS_MS / 1000} s`,
+  );
 }
 
 function header(scenario: Scenario, durationSeconds: number | undefined): string {

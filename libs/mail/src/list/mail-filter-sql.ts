@@ -38,6 +38,13 @@ export const mailExpressions = expressionBuilder<MailSources, MailAlias>();
  */
 export interface MailConditions {
   on(alias: MailAlias): Expression<SqlBool>;
+  /** The part a walk of a list index in order serves: the user's visible mail, its mailbox and dates. */
+  listed(alias: MailAlias): Expression<SqlBool>;
+  /**
+   * The whole filter with its words tested on each mail's own search row, never read from
+   * the index's postings: for a statement that walks the list and checks mail after mail.
+   */
+  eachMail(alias: MailAlias): Expression<SqlBool>;
 }
 
 type Condition = (m: MailAlias) => Expression<SqlBool>;
@@ -56,18 +63,36 @@ export function mailConditions(userId: number, mailboxes: MailboxCounters[], fil
   const eb = mailExpressions;
   const lockedIds = mailboxes.filter((mailbox) => mailbox.locked).map((mailbox) => mailbox.id);
   const { mailboxId, search } = filter;
-  const conditions: Condition[] = [(m) => eb(`${m}.user_id`, '=', userId), (m) => eb(`${m}.deleted_at`, 'is', null)];
-  if (lockedIds.length > 0) conditions.push((m) => sql<SqlBool>`${eb.ref(`${m}.mailbox_id`)} <> ALL(${lockedIds}::int[])`);
-  if (mailboxId !== undefined) conditions.push((m) => eb(`${m}.mailbox_id`, '=', mailboxId));
-  conditions.push(...fieldConditions(filter));
-  if (search) conditions.push(...searchConditions(userId, search, mailboxes));
-  return { on: (alias) => eb.and(conditions.map((condition) => condition(alias))) };
+  const listed: Condition[] = [(m) => eb(`${m}.user_id`, '=', userId), (m) => eb(`${m}.deleted_at`, 'is', null)];
+  if (lockedIds.length > 0) listed.push((m) => sql<SqlBool>`${eb.ref(`${m}.mailbox_id`)} <> ALL(${lockedIds}::int[])`);
+  if (mailboxId !== undefined) listed.push((m) => eb(`${m}.mailbox_id`, '=', mailboxId));
+  if (search?.mailbox !== undefined) {
+    const namedId = mailboxNamed(mailboxes, search.mailbox);
+    listed.push((m) => eb(`${m}.mailbox_id`, '=', namedId));
+  }
+  listed.push(...dateConditions(filter), ...(search ? dateConditions(search) : []));
+  const checked = [...fieldConditions(filter), ...(search ? fieldConditions(search) : [])];
+  const words = search ? searchConditions(userId, search) : { fields: [], postings: [], eachMail: [] };
+  const all = (conditions: Condition[]) => (alias: MailAlias) => eb.and(conditions.map((condition) => condition(alias)));
+  return {
+    on: all([...listed, ...checked, ...words.fields, ...words.postings]),
+    listed: all(listed),
+    eachMail: all([...listed, ...checked, ...words.fields, ...words.eachMail]),
+  };
 }
 
 /** What a list filter and a search's operators both can ask of a mail. */
-type MailFields = Pick<MailListFilter, 'seen' | 'flagged' | 'hasAttachments' | 'from' | 'subject' | 'since' | 'until'>;
+type MailFields = Pick<MailListFilter, 'seen' | 'flagged' | 'hasAttachments' | 'from' | 'subject'>;
 
-function fieldConditions({ seen, flagged, hasAttachments, from, subject, since, until }: MailFields): Condition[] {
+function dateConditions({ since, until }: Pick<MailListFilter, 'since' | 'until'>): Condition[] {
+  const eb = mailExpressions;
+  const conditions: Condition[] = [];
+  if (since) conditions.push((m) => eb(`${m}.received_at`, '>=', since));
+  if (until) conditions.push((m) => eb(`${m}.received_at`, '<', until));
+  return conditions;
+}
+
+function fieldConditions({ seen, flagged, hasAttachments, from, subject }: MailFields): Condition[] {
   const eb = mailExpressions;
   const conditions: Condition[] = [];
   if (seen !== undefined) conditions.push((m) => eb(`${m}.seen`, '=', seen));
@@ -78,44 +103,38 @@ function fieldConditions({ seen, flagged, hasAttachments, from, subject, since, 
     conditions.push((m) => eb.or([eb(`${m}.from_address`, 'ilike', pattern), eb(`${m}.from_name`, 'ilike', pattern)]));
   }
   if (subject) conditions.push((m) => eb(`${m}.subject`, 'ilike', containsPattern(subject)));
-  if (since) conditions.push((m) => eb(`${m}.received_at`, '>=', since));
-  if (until) conditions.push((m) => eb(`${m}.received_at`, '<', until));
   return conditions;
 }
 
 /**
- * A search's operators as conditions like the filter's, and its text as a semi-join on
- * the search index: the planner may start from the index's postings (a rare word) or walk
- * the list in order checking each mail (a common one), whichever is cheaper.
+ * A search's operators beyond the filter's (its mailbox, dates and fields are taken with
+ * the filter's), and its text two ways: as a semi-join on the search index, where the planner
+ * may start from the index's postings (a rare word) or walk the list in order checking each
+ * mail (a common one); or as a test of each mail's own search row, for a statement that walks.
  */
-function searchConditions(userId: number, search: SearchQuery, mailboxes: MailboxCounters[]): Condition[] {
+function searchConditions(userId: number, search: SearchQuery): { fields: Condition[]; postings: Condition[]; eachMail: Condition[] } {
   const eb = mailExpressions;
-  const conditions: Condition[] = [];
-  if (search.mailbox !== undefined) {
-    const mailboxId = mailboxNamed(mailboxes, search.mailbox);
-    conditions.push((m) => eb(`${m}.mailbox_id`, '=', mailboxId));
-  }
-  conditions.push(...fieldConditions(search));
+  const fields: Condition[] = [];
   const { to, answered, minSize, maxSize, terms } = search;
   if (to) {
     const pattern = containsPattern(to);
-    conditions.push((m) =>
+    fields.push((m) =>
       eb.or([eb(eb.cast<string>(`${m}.to_addresses`, 'text'), 'ilike', pattern), eb(eb.cast<string>(`${m}.cc_addresses`, 'text'), 'ilike', pattern)]),
     );
   }
-  if (answered !== undefined) conditions.push((m) => eb(`${m}.answered`, '=', answered));
-  if (minSize !== undefined) conditions.push((m) => eb(`${m}.size`, '>', minSize));
-  if (maxSize !== undefined) conditions.push((m) => eb(`${m}.size`, '<', maxSize));
-  if (terms.length > 0) {
-    const query = searchQuerySql(terms.map((term) => ({ text: searchableText(term.text), excluded: term.excluded })));
-    const hits = eb
-      .selectFrom('mail_search as s')
-      .select('s.mail_id')
-      .where('s.user_id', '=', userId)
-      .where(sql<SqlBool>`s.document @@ (${query})`);
-    conditions.push((m) => eb(`${m}.id`, 'in', hits));
-  }
-  return conditions;
+  if (answered !== undefined) fields.push((m) => eb(`${m}.answered`, '=', answered));
+  if (minSize !== undefined) fields.push((m) => eb(`${m}.size`, '>', minSize));
+  if (maxSize !== undefined) fields.push((m) => eb(`${m}.size`, '<', maxSize));
+  if (terms.length === 0) return { fields, postings: [], eachMail: [] };
+  const query = searchQuerySql(terms.map((term) => ({ text: searchableText(term.text), excluded: term.excluded })));
+  const hits = eb
+    .selectFrom('mail_search as s')
+    .select('s.mail_id')
+    .where('s.user_id', '=', userId)
+    .where(sql<SqlBool>`s.document @@ (${query})`);
+  // A scalar subquery, not IN or EXISTS: those the planner may turn into a join on every posting.
+  const ownRow = (m: MailAlias) => sql<SqlBool>`(SELECT s.document FROM mail_search s WHERE s.mail_id = ${eb.ref(`${m}.id`)}) @@ (${query})`;
+  return { fields, postings: [(m) => eb(`${m}.id`, 'in', hits)], eachMail: [ownRow] };
 }
 
 /** `in:` names a mailbox by its role (inbox, sent, drafts, trash, spam) or its name, in any case. */
@@ -152,8 +171,13 @@ export async function filteredRows<Row extends QueryResultRow>(
   filter: MailListFilter,
   namePrefix: string,
 ): Promise<Row[]> {
+  return plannedEachTime(filter) ? statementRows(pool, statement) : statementRows(pool, statement, namePrefix);
+}
+
+/** Runs a statement built on a filter, named (by `namePrefix` and a hash of its text) when `namePrefix` is given. */
+export async function statementRows<Row extends QueryResultRow>(pool: Pool, statement: RawBuilder<Row>, namePrefix?: string): Promise<Row[]> {
   const { sql: text, parameters } = statement.compile(queryBuilder(pool));
-  const name = plannedEachTime(filter) ? undefined : `${namePrefix}-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`;
+  const name = namePrefix === undefined ? undefined : `${namePrefix}-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`;
   const { rows } = await pool.query<Row>({ name, text, values: [...parameters] });
   return rows;
 }
