@@ -1,4 +1,5 @@
 export { createHttpApp } from './create-http-app';
+export { documentedResponse, type DirectHandler, type DirectRoute } from './direct-routes';
 export type { ClassifiedError, ErrorClassifier } from './problem-details';
 export { PROBLEM_TYPES } from './problem-types';
 export { problemBody, sendProblem, sendRouterRefusal, writeProblem, type ProblemDetails } from './problem-response';
