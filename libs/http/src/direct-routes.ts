@@ -3,7 +3,7 @@ import type { OpenAPIObject, OperationObject, ResponseObject } from '@nestjs/swa
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ProblemAnswers } from './problem-details';
-import { componentRef, wireSchemaId } from './wire-schemas';
+import { componentRef, serializerSchema, wireSchemaId } from './wire-schemas';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,6 +26,8 @@ export interface DirectRoute {
   method: 'GET';
   url: string;
   operation: OperationObject;
+  /** Answers Fastify writes with a serializer compiled from the schema (as ApiZodResponse's `serialize`), by status. */
+  serialized?: Record<number, z.ZodType>;
   /** The handler, made from the app's providers once the app is made (never in OpenAPI's preview). */
   handler(app: INestApplicationContext): DirectHandler;
 }
@@ -43,6 +45,9 @@ export function serveDirectly(fastify: FastifyInstance, app: INestApplicationCon
       method: route.method,
       url: route.url,
       config: { requestLog: 'failures-and-slow' },
+      ...(route.serialized && {
+        schema: { response: Object.fromEntries(Object.entries(route.serialized).map(([status, schema]) => [status, serializerSchema(schema)])) },
+      }),
       handler: async (request, reply) => {
         try {
           return await handle(request, reply);

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
-import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
+import { startReadApiServer, type RunningApi } from './testing/read-api-server';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 
@@ -104,5 +104,29 @@ describe('the mailbox list served beside Nest', () => {
     assert.ok(operation.responses['304']);
     assert.ok(document.components.schemas.MailboxList, 'with the components it names');
     assert.ok(document.paths['/v2/mailboxes'].post, "Nest's routes of the path stay beside it");
+  });
+});
+
+describe('the mail list served beside Nest', () => {
+  let api: RunningApi;
+
+  before(async () => {
+    api = await startReadApiServer();
+  });
+
+  after(async () => {
+    await api?.close();
+  });
+
+  test('refused without a token as every route is, and described in OpenAPI with each query parameter', async () => {
+    const refused = await fetch(`${api.url}/v2/mails?limit=1`);
+    assert.equal(refused.status, 401);
+    assert.equal(refused.headers.get('content-type'), PROBLEM_JSON);
+    const document = (await (await fetch(`${api.url}/docs/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { parameters: Array<{ name: string; in: string }>; responses: Record<string, unknown> }>>;
+    };
+    const operation = document.paths['/v2/mails'].get;
+    assert.ok(operation.parameters.some(({ name, in: where }) => name === 'q' && where === 'query'));
+    assert.deepEqual(operation.responses['200'], { description: '', content: { 'application/json': { schema: { $ref: '#/components/schemas/MailPage' } } } });
   });
 });
