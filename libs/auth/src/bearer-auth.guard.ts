@@ -1,9 +1,9 @@
 import { createParamDecorator, Injectable, SetMetadata, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { ALLOWED_DURING_SETUP, refuseDuringSetup } from './account-setup';
+import { ALLOWED_DURING_SETUP } from './account-setup';
 import type { AuthenticatedUser } from './authenticated-user';
-import { bearerTokenOf } from './bearer-token';
+import { signedInUser } from './signed-in-user';
 import { TokenAuthenticator } from './token-authenticator';
 import type { AccountSetup } from './user-sessions';
 
@@ -29,10 +29,8 @@ export class BearerAuthGuard implements CanActivate {
     const isPublic = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const token = bearerTokenOf(request);
-    if (!token) throw new UnauthorizedException('a bearer token is required in the Authorization header');
-    request.user = await this.authenticator.authenticate(token);
-    refuseDuringSetup(request.user, this.reflector.getAllAndOverride<AccountSetup[]>(ALLOWED_DURING_SETUP, [context.getHandler(), context.getClass()]));
+    const allowed = this.reflector.getAllAndOverride<AccountSetup[]>(ALLOWED_DURING_SETUP, [context.getHandler(), context.getClass()]);
+    request.user = await signedInUser(this.authenticator, request, allowed);
     return true;
   }
 }

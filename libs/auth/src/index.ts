@@ -4,6 +4,7 @@ export { BearerAuthGuard, Public, CurrentUser } from './bearer-auth.guard';
 export { AllowedDuringSetup, EVERY_SETUP, refuseDuringSetup } from './account-setup';
 export type { AuthenticatedUser } from './authenticated-user';
 export { TokenAuthenticator } from './token-authenticator';
+export { signedInUser } from './signed-in-user';
 export { UserSessions, type AccountSetup, type SessionChange, type SessionState } from './user-sessions';
 export { bearerTokenOf } from './bearer-token';
 export { FailedAttemptLimiter } from './failed-attempt-limiter';

@@ -3,6 +3,7 @@ export { databaseFromSettings, type DatabaseSettings } from './database-from-set
 export { applyMigrations } from './migrations';
 export { inTransaction } from './in-transaction';
 export { namedStatement, declaredStatements } from './named-statements';
+export { BatchedPointReads } from './batched-point-reads';
 export { queryBuilder, type Tables } from './query-builder';
 export { readRouting } from './read-routing/read-routing';
 export { primaryOnly, type UserReads, type UserWrites } from './read-routing/user-routing';

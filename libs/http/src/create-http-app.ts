@@ -8,7 +8,8 @@ import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { httpRequestDuration, loggerFor, requestIdFrom, withRequestId } from '@letterbox/observability';
 import { useJsonBodyParser } from './json-body-parser';
 import { openApiDocument, type ApiDescription } from './openapi-document';
-import { ProblemDetailsFilter, type ErrorClassifier } from './problem-details';
+import { serveDirectly } from './direct-routes';
+import { ProblemAnswers, ProblemDetailsFilter, type ErrorClassifier } from './problem-details';
 import { sendRouterRefusal } from './problem-response';
 
 export interface HttpAppOptions extends ApiDescription {
@@ -51,7 +52,8 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
     bodyParser: false,
   });
   if (options.logger !== false) app.useLogger(app.get(PinoNestLogger));
-  app.useGlobalFilters(new ProblemDetailsFilter(options.classifyError));
+  const problems = new ProblemAnswers(options.classifyError);
+  app.useGlobalFilters(new ProblemDetailsFilter(problems));
   app.enableShutdownHooks();
   const origins = options.corsOrigins ?? [];
   if (origins.length > 0) {
@@ -59,6 +61,8 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
     const allowed = { origin: origins, credentials: false, exposedHeaders: ['Location', 'Retry-After', 'ETag', 'X-Request-Id'] };
     app.enableCors({ delegator: (request, allow) => allow(null, NO_CORS_PATHS.test(request.url ?? '') ? { origin: false } : allowed) });
   }
+  // After CORS: its hooks are the app's, and apply to these routes too.
+  serveDirectly(adapter.getInstance(), app, options.directRoutes ?? [], problems);
   SwaggerModule.setup('docs', app, openApiDocument(app, options), { jsonDocumentUrl: 'docs/openapi.json' });
   return app;
 }
@@ -66,11 +70,14 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
 /** Probes and scrapes: answered many times a minute, worth no line each. */
 const QUIET_PATHS = /^\/(health|metrics)(\/|$)/;
 
+/** A request of a route that logs only failures and slow requests (direct routes) is logged past this. */
+const SLOW_REQUEST_MS = 1000;
+
 /**
  * Every request: its id in the response (X-Request-Id) and, from the handler on, in every log line and queued
  * job (the handler runs inside the request's context); one log line when it ends (info; a 5xx error, a
- * 503/507 a warning: those faults are reported by the problem filter); its duration by route template and
- * status. A client that goes away is an info line, not an error.
+ * 503/507 a warning: those faults are reported by the problem filter), for a direct route only when it failed
+ * (4xx, 5xx) or was slow; its duration by route template and status. A client that goes away is an info line, not an error.
  */
 function observeRequests(fastify: FastifyInstance): void {
   const logger = loggerFor('http');
@@ -82,8 +89,9 @@ function observeRequests(fastify: FastifyInstance): void {
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     httpRequestDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
-    if (!QUIET_PATHS.test(request.url)) {
-      const status = reply.statusCode;
+    const status = reply.statusCode;
+    const unremarkable = request.routeOptions.config.requestLog === 'failures-and-slow' && status < 400 && reply.elapsedTime < SLOW_REQUEST_MS;
+    if (!unremarkable && !QUIET_PATHS.test(request.url)) {
       const level = status >= 500 ? (status === 503 || status === 507 ? 'warn' : 'error') : 'info';
       logger[level]({ requestId: request.id, route, status, ms: Math.round(reply.elapsedTime) }, `${request.method} ${request.url.split('?')[0]} ${status}`);
     }

@@ -1,4 +1,5 @@
 export { createHttpApp } from './create-http-app';
+export { documentedResponse, type DirectHandler, type DirectRoute } from './direct-routes';
 export type { ClassifiedError, ErrorClassifier } from './problem-details';
 export { PROBLEM_TYPES } from './problem-types';
 export { problemBody, sendProblem, sendRouterRefusal, writeProblem, type ProblemDetails } from './problem-response';
@@ -7,7 +8,7 @@ export { ifNoneMatchHits } from './entity-tags';
 export { contentDisposition } from './content-disposition';
 export { showableInline } from './inline-content';
 export { ZodValidationPipe } from './zod-validation.pipe';
-export { ApiZodQuery, ApiZodBody, ApiZodPath, ApiZodResponse } from './openapi-zod';
+export { ApiZodQuery, ApiZodBody, ApiZodPath, ApiZodResponse, queryParameters } from './openapi-zod';
 export { writeOpenApiDocumentFromArgs, type ApiDescription } from './openapi-document';
 export { runClustered } from './run-clustered';
 export { integerParam } from './request-params';

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Controller, Get, Module } from '@nestjs/common';
+import { Controller, Get, Module, Post } from '@nestjs/common';
 import { z } from 'zod';
+import { documentedResponse, type DirectRoute } from './direct-routes';
 import { ApiZodResponse } from './openapi-zod';
 import { previewOpenApiDocument } from './openapi-document';
 
@@ -22,6 +23,17 @@ class WholesController {
 @Module({ controllers: [WholesController] })
 class WholesModule {}
 
+@Controller('wholes')
+class PostWholesController {
+  @Post()
+  add() {
+    return undefined;
+  }
+}
+
+@Module({ controllers: [PostWholesController] })
+class PostWholesModule {}
+
 test('a response names its component, which names the components it holds; no other component is in the document', async () => {
   const document = await previewOpenApiDocument(WholesModule, { title: 'test', description: 'test' });
   assert.deepEqual(document.paths['/wholes'].get?.responses['200'], {
@@ -39,4 +51,17 @@ test('a response names its component, which names the components it holds; no ot
 
 test('a schema without an id cannot be a response', () => {
   assert.throws(() => ApiZodResponse(200, z.object({})), /needs an id/);
+});
+
+test("a direct route is in the document beside the path's Nest routes, and the components it names are too", async () => {
+  const direct: DirectRoute = {
+    method: 'GET',
+    url: '/wholes',
+    operation: { operationId: 'wholesDirect', responses: { 200: documentedResponse(whole) } },
+    handler: () => async () => ({}),
+  };
+  const document = await previewOpenApiDocument(PostWholesModule, { title: 'test', description: 'test', directRoutes: [direct] });
+  assert.deepEqual(Object.keys(document.paths['/wholes']), ['get', 'post']);
+  assert.equal(document.paths['/wholes'].get?.operationId, 'wholesDirect');
+  assert.deepEqual(Object.keys(document.components?.schemas ?? {}), ['TestPart', 'TestWhole']);
 });

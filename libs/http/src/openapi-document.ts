@@ -3,18 +3,21 @@ import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { withDirectRoutes, type DirectRoute } from './direct-routes';
 import { componentRef, wireComponents } from './wire-schemas';
 
 export interface ApiDescription {
   title: string;
   description: string;
+  /** Routes Fastify serves beside Nest (DirectRoute): in the document as Nest's routes are. */
+  directRoutes?: DirectRoute[];
 }
 
 /** The OpenAPI document of an app's routes, with the components its responses name and those name in turn. */
 export function openApiDocument(app: INestApplication, api: ApiDescription): OpenAPIObject {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder().setTitle(api.title).setDescription(api.description).setVersion('2').addBearerAuth().build(),
+  const document = withDirectRoutes(
+    SwaggerModule.createDocument(app, new DocumentBuilder().setTitle(api.title).setDescription(api.description).setVersion('2').addBearerAuth().build()),
+    api.directRoutes ?? [],
   );
   const components = wireComponents();
   const named = namedComponents(document.paths, components);

@@ -1,18 +1,21 @@
 import { applyDecorators } from '@nestjs/common';
 import { RouteSchema } from '@nestjs/platform-fastify';
-import { ApiBody, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiBody, ApiParam, ApiQuery, ApiResponse, type SchemaObject } from '@nestjs/swagger';
 import { z } from 'zod';
 import { componentRef, serializerSchema, wireSchemaId } from './wire-schemas';
 
-type JsonSchema = { properties?: Record<string, object>; required?: string[] };
+type JsonSchema = { properties?: Record<string, SchemaObject>; required?: string[] };
 
 /** Documents each field of a query schema in OpenAPI, from the schema that validates it. */
 export function ApiZodQuery(schema: z.ZodObject): MethodDecorator {
+  return applyDecorators(...queryParameters(schema).map(({ name, required, schema: property }) => ApiQuery({ name, required, schema: property })));
+}
+
+/** Each field of a query schema as an OpenAPI parameter: for ApiZodQuery, and for routes served beside Nest. */
+export function queryParameters(schema: z.ZodObject): Array<{ name: string; required: boolean; in: 'query'; schema: SchemaObject }> {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   const required = new Set(json.required ?? []);
-  return applyDecorators(
-    ...Object.entries(json.properties ?? {}).map(([name, property]) => ApiQuery({ name, required: required.has(name), schema: property })),
-  );
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({ name, required: required.has(name), in: 'query', schema: property }));
 }
 
 /**

@@ -32,17 +32,18 @@ function isClientGone(exception: unknown): boolean {
 /** How often one kind of infrastructure fault is logged while it lasts: an outage is not thousands of lines. */
 const FAULT_LOG_INTERVAL_MS = 30_000;
 
-@Catch()
-export class ProblemDetailsFilter implements ExceptionFilter {
+/**
+ * What an error becomes on the wire, for Nest's routes (ProblemDetailsFilter) and for those served beside Nest
+ * (direct routes) alike: one instance per app, so an infrastructure fault's log lines are counted once.
+ */
+export class ProblemAnswers {
   private readonly logger = new Logger('http');
   private readonly faultsLoggedAt = new Map<InfrastructureFault['kind'], { at: number; since: number }>();
 
   constructor(private readonly classify: ErrorClassifier = () => undefined) {}
 
-  catch(exception: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
+  /** Answers the request with the error's problem, unless the client went away or an answer was sent already. */
+  answer(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
     // A client that went away (an upload aborted, a tab closed) is no fault of ours, and no one is left to answer.
     if (request.raw.destroyed && isClientGone(exception)) {
       this.logger.debug(`${request.method} ${request.url.split('?')[0]}: the client went away`);
@@ -97,5 +98,15 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const repeated = last && last.since > 0 ? ` (${last.since} more since the last report)` : '';
     this.faultsLoggedAt.set(fault.kind, { at: now, since: 0 });
     this.logger.warn(`${fault.kind} fault answered ${fault.status}${repeated}: ${exception instanceof Error ? exception.message : String(exception)}`);
+  }
+}
+
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  constructor(private readonly answers: ProblemAnswers) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    this.answers.answer(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
   }
 }

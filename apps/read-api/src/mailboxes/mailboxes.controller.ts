@@ -1,10 +1,9 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiNotModifiedResponse, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { ApiZodBody, ApiZodPath, ApiZodResponse, ifNoneMatchHits, ZodValidationPipe } from '@letterbox/http';
-import { ChangeMailboxes, mailboxListSchema, MailboxQueries, mailboxViewSchema } from '@letterbox/mail';
+import { ApiZodBody, ApiZodPath, ApiZodResponse, ZodValidationPipe } from '@letterbox/http';
+import { ChangeMailboxes, mailboxViewSchema } from '@letterbox/mail';
 import { mailboxBody, mailboxIdParams, unlockBody } from './mailbox-request.schemas';
 
 type MailboxIdParams = z.infer<typeof mailboxIdParams>;
@@ -13,35 +12,8 @@ type MailboxIdParams = z.infer<typeof mailboxIdParams>;
 @ApiBearerAuth()
 @Controller('v2/mailboxes')
 export class MailboxesController {
-  constructor(
-    private readonly mailboxes: MailboxQueries,
-    private readonly changes: ChangeMailboxes,
-  ) {}
-
-  /**
-   * The user's mailboxes with total and unread counts (none shown for a locked one). Its ETag moves with
-   * every change to them; `If-None-Match` with the current one is answered 304, from one row.
-   */
-  @Get()
-  @ApiZodResponse(200, mailboxListSchema)
-  @ApiNotModifiedResponse({ description: 'the ETag of If-None-Match is current: the list held is the list' })
-  @ApiHeader({ name: 'If-None-Match', required: false, description: 'the ETag of the list held' })
-  async list(
-    @CurrentUser() user: AuthenticatedUser,
-    @Headers('if-none-match') ifNoneMatch: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    const etagOf = (version: string) => `"${user.userId}.${version}"`;
-    const held = ifNoneMatch === undefined ? undefined : (version: string) => ifNoneMatchHits(ifNoneMatch, etagOf(version));
-    const answer = await this.mailboxes.list(user.userId, held);
-    // Always revalidated: the counts move with every new mail.
-    void reply.header('etag', etagOf(answer.version)).header('cache-control', 'private, no-cache');
-    if ('unchanged' in answer) {
-      void reply.status(304);
-      return;
-    }
-    return { items: answer.items };
-  }
+  /** The list itself is served beside Nest: mailbox-list.route.ts. */
+  constructor(private readonly changes: ChangeMailboxes) {}
 
   /** A folder of the user's own; its name must be new among their mailboxes (409). */
   @Post()

@@ -61,8 +61,6 @@ export const mailListQuery = z
   })
   .strict();
 
-export type MailListQueryParams = z.infer<typeof mailListQuery>;
-
 /** The conversation list takes the mail list's filters and paging; it is always newest first. */
 export const threadListQuery = mailListQuery.omit({ sort: true, with: true });
 

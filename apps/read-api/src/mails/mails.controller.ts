@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
-import { ApiZodBody, ApiZodPath, ApiZodQuery, ApiZodResponse, ZodValidationPipe } from '@letterbox/http';
+import { ApiZodBody, ApiZodPath, ApiZodResponse, ZodValidationPipe } from '@letterbox/http';
 import {
   BulkChanges,
   bulkChangeSchema,
@@ -11,44 +11,24 @@ import {
   ChangeMailsInBulk,
   mailDetailSchema,
   MailDetailQuery,
-  MailListQuery,
-  mailPageSchema,
-  MailQueries,
   StartBulkChange,
   type BulkChangeView,
   type MailDetail,
-  type MailListPage,
-  type MailSummary,
 } from '@letterbox/mail';
-import { bulkChangeBody, bulkChangeParams, listFilterOf, mailIdParams, mailListQuery, mailPatchBody, type MailListQueryParams } from './mail-request.schemas';
+import { bulkChangeBody, bulkChangeParams, mailIdParams, mailPatchBody } from './mail-request.schemas';
 
 @ApiTags('mails')
 @ApiBearerAuth()
 @Controller('v2/mails')
 export class MailsController {
+  /** The list itself is served beside Nest: mail-list.route.ts. */
   constructor(
-    private readonly list: MailListQuery,
-    private readonly mails: MailQueries,
     private readonly detail: MailDetailQuery,
     private readonly changeMail: ChangeMail,
     private readonly changeInBulk: ChangeMailsInBulk,
     private readonly startBulkChange: StartBulkChange,
     private readonly bulkChanges: BulkChanges,
   ) {}
-
-  @Get()
-  @ApiZodQuery(mailListQuery)
-  @ApiZodResponse(200, mailPageSchema, { serialize: true })
-  async page(@CurrentUser() user: AuthenticatedUser, @Query(new ZodValidationPipe(mailListQuery, 'query')) query: MailListQueryParams): Promise<MailListPage> {
-    const page = await this.list.page(user.userId, {
-      filter: listFilterOf(query),
-      order: query.sort === 'receivedAt' ? 'asc' : 'desc',
-      limit: query.limit,
-      cursor: query.cursor,
-    });
-    await this.expand(user.userId, page.items, query.with ?? []);
-    return page;
-  }
 
   /** Headers, text, sanitized HTML and attachment metadata; attachment bytes are not read. */
   @Get(':id')
@@ -110,18 +90,5 @@ export class MailsController {
   @ApiZodPath(mailIdParams)
   remove(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
     return this.changeMail.delete(user.userId, params.id);
-  }
-
-  private async expand(userId: number, items: MailSummary[], expansions: string[]): Promise<void> {
-    if (items.length === 0 || expansions.length === 0) return;
-    const ids = items.map((item) => item.id);
-    const [attachments, receipts] = await Promise.all([
-      expansions.includes('attachments') ? this.mails.attachmentsOf(userId, ids) : undefined,
-      expansions.includes('receipt_confirm') ? this.mails.receiptsOf(userId, ids) : undefined,
-    ]);
-    for (const item of items) {
-      if (attachments) item.attachments = attachments.get(item.id) ?? [];
-      if (receipts) item.receiptConfirm = receipts.get(item.id) ?? [];
-    }
   }
 }

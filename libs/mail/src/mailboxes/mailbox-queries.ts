@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { namedStatement, type UserReads } from '@letterbox/db';
+import { BatchedPointReads, namedStatement, type UserReads } from '@letterbox/db';
 import { MAILBOX_COLUMNS, mapMailboxRow, type MailboxRow, type MailboxView } from '../mail-views';
 
 export interface MailboxCounters {
@@ -17,7 +17,7 @@ const LIST = namedStatement(
   'mailboxes-list',
   `SELECT ${MAILBOX_COLUMNS}, (SELECT mailbox_version FROM users WHERE id = $1) AS version FROM mailboxes WHERE user_id = $1 ORDER BY ${ROLE_ORDER}, name`,
 );
-const VERSION = namedStatement('mailboxes-version', 'SELECT mailbox_version AS version FROM users WHERE id = $1');
+const VERSIONS = namedStatement('mailboxes-versions', 'SELECT id, mailbox_version AS version FROM users WHERE id = ANY($1::int[])');
 const COUNTERS = namedStatement('mailboxes-counters', 'SELECT id, name, role, locked, total_count, unread_count FROM mailboxes WHERE user_id = $1');
 
 /**
@@ -26,27 +26,47 @@ const COUNTERS = namedStatement('mailboxes-counters', 'SELECT id, name, role, lo
  */
 export type VersionedMailboxes = { version: string; items: MailboxView[] } | { version: string; unchanged: true };
 
+/** Lists remembered, by user: a version's list never changes, so one read of the version tells whether it is still the list. */
+const REMEMBERED_LISTS = 10_000;
+
 /** The mailbox list and counters, from the pool the user's reads may use (UserReads). */
 export class MailboxQueries {
+  /** Every request reads the version, the webmail's many revalidations together (BatchedPointReads). */
+  private readonly versions = new BatchedPointReads<number, { id: number; version: string }>(VERSIONS, (row) => row.id);
+  /** The last list read of each user, with its version; the one set first is forgotten first. */
+  private readonly lists = new Map<number, { version: string; items: MailboxView[] }>();
+
   constructor(private readonly reads: UserReads) {}
 
   /**
-   * The list and its version; when `held(version)` says the caller has the list of the current version,
-   * only that is read (one row, not the counters).
+   * The list and its version, the version read from the database on every call. When `held(version)` says the
+   * caller has the list of the current version, or this process read that version's list before, the version
+   * is all that is read (one row, not the counters).
    */
   async list(userId: number, held?: (version: string) => boolean): Promise<VersionedMailboxes> {
     const sql = await this.reads.poolFor(userId);
-    if (held) {
-      const { rows } = await sql.query<{ version: string }>({ ...VERSION, values: [userId] });
-      if (rows.length > 0 && held(rows[0].version)) return { version: rows[0].version, unchanged: true };
+    const remembered = this.lists.get(userId);
+    if (held || remembered) {
+      const [row] = await this.versions.read(sql, userId);
+      if (row && held?.(row.version)) return { version: row.version, unchanged: true };
+      if (row && remembered?.version === row.version) return { version: row.version, items: remembered.items };
     }
     const { rows } = await sql.query<MailboxRow & { version: string }>({ ...LIST, values: [userId] });
     // No mailboxes (the account removed meanwhile) leaves no version to read: the empty list is its own.
-    return { version: rows[0]?.version ?? 'none', items: rows.map(mapMailboxRow) };
+    if (rows.length === 0) return { version: 'none', items: [] };
+    const answer = { version: rows[0].version, items: rows.map(mapMailboxRow) };
+    this.remember(userId, answer);
+    return answer;
   }
 
   async counters(userId: number): Promise<MailboxCounters[]> {
     return mailboxCounters(await this.reads.poolFor(userId), userId);
+  }
+
+  private remember(userId: number, list: { version: string; items: MailboxView[] }): void {
+    this.lists.delete(userId);
+    if (this.lists.size >= REMEMBERED_LISTS) this.lists.delete(this.lists.keys().next().value as number);
+    this.lists.set(userId, list);
   }
 }
 
