@@ -39,14 +39,16 @@ describe('UserSends: a user’s own sends, and undo until one goes out', () => {
     await db.close();
   });
 
-  async function submitted(user: TestUser, saveCopy = false) {
-    return (await submission.submit(senderOf(user), sendRequest({ to: [recipient('ann')], saveCopy }))).send;
+  async function submitted(user: TestUser, saveCopy = false, to = recipient('ann')) {
+    return (await submission.submit(senderOf(user), sendRequest({ to: [to], saveCopy }))).send;
   }
 
   test('a user sees the status of their own sends; another user’s is not found', async () => {
     const owner = await createTestUser(db, 'owner');
-    const send = await submitted(owner);
-    assert.deepEqual(await sends.status(owner.id, send.id), send);
+    const ann = recipient('ann');
+    const send = await submitted(owner, false, ann);
+    // The status is the submitted send with each recipient's own, all queued until a worker tries them.
+    assert.deepEqual(await sends.status(owner.id, send.id), { ...send, recipients: [{ address: ann, status: 'queued', at: send.requestedAt }] });
     const other = await createTestUser(db, 'other');
     await assert.rejects(sends.status(other.id, send.id), SendNotFoundError);
     await assert.rejects(sends.cancel(other.id, send.id), SendNotFoundError);
