@@ -10,4 +10,13 @@ source scripts/test-env.sh
 bash scripts/setup.sh
 bash scripts/browser.sh
 node --require @swc-node/register scripts/clear-test-keys.ts
-node scripts/test-database-marker.js mark "$DATABASE_URL"
+node -e '
+  const { Client } = require("pg");
+  const [url, table] = process.argv.slice(1);
+  const client = new Client({ connectionString: url });
+  client
+    .connect()
+    .then(() => client.query(`CREATE TABLE IF NOT EXISTS ${table} (marked_at timestamptz NOT NULL DEFAULT now())`))
+    .then(() => client.query(`COMMENT ON TABLE ${table} IS $$made by scripts/setup-tests.sh: the tests may write here, and only here$$`))
+    .finally(() => client.end());
+' "$DATABASE_URL" "$TEST_DATABASE_MARKER"

@@ -5,7 +5,17 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 ROOT=$root source scripts/test-env.sh
-if ! node scripts/test-database-marker.js check "$DATABASE_URL"; then
+if ! node -e '
+  const { Client } = require("pg");
+  const [url, table] = process.argv.slice(1);
+  const client = new Client({ connectionString: url });
+  client
+    .connect()
+    .then(() => client.query("SELECT to_regclass($1) IS NOT NULL AS marked", [table]))
+    .then(({ rows }) => (process.exitCode = rows[0].marked ? 0 : 1), () => (process.exitCode = 1))
+    .finally(() => client.end());
+' "$DATABASE_URL" "$TEST_DATABASE_MARKER"; then
+  echo "error: $DATABASE_URL is not a test database (no $TEST_DATABASE_MARKER table), or cannot be reached." >&2
   echo "The tests run only on a database scripts/setup-tests.sh set up: run npm test once, or bash scripts/setup-tests.sh (TEST_DATABASE_URL names another)." >&2
   exit 1
 fi

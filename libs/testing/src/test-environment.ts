@@ -2,7 +2,7 @@ import { authConfig, databaseConfig, loadConfig, redisConfig, storageConfig } fr
 import { createDatabase, type Database } from '@letterbox/db';
 import { createBlobStore, type BlobStore } from '@letterbox/storage';
 
-/** The settings every test target runs with (scripts/test-env.sh): the test database and a scratch storage folder (or, with STORAGE_BACKEND=s3, a test S3: startTestS3). */
+/** The settings `npm test` exported: the test database and a scratch storage folder (or, with STORAGE_BACKEND=s3, a test S3: startTestS3). */
 export function testSettings() {
   return loadConfig({ ...databaseConfig, ...storageConfig, ...authConfig, ...redisConfig });
 }
