@@ -172,8 +172,17 @@ describe('bounces', () => {
   test('a send to a suppressed address and another goes to the other only', async () => {
     const { user, client } = await newSender('mixed');
     await db.sql.query(`INSERT INTO suppressions (office_id, address, reason) VALUES ($1, 'gone@delivery.test', '550 5.1.1 earlier')`, [user.officeId]);
-    const id = await send(client, ['gone@delivery.test', 'here@delivery.test']);
-    const done = await client.until(id, ['sent']);
+    const answer = await client.send({ to: ['gone@delivery.test', 'here@delivery.test'], subject: 'mixed', text: 'Hello' });
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    assert.deepEqual(
+      (answer.body.recipients ?? []).map(({ address, status }) => ({ address, status })),
+      [
+        { address: 'gone@delivery.test', status: 'suppressed' },
+        { address: 'here@delivery.test', status: 'queued' },
+      ],
+      'the answer itself tells the sender which recipient will not be tried',
+    );
+    const done = await client.until(answer.body.id, ['sent']);
     assert.deepEqual(
       (done.recipients ?? []).map(({ address, status }) => ({ address, status })),
       [
@@ -239,8 +248,9 @@ describe('bounces', () => {
     assert.equal(rows.length, 0, 'a full mailbox (5.2.2) is no reason to suppress the address');
   });
 
-  test('a plain bounce (no DSN) naming the recipient and a status code bounces it too', async () => {
+  test("a plain bounce (no DSN) naming the recipient and a status code bounces it too; the notice is in the sender's language", async () => {
     const { user, client } = await newSender('plain');
+    await db.sql.query(`UPDATE users SET locale = 'ko' WHERE id = $1`, [user.id]);
     const id = await send(client, ['plain@delivery.test', 'fine@delivery.test']);
     await client.until(id, ['sent']);
     const bounceAddress = mock.messages().find((mail) => mail.envelope.to.includes('plain@delivery.test'))?.envelope.from ?? '';
@@ -261,6 +271,11 @@ describe('bounces', () => {
     assert.deepEqual(
       rows.map(({ address }) => address),
       ['plain@delivery.test'],
+    );
+    const notices = await waitFor(async () => ((await noticesOf(user)).length > 0 ? noticesOf(user) : undefined), { what: () => 'the notice' });
+    assert.deepEqual(
+      notices.map(({ subject }) => subject),
+      ['주소를 찾을 수 없음: plain@delivery.test'],
     );
   });
 });

@@ -1,4 +1,5 @@
 import { namedStatement, type Database } from '@letterbox/db';
+import type { UserLocale } from './user-locale';
 
 /** What `GET /v2/auth/me` answers: who the user is, what they must do, their addresses and their storage. */
 export interface AccountProfile {
@@ -7,6 +8,7 @@ export interface AccountProfile {
   email: string;
   displayName: string;
   role: 'user' | 'admin';
+  locale: UserLocale;
   passwordChangeRequired: boolean;
   totpEnabled: boolean;
   /** The office requires two-factor sign-in and the user has not set it up: other routes answer 403 until they do. */
@@ -18,7 +20,7 @@ export interface AccountProfile {
 
 const PROFILE = namedStatement(
   'users-account-profile',
-  `SELECT u.id, u.office_id, u.email, u.display_name, u.role, u.password_change_required, u.totp_enabled_at IS NOT NULL AS totp_enabled,
+  `SELECT u.id, u.office_id, u.email, u.display_name, u.role, u.locale, u.password_change_required, u.totp_enabled_at IS NOT NULL AS totp_enabled,
           o.require_totp AND u.totp_enabled_at IS NULL AS totp_setup_required, u.used_bytes, u.quota_bytes,
           ARRAY(SELECT a.address FROM addresses a WHERE a.user_id = u.id ORDER BY a.kind <> 'primary', a.address) AS addresses
    FROM users u JOIN offices o ON o.id = u.office_id WHERE u.id = $1`,
@@ -30,6 +32,7 @@ interface ProfileRow {
   email: string;
   display_name: string;
   role: 'user' | 'admin';
+  locale: UserLocale;
   password_change_required: boolean;
   totp_enabled: boolean;
   totp_setup_required: boolean;
@@ -49,6 +52,7 @@ export async function accountProfile(db: Database, userId: number, defaultQuotaB
     email: row.email,
     displayName: row.display_name,
     role: row.role,
+    locale: row.locale,
     passwordChangeRequired: row.password_change_required,
     totpEnabled: row.totp_enabled,
     totpSetupRequired: row.totp_setup_required,

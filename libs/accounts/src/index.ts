@@ -4,6 +4,8 @@ export { CachedUserSessions } from './cached-user-sessions';
 export { identitiesOf } from './user-identities';
 export { Authentication, type SignedIn } from './authentication';
 export type { AccountProfile } from './account-profile';
+export { profileChanges, ProfileSettings, type ProfileChanges } from './profile-settings';
+export { USER_LOCALES, type UserLocale } from './user-locale';
 export { SecurityEvents } from './security-events';
 export { SecondFactorCheck } from './two-factor/second-factor';
 export { TwoFactorSetup } from './two-factor/two-factor-setup';

@@ -1,8 +1,16 @@
-import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, Post, Req, UnprocessableEntityException } from '@nestjs/common';
+import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, Patch, Post, Req, UnprocessableEntityException } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { Authentication, TotpInvalidError, TwoFactorSetup, WrongCurrentPasswordError } from '@letterbox/accounts';
+import {
+  Authentication,
+  profileChanges,
+  ProfileSettings,
+  TotpInvalidError,
+  TwoFactorSetup,
+  WrongCurrentPasswordError,
+  type ProfileChanges,
+} from '@letterbox/accounts';
 import { AllowedDuringSetup, CurrentUser, EVERY_SETUP, Public, type AuthenticatedUser } from '@letterbox/auth';
 import { ApiZodBody, PROBLEM_TYPES, ZodValidationPipe } from '@letterbox/http';
 
@@ -29,6 +37,7 @@ export class AuthController {
   constructor(
     private readonly authentication: Authentication,
     private readonly twoFactor: TwoFactorSetup,
+    private readonly profileSettings: ProfileSettings,
   ) {}
 
   /**
@@ -53,6 +62,15 @@ export class AuthController {
   @AllowedDuringSetup(...EVERY_SETUP)
   me(@CurrentUser() current: AuthenticatedUser) {
     return this.authentication.profile(current.userId);
+  }
+
+  /** Changes the user's own settings (today their language, `locale`); answers the profile as GET /v2/auth/me does. */
+  @Patch('me')
+  @ApiBearerAuth()
+  @AllowedDuringSetup(...EVERY_SETUP)
+  @ApiZodBody(profileChanges)
+  changeProfile(@CurrentUser() current: AuthenticatedUser, @Body(new ZodValidationPipe(profileChanges, 'body')) body: ProfileChanges) {
+    return this.profileSettings.change(current.userId, body);
   }
 
   /** Signs this session out: its tokens stop working in every API process, and its event streams end; other sessions stand. */

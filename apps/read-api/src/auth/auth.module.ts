@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { Authentication, CachedUserSessions, SecondFactorCheck, SecurityEvents, TwoFactorSetup, TwoFactorStore } from '@letterbox/accounts';
+import { Authentication, CachedUserSessions, ProfileSettings, SecondFactorCheck, SecurityEvents, TwoFactorSetup, TwoFactorStore } from '@letterbox/accounts';
 import { AuditLog } from '@letterbox/audit';
 import { AccessTokens, FailedAttemptLimiter, KnownClientAddresses, TimeBasedCodes } from '@letterbox/auth';
 import type { Database } from '@letterbox/db';
@@ -18,7 +18,7 @@ interface SecondFactorParts {
 
 const SECOND_FACTOR_PARTS = Symbol('SECOND_FACTOR_PARTS');
 
-/** Signing in and out, passwords, two-factor sign-in: /v2/auth. */
+/** Signing in and out, passwords, two-factor sign-in, the user's own settings: /v2/auth. */
 @Module({})
 export class AuthModule {
   static forConfig(config: ReadApiConfig): DynamicModule {
@@ -68,6 +68,7 @@ export class AuthModule {
             new TwoFactorSetup({ db, ...parts, passwordAttempts, sessions }),
           inject: [DATABASE, FailedAttemptLimiter, CachedUserSessions, SECOND_FACTOR_PARTS],
         },
+        { provide: ProfileSettings, useFactory: (db: Database) => new ProfileSettings(db, config.USER_QUOTA_BYTES), inject: [DATABASE] },
       ],
     };
   }

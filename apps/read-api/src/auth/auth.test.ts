@@ -92,6 +92,7 @@ describe('signing in', () => {
       email: user.email,
       displayName: 'Test signer',
       role: 'user',
+      locale: 'en',
       passwordChangeRequired: false,
       totpEnabled: false,
       totpSetupRequired: false,
@@ -102,6 +103,30 @@ describe('signing in', () => {
     assert.deepEqual(((await (await me(token)).json()) as { usage: unknown }).usage, { usedBytes: 0, quotaBytes: 12345 });
     const otherToken = await api.login(other.email, other.password);
     assert.equal(((await (await me(otherToken)).json()) as { id: number }).id, other.id);
+  });
+
+  test("PATCH /v2/auth/me changes the user's language and answers the profile; an unknown language or field is a 400 naming it", async () => {
+    const token = await api.login(other.email, other.password);
+    const patch = (body: unknown) =>
+      fetch(`${api.url}/v2/auth/me`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const changed = await patch({ locale: 'ko' });
+    assert.equal(changed.status, 200);
+    assert.equal(((await changed.json()) as { locale: string }).locale, 'ko');
+    assert.equal(((await (await me(token)).json()) as { locale: string }).locale, 'ko');
+    for (const [body, field] of [
+      [{ locale: 'fr' }, 'body.locale'],
+      [{ language: 'ko' }, 'body'],
+    ] as const) {
+      const refused = await patch(body);
+      assert.equal(refused.status, 400, JSON.stringify(body));
+      assert.equal(refused.headers.get('content-type'), PROBLEM_JSON);
+      assert.match(((await refused.json()) as { detail: string }).detail, new RegExp(field.replace('.', '\\.')), JSON.stringify(body));
+    }
+    assert.equal(((await (await patch({ locale: 'en' })).json()) as { locale: string }).locale, 'en');
   });
 
   test('the email is compared case-insensitively', async () => {

@@ -1,9 +1,10 @@
-/**
- * The words of a bounce notice, in each language Letterbox writes them in. Users have no
- * language setting yet (issue 34 brings one), so every notice is written in English for now;
- * the Korean text is here for the day the sender's language is known.
- */
+/** The words of a bounce notice, in each language Letterbox writes them in; the sender's locale chooses. */
 export type NoticeLanguage = 'en' | 'ko';
+
+/** The notice's language for a user's locale: English where Letterbox has no notice in theirs. */
+export function noticeLanguageFor(locale: string): NoticeLanguage {
+  return locale === 'ko' ? 'ko' : 'en';
+}
 
 export interface BounceNoticeFacts {
   address: string;

@@ -7,6 +7,7 @@ import type { BounceAddresses } from '../deliver/bounce-addresses';
 import { parseRecordedRequest, type RecordedRequest } from '../submit/record-send';
 import { recipientsOf } from '../submit/send-request';
 import { composeBounceNotice } from './bounce-notice';
+import { noticeLanguageFor } from './bounce-notice-texts';
 import { enhancedStatusIn, isHardBounce } from './bounce-status';
 import { readBounceReport, type BounceReport } from './delivery-status-report';
 import { RecipientStatuses } from './recipient-statuses';
@@ -33,13 +34,15 @@ interface BouncedSend {
   userId: number;
   officeId: number;
   email: string;
+  /** The sender's language: their notice is written in it. */
+  locale: string;
   request: RecordedRequest;
   sentAt: Date;
 }
 
 const BOUNCED_SEND = namedStatement(
   'bounced-send',
-  `SELECT s.request, COALESCE(s.sent_at, s.requested_at) AS sent_at, u.id AS user_id, u.office_id, u.email
+  `SELECT s.request, COALESCE(s.sent_at, s.requested_at) AS sent_at, u.id AS user_id, u.office_id, u.email, u.locale
      FROM outbound_sends s JOIN users u ON u.id = s.user_id WHERE s.id = $1`,
 );
 
@@ -102,13 +105,20 @@ export class IncomingBounces {
   }
 
   private async send(sendId: number): Promise<BouncedSend | undefined> {
-    const { rows } = await this.sql.query<{ request: unknown; sent_at: Date; user_id: number; office_id: number; email: string }>({
+    const { rows } = await this.sql.query<{ request: unknown; sent_at: Date; user_id: number; office_id: number; email: string; locale: string }>({
       ...BOUNCED_SEND,
       values: [sendId],
     });
     const row = rows[0];
     if (!row) return undefined;
-    return { userId: row.user_id, officeId: row.office_id, email: row.email, request: parseRecordedRequest(sendId, row.request), sentAt: row.sent_at };
+    return {
+      userId: row.user_id,
+      officeId: row.office_id,
+      email: row.email,
+      locale: row.locale,
+      request: parseRecordedRequest(sendId, row.request),
+      sentAt: row.sent_at,
+    };
   }
 
   private async notice(sendId: number, send: BouncedSend, fate: RecipientFate, suppressed: boolean): Promise<NoticeToStore> {
@@ -118,8 +128,7 @@ export class IncomingBounces {
       to: send.email,
       domain: send.email.slice(send.email.lastIndexOf('@') + 1),
       inReplyTo: send.request.messageId,
-      // Users have no language yet (issue 34): English for all.
-      language: 'en',
+      language: noticeLanguageFor(send.locale),
       address: fate.address,
       diagnostic: fate.diagnostic,
       subject: send.request.subject,

@@ -1,12 +1,11 @@
 import type { SendStatus } from '@letterbox/db';
-import type { RecordedRequest } from '../submit/record-send';
-import { recipientsOf } from '../submit/send-request';
+import { recipientsOf, type SendRequest } from '../submit/send-request';
 import type { SendRecipientView, SendView } from '../submit/send-view';
 import type { RecipientStatusRow } from './recipient-statuses';
 
 export interface SendRecipientsFacts {
   send: SendView;
-  request: RecordedRequest;
+  request: Pick<SendRequest, 'to' | 'cc' | 'bcc'>;
   /** The keys of the messages taken (a recipient's address, or `*` for a whole-send message). */
   deliveredTo: string[];
   rows: RecipientStatusRow[];

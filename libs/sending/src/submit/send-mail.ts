@@ -1,7 +1,7 @@
 import type { SenderDirectory } from '../sender-directory';
 import type { AnswerMode, Sender, SendAttachment, SendRequest } from './send-request';
 import type { SendSubmission } from './send-submission';
-import type { SendView } from './send-view';
+import type { SendStatusView } from './send-view';
 
 /** A send as the user asked for it; `original` is the id of a mail it answers (`mode`, a reply by default) or forwards. */
 export interface MailToSend extends Omit<SendRequest, 'answering' | 'attachments'> {
@@ -23,7 +23,7 @@ export class SendMail {
     private readonly submission: SendSubmission,
   ) {}
 
-  async send(user: Pick<Sender, 'userId' | 'officeId'>, { original, mode, ...mail }: MailToSend, idempotencyKey?: string): Promise<SendView> {
+  async send(user: Pick<Sender, 'userId' | 'officeId'>, { original, mode, ...mail }: MailToSend, idempotencyKey?: string): Promise<SendStatusView> {
     const draft = { ...mail, original: original === undefined ? undefined : { mailId: original, mode: mode ?? 'reply' } };
     const { send } = await this.submission.submit(await this.senders.of(user), draft, idempotencyKey);
     return send;

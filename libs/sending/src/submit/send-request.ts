@@ -67,6 +67,6 @@ export function fromAddressOf(sender: Pick<Sender, 'email'>, request: Pick<SendR
   return request.from ?? sender.email;
 }
 
-export function recipientsOf(request: SendRequest): string[] {
+export function recipientsOf(request: Pick<SendRequest, 'to' | 'cc' | 'bcc'>): string[] {
   return [...new Set([...request.to, ...request.cc, ...request.bcc].map((address) => address.toLowerCase()))];
 }

@@ -2,6 +2,8 @@ import type { Database } from '@letterbox/db';
 import type { MailQueries } from '@letterbox/mail';
 import type { BatchLimits } from '@letterbox/queue';
 import type { BlobStore } from '@letterbox/storage';
+import { recipientViews } from '../bounces/recipient-views';
+import { Suppressions } from '../bounces/suppressions';
 import { answerOf } from './answer-original';
 import { NoRecipientsError } from '../send-errors';
 import { ownFromAddress, type SignedInSender } from '../sender-directory';
@@ -10,7 +12,7 @@ import { SEND_GROUP_COMMIT } from './send-group-commit';
 import { SendRecords } from './send-records';
 import type { SendOutbox } from './send-outbox';
 import { recipientsOf, type AnsweredMail, type AnswerMode, type SendRequest } from './send-request';
-import type { SendView } from './send-view';
+import type { SendStatusView } from './send-view';
 
 /** What the user asked to send; `original` names a mail it answers or forwards. */
 export interface SendDraft extends Omit<SendRequest, 'answering'> {
@@ -41,6 +43,7 @@ export interface SendSubmissionOptions {
  */
 export class SendSubmission {
   private readonly records: SendRecords;
+  private readonly suppressions: Suppressions;
   private readonly blobs: BlobStore;
   private readonly mails: MailQueries;
   private readonly outbox: SendOutbox;
@@ -59,6 +62,7 @@ export class SendSubmission {
     defaultQuotaBytes,
   }: SendSubmissionOptions) {
     this.records = new SendRecords(db, groupLimits);
+    this.suppressions = new Suppressions(db.sql);
     this.blobs = blobs;
     this.mails = mails;
     this.outbox = outbox;
@@ -67,16 +71,22 @@ export class SendSubmission {
     this.defaultQuotaBytes = defaultQuotaBytes;
   }
 
-  async submit(sender: SignedInSender, draft: SendDraft, idempotencyKey?: string): Promise<{ send: SendView; created: boolean }> {
+  async submit(sender: SignedInSender, draft: SendDraft, idempotencyKey?: string): Promise<{ send: SendStatusView; created: boolean }> {
     return this.submitRequest(sender, await this.completed(sender, draft), idempotencyKey);
   }
 
   /**
    * A request already complete, such as a saved draft's. `freedBytes`: what the send frees
    * of the sender's mail as it is recorded (the draft it is sent from), which its message
-   * may take without counting against the quota.
+   * may take without counting against the quota. Its recipients are `queued`, or `suppressed`
+   * when on the office's suppression list: the sender is told at once that those are not tried.
    */
-  async submitRequest(sender: SignedInSender, asked: SendRequest, idempotencyKey?: string, freedBytes = 0): Promise<{ send: SendView; created: boolean }> {
+  async submitRequest(
+    sender: SignedInSender,
+    asked: SendRequest,
+    idempotencyKey?: string,
+    freedBytes = 0,
+  ): Promise<{ send: SendStatusView; created: boolean }> {
     if (recipientsOf(asked).length === 0) throw new NoRecipientsError();
     const from = ownFromAddress(sender, asked.from);
     const request = from === undefined ? asked : { ...asked, from };
@@ -86,7 +96,9 @@ export class SendSubmission {
       await this.outbox.enqueue({ ...recorded.send, sentCopyPending: recorded.send.sentMailId !== null });
       if (request.answering) await this.onAnswered(sender.userId, request.answering);
     }
-    return recorded;
+    const suppressed = await this.suppressions.among(sender.officeId, recipientsOf(request));
+    const recipients = recipientViews({ send: recorded.send, request, deliveredTo: [], rows: [], suppressed });
+    return { send: { ...recorded.send, recipients }, created: recorded.created };
   }
 
   private async completed(sender: SignedInSender, { original, ...draft }: SendDraft): Promise<SendRequest> {

@@ -43,8 +43,11 @@ export type SendRecipientView = z.infer<typeof sendRecipientSchema>;
 export const sendStatusSchema = sendViewSchema.extend({ recipients: z.array(sendRecipientSchema) }).meta({ id: 'SendStatus' });
 export type SendStatusView = z.infer<typeof sendStatusSchema>;
 
-/** A send just made (or found again by its idempotency key): where to ask for its status. */
-export const submittedSendSchema = sendViewSchema.extend({ statusUrl: z.string() }).meta({ id: 'SubmittedSend' });
+/**
+ * A send just made (or found again by its idempotency key): its recipients as they stand at
+ * submission (`queued`, or `suppressed` at once), and where to ask for what becomes of them.
+ */
+export const submittedSendSchema = sendStatusSchema.extend({ statusUrl: z.string() }).meta({ id: 'SubmittedSend' });
 
 /** The columns a raw statement returns for sendViewOfRecord. */
 export const SEND_RECORD_COLUMNS = 'id, status, attempts, last_error, requested_at, scheduled_at, started_at, sent_at, sent_mail_id';
