@@ -135,6 +135,17 @@ describe('bounces', () => {
     );
     assert.equal(bounced.address, 'nobody@bounce.example');
     assert.match(bounced.diagnostic ?? '', /5\.1\.1/);
+    const sentMailId = (await client.current(first)).sentMailId;
+    const underSentMail = await fetch(`${api.url}/v2/mails/send/for-mail/${sentMailId}`, { headers: { authorization: `Bearer ${accessTokenFor(user)}` } });
+    assert.equal(underSentMail.status, 200, 'the Sent mail finds its send');
+    assert.deepEqual(
+      ((await underSentMail.json()) as { id: number; recipients: Array<{ status: string }> }).recipients.map(({ status }) => status),
+      ['bounced'],
+    );
+    const noSend = await fetch(`${api.url}/v2/mails/send/for-mail/${Number(sentMailId) + 1_000_000}`, {
+      headers: { authorization: `Bearer ${accessTokenFor(user)}` },
+    });
+    assert.equal(noSend.status, 404, 'a mail no send made has no delivery to show');
     const notices = await waitFor(async () => ((await noticesOf(user)).length > 0 ? noticesOf(user) : undefined), {
       timeoutMs: 30_000,
       what: () => 'the bounce notice in the Inbox',

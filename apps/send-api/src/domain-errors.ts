@@ -10,10 +10,12 @@ import {
   SendAlreadyStartedError,
   SenderGoneError,
   SendNotFoundError,
+  NoSendOfMailError,
 } from '@letterbox/sending';
 
 export const classifySendError: ErrorClassifier = (error) => {
   if (error instanceof SendNotFoundError || error instanceof DraftNotFoundError) return { status: 404, detail: error.message };
+  if (error instanceof NoSendOfMailError) return { status: 404, detail: error.message };
   if (error instanceof DraftVersionConflictError) return { status: 409, detail: error.message };
   if (error instanceof SendAlreadyStartedError) return { status: 409, detail: error.message };
   if (error instanceof MailNotFoundError) return { status: 404, detail: `original: ${error.message}` };

@@ -8,6 +8,7 @@ export { SendDelivery } from './deliver/send-delivery';
 export { SenderRateLimit } from './deliver/sender-rate-limit';
 export {
   SendNotFoundError,
+  NoSendOfMailError,
   SendAlreadyStartedError,
   IdempotencyKeyReusedError,
   NoRecipientsError,

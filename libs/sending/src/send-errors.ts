@@ -5,6 +5,12 @@ export class SendNotFoundError extends Error {
   }
 }
 
+export class NoSendOfMailError extends Error {
+  constructor(readonly mailId: number) {
+    super(`mail ${mailId} is no Sent copy of a send of yours`);
+  }
+}
+
 export class SendAlreadyStartedError extends Error {
   constructor(
     readonly sendId: number,

@@ -11,6 +11,7 @@ import { readSendForm } from './read-send-form';
 import { idempotencyKeyHeader, sendRequestBody } from './send-request.schema';
 
 const sendIdParams = z.object({ id: integerParam(1, Number.MAX_SAFE_INTEGER) });
+const sentMailParams = z.object({ mailId: integerParam(1, Number.MAX_SAFE_INTEGER) });
 const statusUrl = (id: number) => `/v2/mails/send/${id}`;
 
 @ApiTags('send')
@@ -50,6 +51,14 @@ export class SendsController {
     const send = await this.sendMail.send(user, { ...body, attachments: form.attachments }, idempotencyKey);
     reply.header('location', statusUrl(send.id));
     return { ...send, statusUrl: statusUrl(send.id) };
+  }
+
+  /** The send whose Sent copy is this mail, with what became of each recipient; 404 for any other mail. */
+  @Get('for-mail/:mailId')
+  @ApiZodResponse(200, sendStatusSchema)
+  @ApiZodPath(sentMailParams)
+  statusOfSentMail(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(sentMailParams, 'path')) params: z.infer<typeof sentMailParams>) {
+    return this.sends.statusOfSentMail(user.userId, params.mailId);
   }
 
   @Get(':id')

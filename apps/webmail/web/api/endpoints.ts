@@ -113,4 +113,7 @@ export const sendMail = (body: FormData | Record<string, unknown>, idempotencyKe
 
 export const fetchSend = (id: number, signal?: AbortSignal) => requestJson<SendStatusView>(`/v2/mails/send/${id}`, { signal });
 
+/** The send a Sent mail is the copy of, with each recipient's status; 404 for a mail no send of the user made. */
+export const fetchSendOfMail = (mailId: number, signal?: AbortSignal) => requestJson<SendStatusView>(`/v2/mails/send/for-mail/${mailId}`, { signal });
+
 export const cancelSend = (id: number) => requestJson<SendStatusView>(`/v2/mails/send/${id}/cancel`, { method: 'POST' });

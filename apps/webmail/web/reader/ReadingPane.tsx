@@ -5,6 +5,7 @@ import type { AnswerMode, MailChanges, Mailbox, MailDetail, Receipt } from '../a
 import { formatAddresses, formatFullDate } from '../shared/format';
 import { ErrorMessage, Loading } from '../shared/LoadStates';
 import { AttachmentList } from './AttachmentList';
+import { DeliveryStatus } from './DeliveryStatus';
 import { hasRemoteContent } from './inline-images';
 import { MailActions } from './MailActions';
 import { MailFrame } from './MailFrame';
@@ -109,7 +110,8 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
   if (!mail) return null;
 
   const remote = html !== null && hasRemoteContent(html);
-  const isDraft = mailboxes.find((mailbox) => mailbox.id === mail.mailboxId)?.role === 'drafts';
+  const role = mailboxes.find((mailbox) => mailbox.id === mail.mailboxId)?.role;
+  const isDraft = role === 'drafts';
   return (
     <article className="reader-content" aria-labelledby="mail-subject">
       <MailActions
@@ -155,6 +157,7 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
         </dl>
       </header>
       <ThreadMessages threadId={mail.threadId} openMailId={mail.id} />
+      {role === 'sent' && <DeliveryStatus mailId={mail.id} />}
       {receipts && <ReceiptList receipts={receipts} />}
       <AttachmentList attachments={mail.attachments} />
       {remote && !remoteImages && (

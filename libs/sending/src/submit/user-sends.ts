@@ -4,7 +4,7 @@ import { returnSentCopyToDrafts } from '@letterbox/mail';
 import { RecipientStatuses } from '../bounces/recipient-statuses';
 import { recipientViews } from '../bounces/recipient-views';
 import { Suppressions } from '../bounces/suppressions';
-import { SendAlreadyStartedError, SendNotFoundError } from '../send-errors';
+import { NoSendOfMailError, SendAlreadyStartedError, SendNotFoundError } from '../send-errors';
 import { parseRecordedRequest } from './record-send';
 import { recipientsOf } from './send-request';
 import type { SendOutbox } from './send-outbox';
@@ -16,6 +16,12 @@ const RECIPIENT_COLUMNS = 'request, delivered_to, (SELECT office_id FROM users W
 type StatusRow = SendRecordRow & { request: unknown; delivered_to: string[]; office_id: number };
 
 const STATUS = namedStatement('send-status', `SELECT ${SEND_RECORD_COLUMNS}, ${RECIPIENT_COLUMNS} FROM outbound_sends WHERE id = $1 AND user_id = $2`);
+
+// A Sent copy belongs to one send; a newer send naming the same copy cannot exist, the order only makes the answer certain.
+const STATUS_OF_SENT_MAIL = namedStatement(
+  'send-status-of-sent-mail',
+  `SELECT ${SEND_RECORD_COLUMNS}, ${RECIPIENT_COLUMNS} FROM outbound_sends WHERE sent_mail_id = $1 AND user_id = $2 ORDER BY id DESC LIMIT 1`,
+);
 
 const CANCEL = namedStatement(
   'send-cancel',
@@ -39,6 +45,13 @@ export class UserSends {
   async status(userId: number, sendId: number): Promise<SendStatusView> {
     const { rows } = await this.db.sql.query<StatusRow>({ ...STATUS, values: [sendId, userId] });
     if (!rows[0]) throw new SendNotFoundError(sendId);
+    return this.withRecipients(rows[0]);
+  }
+
+  /** The send whose Sent copy is `mailId`, with each recipient's status: what the webmail shows under a sent mail. */
+  async statusOfSentMail(userId: number, mailId: number): Promise<SendStatusView> {
+    const { rows } = await this.db.sql.query<StatusRow>({ ...STATUS_OF_SENT_MAIL, values: [mailId, userId] });
+    if (!rows[0]) throw new NoSendOfMailError(mailId);
     return this.withRecipients(rows[0]);
   }
 
