@@ -1,0 +1,4 @@
+export { takeBackup, BackupRefusedError, type BackupSources } from './take-backup';
+export { restoreBackup, RestoreRefusedError, type RestoreTarget } from './restore-backup';
+export { type BackupManifest, type StoresByCompression } from './backup-layout';
+export { PostgresToolError } from './postgres-tools';
