@@ -1,7 +1,7 @@
 import { RevocationPublisher, sessionRevocationsChannel, type SessionAnnouncer } from '@letterbox/accounts';
 import { AddUser, ChangeUser, DomainDkimKeys, DomainDnsRecords, Offices, OfficeDomains, UserDirectory } from '@letterbox/admin';
 import { AuditLog } from '@letterbox/audit';
-import { restoreBackup, takeBackup } from '@letterbox/backup';
+import { restoreBackup, takeBackup, UserMbox } from '@letterbox/backup';
 import { createDatabase } from '@letterbox/db';
 import { DkimKeyCipher } from '@letterbox/dkim';
 import { spoolFolderOf } from '@letterbox/ingest';
@@ -38,6 +38,7 @@ export function adminCliServices(config: AdminCliConfig) {
   const spoolFolder = config.STORAGE_BACKEND === 'disk' ? spoolFolderOf(config.STORAGE_DIR) : undefined;
   return {
     backup: (dir: string) => takeBackup({ databaseUrl: config.DATABASE_URL, blobs: blobs.none, spoolFolder, graceMs: config.BLOB_GRACE_MS }, dir),
+    mbox: new UserMbox(db.sql, blobs[config.STORAGE_COMPRESS]),
     restore: (dir: string) => restoreBackup(dir, { databaseUrl: config.DATABASE_URL, sql: db.sql, blobs, spoolFolder }),
     offices: new Offices(db.sql, audit),
     domains: new OfficeDomains(db.sql, audit, records),

@@ -136,6 +136,26 @@ export const COMMANDS: Record<string, Command> = {
       return `backup written to ${path.resolve(dir)}: the database, ${made.blobs} blobs and ${made.spoolFiles} spool files (${made.startedAt} to ${made.finishedAt})`;
     },
   },
+  export: {
+    usage: 'export <email> <file.mbox>',
+    positionals: ['email', 'file'],
+    options: {},
+    async run({ users, mbox }, { positionals: [email, file] }) {
+      const user = await users.byEmail(email);
+      const count = await mbox.export(user.id, path.resolve(file));
+      return `${count} mails of ${email} written to ${path.resolve(file)}`;
+    },
+  },
+  import: {
+    usage: 'import <email> <file.mbox>',
+    positionals: ['email', 'file'],
+    options: {},
+    async run({ users, mbox }, { positionals: [email, file] }) {
+      const user = await users.byEmail(email);
+      const { read, stored } = await mbox.import(user.id, path.resolve(file));
+      return `${read} messages read from ${path.resolve(file)}: ${stored} stored for ${email}, ${read - stored} that their folder held already left out`;
+    },
+  },
   restore: {
     usage: 'restore <dir>',
     positionals: ['dir'],

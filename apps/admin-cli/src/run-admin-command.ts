@@ -8,7 +8,7 @@ import {
   UnknownOfficeError,
   UnknownUserError,
 } from '@letterbox/admin';
-import { BackupRefusedError, PostgresToolError, RestoreRefusedError } from '@letterbox/backup';
+import { BackupRefusedError, MboxFormatError, PostgresToolError, RestoreRefusedError } from '@letterbox/backup';
 import { ConfigError } from '@letterbox/config';
 import { adminCliServices } from './admin-cli-services';
 import { loadAdminCliConfig } from './admin-cli.config';
@@ -30,6 +30,7 @@ const REFUSALS = [
   BackupRefusedError,
   RestoreRefusedError,
   PostgresToolError,
+  MboxFormatError,
 ];
 
 export interface AdminConsole {
