@@ -73,7 +73,7 @@ describe("export <email> <file.mbox> and import <email> <file.mbox>: a user's ma
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  test(`${MAILS} mails round-trip byte for byte: exported, imported for another user, exported again; a second import stores nothing`, async () => {
+  test(`${MAILS} mails round-trip byte for byte: exported, imported for another user, exported again`, async () => {
     const [ada, bob] = [await createTestUser(db, 'ada'), await createTestUser(db, 'bob')];
     const folder = await new MailboxChanges(db.sql, async () => true).create(ada.id, FOLDER);
     const { rows } = await db.sql.query<{ id: number }>(`SELECT id FROM mailboxes WHERE user_id = $1 AND role = 'inbox'`, [ada.id]);
@@ -104,11 +104,9 @@ describe("export <email> <file.mbox> and import <email> <file.mbox>: a user's ma
 
     assert.ok((await readFile(second)).equals(await readFile(first)), 'the second export is the first, byte for byte');
     assert.deepEqual(await mailboxesOf(bob.id), await mailboxesOf(ada.id), 'the same mails (by content), flags and counters in each folder');
-    const again = await admin('import', bob.email, first);
-    assert.match(again.stdout, new RegExp(`: 0 stored for ${bob.email}, ${MAILS} that their folder held already left out`));
   });
 
-  test('an mbox from elsewhere goes to the inbox, its quoted lines unquoted; a file that is not an mbox is refused', async () => {
+  test('an mbox from elsewhere goes to the inbox, its quoted lines unquoted, once however often it is imported; a file that is not an mbox is refused', async () => {
     const eve = await createTestUser(db, 'eve');
     const file = path.join(dir, 'other.mbox');
     await writeFile(
@@ -116,6 +114,8 @@ describe("export <email> <file.mbox> and import <email> <file.mbox>: a user's ma
       'From someone@example.org Thu Jan  1 00:00:00 2026\nSubject: one\n\n>From here\n\nFrom other@example.org Fri Jan  2 00:00:00 2026\nSubject: two\n\nbody\n\n',
     );
     assert.equal((await admin('import', eve.email, file)).code, 0);
+    const again = await admin('import', eve.email, file);
+    assert.equal(again.stdout, `2 messages read from ${file}: 0 stored for ${eve.email}, 2 that their folder held already left out\n`);
     const { rows } = await db.sql.query<{ storage_key: string; role: string }>(
       'SELECT m.storage_key, b.role FROM mails m JOIN mailboxes b ON b.id = m.mailbox_id WHERE m.user_id = $1 ORDER BY m.id',
       [eve.id],

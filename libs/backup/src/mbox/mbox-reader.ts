@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { fromLineQuotes, linePieces, PIECE_BYTES, type LinePiece } from './line-pieces';
 import { FLAGS_HEADER, FOLDER_HEADER, parseAsctime } from './mbox-writer';
 
@@ -17,10 +18,14 @@ export class MboxFormatError extends Error {}
 
 const LETTERBOX_HEADER = new RegExp(`^(${FOLDER_HEADER}|${FLAGS_HEADER}):[ ]?(.*?)\\r?\\n$`);
 
+/** Messages whose `onMessage` may still be working once their content was read: a put's flush is shared with the next ones'. */
+const MESSAGES_IN_FLIGHT = 8;
+
 /**
  * Reads an mbox (RFC 4155, mboxrd) message by message: each is handed to `onMessage` as a
  * stream once its `From ` line and Letterbox's header lines are read, and the file is read
- * on as the stream is consumed; the next message comes once `onMessage` has resolved. What
+ * on as the stream is consumed; the next message comes once this one's content has been
+ * read, while up to MESSAGES_IN_FLIGHT `onMessage`s finish their work. What
  * mboxEntry wrote comes back as it was: its header lines taken off, one `>` taken off each
  * `>+From ` line, the empty line that ends an entry taken off. Answers how many messages it read.
  */
@@ -29,6 +34,7 @@ export async function readMbox(source: Readable, onMessage: (message: MboxMessag
   let entry: Omit<MboxMessage, 'content'> = { flags: [] };
   let current: MessageSink | undefined;
   let count = 0;
+  const inFlight = new Set<Promise<void>>();
 
   const begin = () => {
     current = new MessageSink((content) => onMessage({ ...entry, content }));
@@ -37,8 +43,15 @@ export async function readMbox(source: Readable, onMessage: (message: MboxMessag
   };
   const finish = async () => {
     if (state === 'headers') begin();
-    await current?.end();
+    if (!current) return;
+    const { work } = await current.end();
     current = undefined;
+    inFlight.add(work);
+    void work.then(
+      () => inFlight.delete(work),
+      () => undefined,
+    );
+    if (inFlight.size >= MESSAGES_IN_FLIGHT) await Promise.race(inFlight);
   };
 
   for await (const piece of linePieces(source)) {
@@ -63,6 +76,7 @@ export async function readMbox(source: Readable, onMessage: (message: MboxMessag
     await current?.write(unquoted(piece));
   }
   await finish();
+  await Promise.all(inFlight);
   return count;
 }
 
@@ -95,10 +109,12 @@ class MessageSink {
     if (this.size >= PIECE_BYTES) await this.flush();
   }
 
-  async end(): Promise<void> {
+  /** Resolves once the consumer has read the content to its end, with its promise of the rest of its work. */
+  async end(): Promise<{ work: Promise<void> }> {
     await this.flush();
     this.content.end();
-    await this.consumed;
+    await Promise.race([finished(this.content), this.consumed]);
+    return { work: this.consumed };
   }
 
   private gather(bytes: Buffer): void {

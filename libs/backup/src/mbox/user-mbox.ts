@@ -57,17 +57,27 @@ export class UserMbox {
     return count;
   }
 
-  /** Stores each message of the mbox `file` for the user; answers how many it read and how many it stored. */
+  /**
+   * Stores each message of the mbox `file` for the user; answers how many it read and how
+   * many it stored. Messages are put into storage side by side (their flushes shared), and
+   * inserted one after the other in the file's order, which an export writes them in again.
+   */
   async import(userId: number, file: string): Promise<{ read: number; stored: number }> {
     const mailboxes = new Map<string, Promise<number>>();
     let stored = 0;
+    let inserted = Promise.resolve();
     const read = await readMbox(createReadStream(file), async ({ content, folder = INBOX, flags, date }) => {
-      const mailboxId = await (mailboxes.get(folder) ?? mailboxes.set(folder, this.queries.mailboxNamed(userId, folder)).get(folder)!);
-      const prepared = await prepareMail(this.blobs, content);
-      if (await this.queries.holds(userId, mailboxId, prepared.blob.key)) return;
+      const mailboxId = mailboxes.get(folder) ?? mailboxes.set(folder, this.queries.mailboxNamed(userId, folder)).get(folder)!;
+      const prepared = prepareMail(this.blobs, content);
       const [seen, flagged, important] = FLAGS.map((flag) => flags.includes(flag));
-      await insertMail(this.sql, prepared, { userId, mailboxId, receivedAt: date, seen, flagged, important });
-      stored++;
+      const previous = inserted;
+      inserted = (async () => {
+        const [mail, mailbox] = await Promise.all([prepared, mailboxId, previous]);
+        if (await this.queries.holds(userId, mailbox, mail.blob.key)) return;
+        await insertMail(this.sql, mail, { userId, mailboxId: mailbox, receivedAt: date, seen, flagged, important });
+        stored++;
+      })();
+      await inserted;
     });
     return { read, stored };
   }
