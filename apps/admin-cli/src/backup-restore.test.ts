@@ -97,6 +97,8 @@ describe('backup <dir> and restore <dir>: a running platform backed up while mai
     const backup = await admin(source, 'backup', backupDir);
     backingUp = false;
     await arriving;
+    const arrivedDuring = sent - 20;
+    assert.ok(arrivedDuring > 0, 'mail arrived while the backup ran');
     assert.equal(backup.code, 0, backup.stderr);
     assert.match(backup.stdout, /^backup written to .*: the database, \d+ blobs and \d+ spool files/);
 
