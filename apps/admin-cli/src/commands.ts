@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { addressInput, commandLineAct, displayNameInput, domainNameInput, passwordInput } from '@letterbox/admin';
 import type { z } from 'zod';
 import type { AdminCliServices } from './admin-cli-services';
@@ -124,6 +125,44 @@ export const COMMANDS: Record<string, Command> = {
       const office = await offices.byDomain(officeDomain);
       const added = await domains.add(commandLineAct(office.id), valid(domainNameInput, '<new-domain>', newDomain));
       return `domain ${added.name} added to office ${office.domain}`;
+    },
+  },
+  backup: {
+    usage: 'backup <dir>',
+    positionals: ['dir'],
+    options: {},
+    async run({ backup }, { positionals: [dir] }) {
+      const made = await backup(path.resolve(dir));
+      return `backup written to ${path.resolve(dir)}: the database, ${made.blobs} blobs and ${made.spoolFiles} spool files (${made.startedAt} to ${made.finishedAt})`;
+    },
+  },
+  export: {
+    usage: 'export <email> <file.mbox>',
+    positionals: ['email', 'file'],
+    options: {},
+    async run({ users, mbox }, { positionals: [email, file] }) {
+      const user = await users.byEmail(email);
+      const count = await mbox.export(user.id, path.resolve(file));
+      return `${count} mails of ${email} written to ${path.resolve(file)}`;
+    },
+  },
+  import: {
+    usage: 'import <email> <file.mbox>',
+    positionals: ['email', 'file'],
+    options: {},
+    async run({ users, mbox }, { positionals: [email, file] }) {
+      const user = await users.byEmail(email);
+      const { read, stored } = await mbox.import(user.id, path.resolve(file));
+      return `${read} messages read from ${path.resolve(file)}: ${stored} stored for ${email}, ${read - stored} that their folder held already left out`;
+    },
+  },
+  restore: {
+    usage: 'restore <dir>',
+    positionals: ['dir'],
+    options: {},
+    async run({ restore }, { positionals: [dir] }) {
+      const restored = await restore(path.resolve(dir));
+      return `backup of ${restored.finishedAt} restored: the database, ${restored.blobs} blobs and ${restored.spoolFiles} spool files; run \`npm run migrate\` before the apps if they are newer than the backup`;
     },
   },
 };

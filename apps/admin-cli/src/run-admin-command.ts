@@ -8,6 +8,7 @@ import {
   UnknownOfficeError,
   UnknownUserError,
 } from '@letterbox/admin';
+import { BackupRefusedError, MboxFormatError, PostgresToolError, RestoreRefusedError } from '@letterbox/backup';
 import { ConfigError } from '@letterbox/config';
 import { adminCliServices } from './admin-cli-services';
 import { loadAdminCliConfig } from './admin-cli.config';
@@ -26,6 +27,10 @@ const REFUSALS = [
   DkimKeyNotFoundError,
   ConfigError,
   UsageError,
+  BackupRefusedError,
+  RestoreRefusedError,
+  PostgresToolError,
+  MboxFormatError,
 ];
 
 export interface AdminConsole {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bounceTokenConfig, databaseConfig, loadConfig, opsConfig, redisConfig, storageConfig } from '@letterbox/config';
+import { blobGraceConfig, bounceTokenConfig, databaseConfig, loadConfig, opsConfig, redisConfig, storageConfig } from '@letterbox/config';
 
 export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -10,6 +10,7 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       ...opsConfig(9102),
       /** Bounces coming back are matched to their sends by their bounce address, which it makes tamper-evident. */
       ...bounceTokenConfig,
+      ...blobGraceConfig,
       /** Messages inserted per transaction. */
       INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
       /** How long a batch waits for more messages after its first, in milliseconds. */
@@ -28,16 +29,6 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
        * transaction: a change to one of the user's mails waits for at most one slice.
        */
       BULK_CHANGE_SLICE_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
-      /**
-       * Blobs that nothing refers to are removed once older than this. Writers refer to
-       * what they put within it (an upload, a request), so it is an hour at the least.
-       */
-      BLOB_GRACE_MS: z.coerce
-        .number()
-        .int()
-        .min(3_600_000)
-        .max(30 * 24 * 3_600_000)
-        .default(24 * 3_600_000),
       /** How often the blob collector takes its next step through storage. */
       BLOB_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
       /** Blobs the collector examines per step. */

@@ -29,6 +29,20 @@ export const databaseConfig = {
 };
 
 /** The database of an app that serves requests: no statement may hold a pooled connection for long. */
+/** What the blob collector spares, and what a backup must finish within (libs/backup says why). */
+export const blobGraceConfig = {
+  /**
+   * Blobs that nothing refers to are removed once older than this. Writers refer to
+   * what they put within it (an upload, a request), so it is an hour at the least.
+   */
+  BLOB_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .min(3_600_000)
+    .max(30 * 24 * 3_600_000)
+    .default(24 * 3_600_000),
+};
+
 export const requestDatabaseConfig = {
   ...databaseConfig,
   /** PostgreSQL cancels a statement of the pool running longer than this; the request answers 503. 0: no limit. */

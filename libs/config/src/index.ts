@@ -16,5 +16,6 @@ export {
   dkimKeyConfig,
   mailPolicyConfig,
   bounceTokenConfig,
+  blobGraceConfig,
 } from './common-settings';
 export { pemFileSetting } from './tls-settings';

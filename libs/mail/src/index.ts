@@ -1,4 +1,5 @@
 export { storeMail, prepareMail, prepareStoredMail, messageIdOf, type PreparedMail } from './store/store-mail';
+export { insertMail } from './store/mail-insert';
 export { mailRowsInput } from './store/mail-row-input';
 export { mailRowsInsertCtes } from './store/mail-rows-insert';
 export { replaceMailMessage, discardMailsSql } from './store/draft-mail-writes';
@@ -60,3 +61,4 @@ export { searchDocumentSql } from './search/search-document';
 export { searchableText } from './search/search-text';
 export { ContactQueries, contactListSchema, type ContactSuggestion } from './contacts/contacts';
 export { mailBlobReferencesSql } from './store/mail-blob-references';
+export { MailExportQueries, type ExportedMail } from './export/mail-export-queries';

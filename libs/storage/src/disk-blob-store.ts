@@ -57,6 +57,17 @@ export class DiskBlobStore extends BlobStore {
     return contentKeyOf(content, this.compression);
   }
 
+  /** Whether the blob is stored: a copy into this store (a backup) skips what it holds already. */
+  async has(key: string): Promise<boolean> {
+    return access(this.pathOf(key)).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return false;
+        throw error;
+      },
+    );
+  }
+
   /** Removes the blob if its file is still this version; resolves whether it did (see removeBlobVersion). */
   remove(version: BlobVersion): Promise<boolean> {
     return removeBlobVersion(this.root, version, folderSync);
