@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bounceTokenConfig, databaseConfig, loadConfig, opsConfig, redisConfig, storageConfig } from '@letterbox/config';
+import { bounceTokenConfig, databaseConfig, loadConfig, opsConfig, redisConfig, spamCheckConfig, storageConfig } from '@letterbox/config';
 
 export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -10,6 +10,7 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       ...opsConfig(9102),
       /** Bounces coming back are matched to their sends by their bounce address, which it makes tamper-evident. */
       ...bounceTokenConfig,
+      ...spamCheckConfig,
       /** Messages inserted per transaction. */
       INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
       /** How long a batch waits for more messages after its first, in milliseconds. */

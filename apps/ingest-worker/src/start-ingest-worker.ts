@@ -1,7 +1,7 @@
 import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import { databaseFromSettings, readRouting } from '@letterbox/db';
 import { createMailAnnouncer, mailCreatedEvents } from '@letterbox/events';
-import { createIngestPipeline, InboundAcceptances, ingestJobHandlers, intakeSpoolFor } from '@letterbox/ingest';
+import { createIngestPipeline, InboundAcceptances, ingestJobHandlers, intakeSpoolFor, RspamdScanner } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
 import { createJobQueues, JOB_DONE, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
 import { BulkChanges, BulkChangeSlices, RunBulkChange, StartBulkChange } from '@letterbox/mail';
@@ -28,7 +28,11 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
   const spool = intakeSpoolFor(config);
   const acceptances = new InboundAcceptances(db.sql, queues);
   const bounces = new IncomingBounces(db.sql, new BounceAddresses(config.BOUNCE_TOKEN_SECRET));
-  const pipeline = createIngestPipeline({ db, blobs, redis: commands, queuePrefix: config.QUEUE_PREFIX, queues, announcer, spool, bounces, logger });
+  const scanner = config.SPAM_CHECK
+    ? new RspamdScanner({ url: config.RSPAMD_URL, concurrency: config.SPAM_CHECK_CONCURRENCY, timeoutMs: config.SPAM_CHECK_TIMEOUT_MS })
+    : undefined;
+  const spam = scanner && { scanner, maxBytes: config.SPAM_CHECK_MAX_BYTES };
+  const pipeline = createIngestPipeline({ db, blobs, redis: commands, queuePrefix: config.QUEUE_PREFIX, queues, announcer, spool, bounces, spam, logger });
   const bulkChanges = new BulkChanges(db.sql);
   const bulkRuns = new RunBulkChange(new BulkChangeSlices(db.sql, bulkChanges, config.BULK_CHANGE_SLICE_SIZE), bulkChanges, announcer);
   const bulkStarts = new StartBulkChange(db.sql, bulkChanges, queues);
@@ -72,6 +76,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
       await queues.close();
       commands.disconnect();
       blobs.close();
+      scanner?.close();
       await db.close();
     },
   });

@@ -40,6 +40,7 @@ export {
   MailboxDeletedError,
   BulkChangeNotFoundError,
 } from './mail-errors';
+export { spamVerdictSchema, type SpamVerdict } from './spam-verdict';
 export { mapSummaryRow, SUMMARY_COLUMNS, type MailRecord, type SummaryRow } from './mail-views';
 export {
   mailDetailSchema,
@@ -59,4 +60,5 @@ export { parseSearchQuery, SearchQueryError } from './search/search-query';
 export { searchDocumentSql } from './search/search-document';
 export { searchableText } from './search/search-text';
 export { ContactQueries, contactListSchema, type ContactSuggestion } from './contacts/contacts';
+export { writtenToAmong, correspondentKey, type SenderOfRecipient } from './contacts/correspondents';
 export { mailBlobReferencesSql } from './store/mail-blob-references';

@@ -92,6 +92,18 @@ export interface InboundMessageJob {
   authentication?: MailAuthentication;
   /** The recipients' mailbox it goes to (Spam: a forged colleague, a DMARC quarantine); the inbox when absent. */
   mailbox?: 'inbox' | 'spam';
+  /**
+   * How it came from outside, as the spam check tells rspamd: the connecting address, HELO and MAIL FROM when
+   * the intake knew them, and the envelope's recipients. Absent for mail from colleagues and in jobs queued before.
+   */
+  peer?: InboundPeer;
+}
+
+export interface InboundPeer {
+  ip?: string;
+  helo?: string;
+  mailFrom?: string;
+  rcptTo: string[];
 }
 
 /**
