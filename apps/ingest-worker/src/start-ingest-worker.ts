@@ -1,7 +1,7 @@
 import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import { databaseFromSettings, readRouting } from '@letterbox/db';
 import { createMailAnnouncer, mailCreatedEvents } from '@letterbox/events';
-import { createIngestPipeline, InboundAcceptances, ingestJobHandlers, intakeSpoolFor, RspamdScanner } from '@letterbox/ingest';
+import { createIngestPipeline, InboundAcceptances, ingestJobHandlers, intakeSpoolFor, RspamdLearner, RspamdScanner } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
 import { createJobQueues, JOB_DONE, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
 import { BulkChanges, BulkChangeSlices, RunBulkChange, StartBulkChange } from '@letterbox/mail';
@@ -32,6 +32,12 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
     ? new RspamdScanner({ url: config.RSPAMD_URL, concurrency: config.SPAM_CHECK_CONCURRENCY, timeoutMs: config.SPAM_CHECK_TIMEOUT_MS })
     : undefined;
   const spam = scanner && { scanner, maxBytes: config.SPAM_CHECK_MAX_BYTES };
+  const learner = new RspamdLearner(blobs, {
+    controllerUrl: config.RSPAMD_CONTROLLER_URL,
+    password: config.RSPAMD_PASSWORD,
+    maxBytes: config.SPAM_CHECK_MAX_BYTES,
+    timeoutMs: config.SPAM_CHECK_TIMEOUT_MS,
+  });
   const pipeline = createIngestPipeline({ db, blobs, redis: commands, queuePrefix: config.QUEUE_PREFIX, queues, announcer, spool, bounces, spam, logger });
   const bulkChanges = new BulkChanges(db.sql);
   const bulkRuns = new RunBulkChange(new BulkChangeSlices(db.sql, bulkChanges, config.BULK_CHANGE_SLICE_SIZE), bulkChanges, announcer);
@@ -46,6 +52,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
         return JOB_DONE;
       },
       'bulk-change': (payload, attempt) => bulkRuns.job(payload, attempt),
+      'learn-spam': (payload) => learner.learn(payload),
     },
     options: {
       concurrency: config.INGEST_CONCURRENCY ?? 2 * config.INGEST_BATCH_SIZE,

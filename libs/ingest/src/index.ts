@@ -5,6 +5,7 @@ export { intakeSpoolFor } from './intake-spool-for';
 export { RecipientDirectory } from './recipient-directory';
 export { createIngestPipeline } from './pipeline/ingest-pipeline-stages';
 export { RspamdScanner } from './spam/rspamd-scanner';
+export { RspamdLearner } from './spam/rspamd-learner';
 export { ingestJobHandlers } from './ingest-job-handlers';
 export {
   DmarcRejectedError,
