@@ -15,6 +15,8 @@ RSPAMD_PORT=${RSPAMD_PORT:-11333}
 RSPAMD_CONTROLLER_PORT=${RSPAMD_CONTROLLER_PORT:-11334}
 # The demo's public default, as libs/config's demoSecret knows it: production sets its own.
 RSPAMD_PASSWORD=${RSPAMD_PASSWORD:-letterbox-rspamd}
+# Scanner processes: each scores on one core, so one per core bounds the spam stage by the machine, not by one process.
+RSPAMD_WORKERS=${RSPAMD_WORKERS:-$(nproc)}
 REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 
 port_open "$RSPAMD_PORT" && exit 0
@@ -30,7 +32,7 @@ read -r REDIS_HOST REDIS_PORT REDIS_DB < <(node -e 'const u=new URL(process.argv
 
 cat >"$DIR/override.d/worker-normal.inc" <<CONF
 bind_socket = "127.0.0.1:$RSPAMD_PORT";
-count = 1;
+count = $RSPAMD_WORKERS;
 CONF
 cat >"$DIR/override.d/worker-controller.inc" <<CONF
 bind_socket = "127.0.0.1:$RSPAMD_CONTROLLER_PORT";

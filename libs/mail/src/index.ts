@@ -19,6 +19,7 @@ export { MailUpdates, type MailState } from './change/mail-updates';
 export { BulkMailChanges, type MailSelection } from './change/bulk-mail-changes';
 export { ChangeMail } from './change/change-mail';
 export { ReportSpam } from './change/report-spam';
+export { SpamSweep } from './change/spam-sweep';
 export { ChangeMailsInBulk } from './change/change-mails-in-bulk';
 export { PerUserLimit } from './heavy-reads/per-user-limit';
 export { BulkChanges, type BulkFilter } from './change/bulk-changes';
