@@ -16,6 +16,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 
 bash scripts/services.sh
+bash scripts/rspamd.sh
 bash scripts/swaks.sh
 bash scripts/database.sh
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { blobGraceConfig, bounceTokenConfig, databaseConfig, loadConfig, opsConfig, redisConfig, storageConfig } from '@letterbox/config';
+import { blobGraceConfig, bounceTokenConfig, databaseConfig, loadConfig, opsConfig, redisConfig, spamCheckConfig, storageConfig } from '@letterbox/config';
 
 export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -11,6 +11,11 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       /** Bounces coming back are matched to their sends by their bounce address, which it makes tamper-evident. */
       ...bounceTokenConfig,
       ...blobGraceConfig,
+      ...spamCheckConfig,
+      /** Mail older than this many days in Spam is deleted by the worker's sweep. */
+      SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+      /** How often the Spam sweep runs; each run deletes at most BLOB_SWEEP_BATCH mails. */
+      SPAM_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
       /** Messages inserted per transaction. */
       INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
       /** How long a batch waits for more messages after its first, in milliseconds. */

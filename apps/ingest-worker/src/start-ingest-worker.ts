@@ -1,10 +1,10 @@
 import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import { databaseFromSettings, readRouting } from '@letterbox/db';
 import { createMailAnnouncer, mailCreatedEvents } from '@letterbox/events';
-import { createIngestPipeline, InboundAcceptances, ingestJobHandlers, intakeSpoolFor } from '@letterbox/ingest';
+import { createIngestPipeline, InboundAcceptances, ingestJobHandlers, intakeSpoolFor, RspamdLearner, RspamdScanner } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
 import { createJobQueues, JOB_DONE, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
-import { BulkChanges, BulkChangeSlices, RunBulkChange, StartBulkChange } from '@letterbox/mail';
+import { BulkChanges, BulkChangeSlices, RunBulkChange, SpamSweep, StartBulkChange } from '@letterbox/mail';
 import { BounceAddresses, IncomingBounces, SentCopies } from '@letterbox/sending';
 import { BlobCollector, createBlobStore } from '@letterbox/storage';
 import type { IngestWorkerConfig } from './ingest-worker.config';
@@ -28,10 +28,21 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
   const spool = intakeSpoolFor(config);
   const acceptances = new InboundAcceptances(db.sql, queues);
   const bounces = new IncomingBounces(db.sql, new BounceAddresses(config.BOUNCE_TOKEN_SECRET));
-  const pipeline = createIngestPipeline({ db, blobs, redis: commands, queuePrefix: config.QUEUE_PREFIX, queues, announcer, spool, bounces, logger });
+  const scanner = config.SPAM_CHECK
+    ? new RspamdScanner({ url: config.RSPAMD_URL, concurrency: config.SPAM_CHECK_CONCURRENCY, timeoutMs: config.SPAM_CHECK_TIMEOUT_MS })
+    : undefined;
+  const spam = scanner && { scanner, maxBytes: config.SPAM_CHECK_MAX_BYTES };
+  const learner = new RspamdLearner(blobs, {
+    controllerUrl: config.RSPAMD_CONTROLLER_URL,
+    password: config.RSPAMD_PASSWORD,
+    maxBytes: config.SPAM_CHECK_MAX_BYTES,
+    timeoutMs: config.SPAM_CHECK_TIMEOUT_MS,
+  });
+  const pipeline = createIngestPipeline({ db, blobs, redis: commands, queuePrefix: config.QUEUE_PREFIX, queues, announcer, spool, bounces, spam, logger });
   const bulkChanges = new BulkChanges(db.sql);
   const bulkRuns = new RunBulkChange(new BulkChangeSlices(db.sql, bulkChanges, config.BULK_CHANGE_SLICE_SIZE), bulkChanges, announcer);
   const bulkStarts = new StartBulkChange(db.sql, bulkChanges, queues);
+  const spamSweep = new SpamSweep(db.sql, announcer, { retentionDays: config.SPAM_RETENTION_DAYS, batchSize: config.BLOB_SWEEP_BATCH });
   const collector = new BlobCollector(blobs, new DatabaseBlobReferences(db.sql), { graceMs: config.BLOB_GRACE_MS, batchSize: config.BLOB_SWEEP_BATCH });
   return startQueueWorker(config, {
     queue: 'mail-ingest',
@@ -42,6 +53,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
         return JOB_DONE;
       },
       'bulk-change': (payload, attempt) => bulkRuns.job(payload, attempt),
+      'learn-spam': (payload) => learner.learn(payload),
     },
     options: {
       concurrency: config.INGEST_CONCURRENCY ?? 2 * config.INGEST_BATCH_SIZE,
@@ -57,6 +69,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
       { what: 'sent-copy sweep', everyMs: config.INGEST_SWEEP_MS, run: () => copies.sweep() },
       { what: 'bulk change sweep', everyMs: config.INGEST_SWEEP_MS, run: () => bulkStarts.sweep() },
       { what: 'blob collection', everyMs: config.BLOB_SWEEP_MS, run: () => collector.sweep() },
+      { what: 'spam sweep', everyMs: config.SPAM_SWEEP_MS, run: () => spamSweep.sweep() },
       ...(spool
         ? [
             {
@@ -72,6 +85,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
       await queues.close();
       commands.disconnect();
       blobs.close();
+      scanner?.close();
       await db.close();
     },
   });

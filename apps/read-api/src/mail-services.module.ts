@@ -6,6 +6,7 @@ import {
   BulkChanges,
   BulkMailChanges,
   ChangeMail,
+  ReportSpam,
   ChangeMailboxes,
   ChangeMailsInBulk,
   ContactQueries,
@@ -91,6 +92,12 @@ export class MailServicesModule implements OnApplicationShutdown {
         inject: [DATABASE, MailAnnouncer],
       },
       { provide: BulkChanges, useFactory: (db: Database) => new BulkChanges(db.sql), inject: [DATABASE] },
+      {
+        provide: ReportSpam,
+        // The move, then a job of the ingest worker's that teaches rspamd.
+        useFactory: (db: Database, changeMail: ChangeMail, queues: JobQueues) => new ReportSpam(db, changeMail, queues),
+        inject: [DATABASE, ChangeMail, JobQueues],
+      },
       // Changes over a filter are recorded here and run by the ingest worker's bulk-change job.
       { provide: JobQueues, useFactory: () => createJobQueues(config) },
       {

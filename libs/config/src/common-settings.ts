@@ -233,3 +233,27 @@ export const mailPolicyConfig = {
 export const bounceTokenConfig = {
   BOUNCE_TOKEN_SECRET: demoSecret(z.string().min(32, 'must be at least 32 characters'), '6892f9afd362f35b24cd282592cd6e6fb845f274ed6a43140217eacddbe1ef01'),
 };
+
+/** rspamd, which scores incoming mail (its scanner, RSPAMD_URL) and learns from users' reports (its controller). */
+export const spamCheckConfig = {
+  /** Score every incoming message with rspamd; false stores it unscored (the benchmark's A/B). */
+  SPAM_CHECK: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('true')
+    .transform((value) => value === 'true'),
+  RSPAMD_URL: z.url({ protocol: /^https?$/, message: 'must be an http:// URL' }).default('http://127.0.0.1:11333'),
+  RSPAMD_CONTROLLER_URL: z.url({ protocol: /^https?$/, message: 'must be an http:// URL' }).default('http://127.0.0.1:11334'),
+  /** The controller's password (scripts/rspamd.sh writes it into rspamd's configuration). */
+  RSPAMD_PASSWORD: demoSecret(z.string().min(8, 'must be at least 8 characters'), 'letterbox-rspamd'),
+  /** Messages one worker process has rspamd score at once; the others wait their turn. */
+  SPAM_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  /** What one message's scoring may take, waiting for its turn included, in ms; past it the message is stored unscored. */
+  SPAM_CHECK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
+  /** Larger messages are stored unscored: spam is small, and rspamd would read all of it. */
+  SPAM_CHECK_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 ** 2)
+    .default(2 * 1024 ** 2),
+};

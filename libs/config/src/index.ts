@@ -9,6 +9,7 @@ export {
   redisConfig,
   adminConfig,
   ingestTokenConfig,
+  spamCheckConfig,
   httpConfig,
   opsConfig,
   portFrom,

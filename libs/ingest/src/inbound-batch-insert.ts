@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { namedStatement } from '@letterbox/db';
-import { mailRowsInput, mailRowsInsertCtes, type PreparedMail } from '@letterbox/mail';
+import { mailRowsInput, mailRowsInsertCtes, type PreparedMail, type SpamVerdict } from '@letterbox/mail';
 import type { MailAuthentication } from '@letterbox/mail-auth';
 
 export interface InboundMailRow {
@@ -15,6 +15,8 @@ export interface InboundMailRow {
   authentication?: MailAuthentication;
   /** The recipient's mailbox it goes to: Spam for a forged colleague or a DMARC quarantine. */
   mailbox: 'inbox' | 'spam';
+  /** rspamd's verdict, when it scored the message. */
+  spam?: SpamVerdict;
 }
 
 /** A notification's title must name someone: mail without a From address is stored too. */
@@ -43,7 +45,7 @@ export interface StoredInboundMail {
  */
 export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Promise<StoredInboundMail[]> {
   if (rows.length === 0) return [];
-  const input = rows.map(({ inboundId, userId, dedupKey, messageId, receivedAt, prepared, authentication, mailbox }) =>
+  const input = rows.map(({ inboundId, userId, dedupKey, messageId, receivedAt, prepared, authentication, mailbox, spam }) =>
     INPUT.row(
       {
         inbound_id: inboundId,
@@ -52,6 +54,7 @@ export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Pro
         received_at: receivedAt.toISOString(),
         authentication: authentication ?? null,
         mailbox_role: mailbox,
+        spam: spam ?? null,
       },
       // Under the acceptance's Message-ID: the one its dedup key was made from.
       { ...prepared, messageId },
@@ -84,6 +87,7 @@ const INPUT = mailRowsInput({
   received_at: 'timestamptz',
   authentication: 'jsonb',
   mailbox_role: 'text',
+  spam: 'jsonb',
 });
 
 // Mail ids are drawn while claiming, so the claim records the mail it stands for; a mail
@@ -115,6 +119,7 @@ const INSERT_INBOUND_BATCH = namedStatement(
       flagged: 'false',
       important: 'false',
       authentication: 'i.authentication',
+      spam: 'i.spam',
     },
   })}
 SELECT c.inbound_id, c.user_id, n.id AS mail_id, n.mailbox_id, COALESCE(NULLIF(n.from_name, ''), n.from_address) AS sender, n.subject, true AS stored_now

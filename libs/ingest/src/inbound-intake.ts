@@ -209,7 +209,7 @@ export class InboundIntake {
   private async describe(
     blob: StoredBlob,
     summary: HeaderSummary,
-    { inboundId, receivedAt, envelope, bounceTo, quota, received = blob }: Arrival,
+    { inboundId, receivedAt, origin, envelope, bounceTo, quota, received = blob }: Arrival,
     verification: Verification | undefined,
   ): Promise<{ payload: InboundMessageJob; recipients: Map<string, RecipientAddress> }> {
     const recipients = envelope?.known ?? (await this.directory.resolve([...summary.to, ...summary.cc, ...summary.bcc].map(({ address }) => address))).known;
@@ -227,6 +227,7 @@ export class InboundIntake {
       ...(bounceTo.length > 0 && { bounceTo }),
       receivedAt: receivedAt.toISOString(),
       ...(verification && { authentication: verification.authentication, mailbox: verification.action.action === 'spam' ? 'spam' : 'inbox' }),
+      ...(origin.channel !== 'local' && { peer: { ip: origin.ip, helo: origin.helo, mailFrom: origin.sender, rcptTo: [...recipients.keys()] } }),
     };
     return { payload, recipients };
   }

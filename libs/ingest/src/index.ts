@@ -4,6 +4,8 @@ export { spoolFolderOf } from './intake-spool';
 export { intakeSpoolFor } from './intake-spool-for';
 export { RecipientDirectory } from './recipient-directory';
 export { createIngestPipeline } from './pipeline/ingest-pipeline-stages';
+export { RspamdScanner } from './spam/rspamd-scanner';
+export { RspamdLearner } from './spam/rspamd-learner';
 export { ingestJobHandlers } from './ingest-job-handlers';
 export {
   DmarcRejectedError,

@@ -19,6 +19,8 @@ export { RenderedContentCache } from './read/rendered-content-cache';
 export { MailUpdates, type MailState } from './change/mail-updates';
 export { BulkMailChanges, type MailSelection } from './change/bulk-mail-changes';
 export { ChangeMail } from './change/change-mail';
+export { ReportSpam } from './change/report-spam';
+export { SpamSweep } from './change/spam-sweep';
 export { ChangeMailsInBulk } from './change/change-mails-in-bulk';
 export { PerUserLimit } from './heavy-reads/per-user-limit';
 export { BulkChanges, type BulkFilter } from './change/bulk-changes';
@@ -41,6 +43,7 @@ export {
   MailboxDeletedError,
   BulkChangeNotFoundError,
 } from './mail-errors';
+export { spamVerdictSchema, type SpamVerdict } from './spam-verdict';
 export { mapSummaryRow, SUMMARY_COLUMNS, type MailRecord, type SummaryRow } from './mail-views';
 export {
   mailDetailSchema,
@@ -60,5 +63,6 @@ export { parseSearchQuery, SearchQueryError } from './search/search-query';
 export { searchDocumentSql } from './search/search-document';
 export { searchableText } from './search/search-text';
 export { ContactQueries, contactListSchema, type ContactSuggestion } from './contacts/contacts';
+export { writtenToAmong, correspondentKey, type SenderOfRecipient } from './contacts/correspondents';
 export { mailBlobReferencesSql } from './store/mail-blob-references';
 export { MailExportQueries, type ExportedMail } from './export/mail-export-queries';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mailAuthenticationSchema, type MailAuthentication } from '@letterbox/mail-auth';
 import type { MailAddress, MailLayout } from '@letterbox/mime';
+import { spamVerdictSchema, type SpamVerdict } from './spam-verdict';
 
 /*
  * How the API shows mail: shared by the list, the detail, the conversations and their tests,
@@ -71,6 +72,8 @@ export const mailDetailSchema = mailSummarySchema
     attachments: z.array(attachmentViewSchema.extend({ url: z.string() })),
     /** What the intake's checks found of its sender; null for mail not received from outside, or received before checks were made. */
     authentication: mailAuthenticationSchema.nullable(),
+    /** rspamd's verdict; null for mail not received from outside, or not scored (rspamd slow or down, the message too large). */
+    spam: spamVerdictSchema.nullable(),
   })
   .meta({ id: 'MailDetail' });
 export type MailDetail = z.infer<typeof mailDetailSchema>;
@@ -200,4 +203,5 @@ export interface MailRecord extends MailSummary {
   mailboxLocked: boolean;
   attachments: Array<AttachmentView & { encoding: string; bodyStart: number; bodyEnd: number }>;
   authentication: MailAuthentication | null;
+  spam: SpamVerdict | null;
 }

@@ -7,6 +7,7 @@ export {
   sseConnections,
   sendsTotal,
   inboundTotal,
+  spamChecksTotal,
   pushTotal,
   watchPool,
   watchQueueDepth,

@@ -121,3 +121,9 @@ export async function metricsText(): Promise<{ contentType: string; body: string
   collectProcessMetrics();
   return { contentType: register.contentType, body: await register.metrics() };
 }
+
+export const spamChecksTotal = new Counter({
+  name: 'letterbox_spam_checks_total',
+  help: 'Incoming messages rspamd was asked about, by outcome: scored, or stored unscored (timeout, unavailable, too-large)',
+  labelNames: ['outcome'] as const,
+});

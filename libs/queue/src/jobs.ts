@@ -46,6 +46,16 @@ export interface JobPayloads {
     /** Whose mail it changes: its slices are announced to them. */
     userId: number;
   };
+  /**
+   * Teach rspamd's Bayes classifier a mail its user reported as spam or as not spam (through its controller),
+   * read from storage by its key: a mail deleted meanwhile is still learned from.
+   */
+  'learn-spam': {
+    mailId: number;
+    storageKey: string;
+    size: number;
+    as: 'spam' | 'ham';
+  };
   /** Announce one stored mail on its owner's registered devices. */
   'notify-new-mail': {
     userId: number;
@@ -92,6 +102,18 @@ export interface InboundMessageJob {
   authentication?: MailAuthentication;
   /** The recipients' mailbox it goes to (Spam: a forged colleague, a DMARC quarantine); the inbox when absent. */
   mailbox?: 'inbox' | 'spam';
+  /**
+   * How it came from outside, as the spam check tells rspamd: the connecting address, HELO and MAIL FROM when
+   * the intake knew them, and the envelope's recipients. Absent for mail from colleagues and in jobs queued before.
+   */
+  peer?: InboundPeer;
+}
+
+export interface InboundPeer {
+  ip?: string;
+  helo?: string;
+  mailFrom?: string;
+  rcptTo: string[];
 }
 
 /**
@@ -111,6 +133,8 @@ export const QUEUE_OF = {
   'store-sent-copies': 'mail-ingest',
   // Run by the ingest worker, which stores mail in mailboxes; its slices are short transactions like the ingest batches'.
   'bulk-change': 'mail-ingest',
+  // Run by the ingest worker, which asks rspamd about incoming mail too.
+  'learn-spam': 'mail-ingest',
   'notify-new-mail': 'push-notify',
 } as const satisfies Record<JobName, string>;
 
@@ -156,6 +180,13 @@ export const JOB_OPTIONS = {
     removeOnComplete: { age: 24 * HOUR_SECONDS, count: 10_000 },
     removeOnFail: { age: 7 * 24 * HOUR_SECONDS },
   },
+  'learn-spam': {
+    // rspamd away for a while (a restart) is waited for: about 17 minutes of retries; a report never learned is a small loss.
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
+    removeOnComplete: { age: HOUR_SECONDS, count: 10_000 },
+    removeOnFail: { age: 7 * 24 * HOUR_SECONDS },
+  },
   'notify-new-mail': {
     // A push is worth little once the mail is old: a few minutes of retries at most.
     attempts: 6,
@@ -173,6 +204,8 @@ const JOB_IDS: { [Name in JobName]: (payload: JobPayloads[Name]) => string } = {
   'ingest-mail': ({ inboundId }) => `inbound-${inboundId}`,
   'ingest-mails': ({ groupId }) => `inbound-group-${groupId}`,
   'bulk-change': ({ changeId }) => `bulk-change-${changeId}`,
+  // A report repeated within the hour its job is kept is learned once (rspamd would refuse it again anyway).
+  'learn-spam': ({ mailId, as }) => `learn-${as}-${mailId}`,
   // Keyed by mail: a retried ingest re-announcing a mail it already stored adds nothing.
   'notify-new-mail': ({ mailId }) => `notify-${mailId}`,
 };

@@ -196,6 +196,20 @@ describe('incoming mail is checked before it is stored', () => {
     assert.equal(mail.authentication.sender, 'failed');
   });
 
+  test("GTUBE, from a sender whose checks pass, lands in Spam with rspamd's score and symbols on its detail", async () => {
+    const gtube = 'XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X';
+    const { raw, messageId } = message('ann@pass.test', '', `Limited offer!\r\n${gtube}\r\n`);
+    await send(await signed(raw), 'ann@pass.test');
+    const mail = await stored(messageId);
+    assert.equal(mail.role, 'spam');
+    assert.equal(mail.authentication.sender, 'verified');
+    const detail = await fetch(`${readApi.url}/v2/mails/${mail.id}`, { headers: { authorization: `Bearer ${accessTokenFor(bob)}` } });
+    const { spam } = (await detail.json()) as { spam: { score: number; requiredScore: number; action: string; symbols: Array<{ name: string }> } };
+    assert.equal(spam.action, 'reject');
+    assert.ok(spam.score >= spam.requiredScore);
+    assert.ok(spam.symbols.some(({ name }) => name === 'GTUBE'));
+  });
+
   test("a colleague's address in From, on mail from outside, goes to Spam as a forged colleague", async () => {
     const { raw, messageId } = message(`alice@${bob.domain}`);
     const inboundId = /queued as ([0-9a-f-]{36})/.exec(String((await send(raw, 'someone@outside.test')).response))?.[1];

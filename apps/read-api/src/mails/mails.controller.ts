@@ -9,6 +9,7 @@ import {
   bulkChangeSchema,
   ChangeMail,
   ChangeMailsInBulk,
+  ReportSpam,
   mailDetailSchema,
   MailDetailQuery,
   StartBulkChange,
@@ -25,6 +26,7 @@ export class MailsController {
   constructor(
     private readonly detail: MailDetailQuery,
     private readonly changeMail: ChangeMail,
+    private readonly reportSpamOf: ReportSpam,
     private readonly changeInBulk: ChangeMailsInBulk,
     private readonly startBulkChange: StartBulkChange,
     private readonly bulkChanges: BulkChanges,
@@ -83,6 +85,22 @@ export class MailsController {
     @Param(new ZodValidationPipe(bulkChangeParams, 'path')) params: z.infer<typeof bulkChangeParams>,
   ): Promise<BulkChangeView> {
     return this.bulkChanges.view(user.userId, params.id);
+  }
+
+  /** "Report spam": moves the mail to Spam, and teaches the spam filter that mail like it is spam. */
+  @Post(':id/spam')
+  @HttpCode(200)
+  @ApiZodPath(mailIdParams)
+  reportSpam(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
+    return this.reportSpamOf.report(user.userId, params.id, 'spam');
+  }
+
+  /** "Not spam": moves the mail to the inbox, and teaches the spam filter that mail like it is not spam. */
+  @Post(':id/not-spam')
+  @HttpCode(200)
+  @ApiZodPath(mailIdParams)
+  reportNotSpam(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
+    return this.reportSpamOf.report(user.userId, params.id, 'ham');
   }
 
   /** Moves the mail to the trash; a mail already in the trash is deleted. */

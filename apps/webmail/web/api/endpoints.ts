@@ -100,6 +100,9 @@ export const fetchMail = (id: number, signal?: AbortSignal) => requestJson<MailD
 export const changeMail = (id: number, changes: MailChanges) => requestJson<unknown>(`/v2/mails/${id}`, { method: 'PATCH', json: changes });
 
 export const deleteMail = (id: number) => requestJson<unknown>(`/v2/mails/${id}`, { method: 'DELETE' });
+/** "Report spam" (to Spam) or "Not spam" (to the inbox): the mail moves, and the spam filter learns from it. */
+export const reportSpam = (id: number, spam: boolean) =>
+  requestJson<{ mailboxId: number }>(`/v2/mails/${id}/${spam ? 'spam' : 'not-spam'}`, { method: 'POST' });
 
 /** An attachment's bytes, fetched with the session's token (a plain link could not send it). */
 export const fetchAttachment = (url: string, signal?: AbortSignal) => request(url, { signal, headers: { accept: '*/*' } }).then((response) => response.blob());

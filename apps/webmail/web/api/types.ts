@@ -11,6 +11,8 @@ export type {
   MailDetail,
   /** What the ingest's checks found about who sent a mail; null on the detail for mail stored before them and local mail. */
   MailAuthentication,
+  /** What rspamd made of an incoming mail: its score, the score it rejects at, its action and the rules that matched. */
+  SpamVerdict,
   MailAddress as Address,
   /** Where a search hit's words are in `text`: [start, end) offsets. */
   SearchHighlight as Highlight,

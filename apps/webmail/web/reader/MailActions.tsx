@@ -12,12 +12,15 @@ interface Props {
   onFlag(flagged: boolean): void;
   onSeen(seen: boolean): void;
   onMove(mailboxId: number): void;
+  /** Report spam (true) or not spam (false). */
+  onReportSpam(spam: boolean): void;
   onDelete(): void;
 }
 
 /** Back, reply, reply all, forward (or edit, for a draft), flag, mark unread, move and delete: the toolbar above an open mail. */
-export function MailActions({ mail, mailboxes, busy, onBack, onAnswer, onEditDraft, onFlag, onSeen, onMove, onDelete }: Props) {
-  const inTrash = mailboxes.find((mailbox) => mailbox.id === mail.mailboxId)?.role === 'trash';
+export function MailActions({ mail, mailboxes, busy, onBack, onAnswer, onEditDraft, onFlag, onSeen, onMove, onReportSpam, onDelete }: Props) {
+  const role = mailboxes.find((mailbox) => mailbox.id === mail.mailboxId)?.role;
+  const inTrash = role === 'trash';
   return (
     <div className="mail-actions" role="toolbar" aria-label="Message actions">
       <button type="button" className="back" onClick={onBack} title="Back to the list (Escape)">
@@ -47,6 +50,18 @@ export function MailActions({ mail, mailboxes, busy, onBack, onAnswer, onEditDra
         {mail.seen ? 'Mark unread' : 'Mark read'}
       </button>
       <MoveToSelect label="Move to" mailboxes={mailboxes} currentMailboxId={mail.mailboxId} disabled={busy} onMove={onMove} />
+      {role === 'spam' ? (
+        <button type="button" disabled={busy} onClick={() => onReportSpam(false)} title="Move to the inbox and teach the spam filter">
+          Not spam
+        </button>
+      ) : (
+        role !== 'sent' &&
+        role !== 'drafts' && (
+          <button type="button" disabled={busy} onClick={() => onReportSpam(true)} title="Move to Spam and teach the spam filter">
+            Report spam
+          </button>
+        )
+      )}
       <button type="button" className="danger" disabled={busy} onClick={onDelete} title="Delete (#)">
         {inTrash ? 'Delete forever' : 'Delete'}
       </button>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { changeMail, deleteMail } from '../api/endpoints';
+import { changeMail, deleteMail, reportSpam } from '../api/endpoints';
 import { messageOf } from '../api/http';
 import type { AnswerMode, MailChanges, Mailbox, MailDetail, Receipt } from '../api/types';
 import { formatAddresses, formatFullDate } from '../shared/format';
@@ -11,6 +11,7 @@ import { MailActions } from './MailActions';
 import { MailFrame } from './MailFrame';
 import { ReceiptList } from './ReceiptList';
 import { SenderWarning, VerifiedMark } from './SenderCheck';
+import { SpamScore } from './SpamScore';
 import { ThreadMessages } from './ThreadMessages';
 import { useMail } from './useMail';
 
@@ -75,6 +76,20 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
     }
   }
 
+  async function report(spam: boolean) {
+    if (!mail) return;
+    setBusy(true);
+    setActionError(null);
+    try {
+      const { mailboxId } = await reportSpam(mail.id, spam);
+      onChanged(mail.id, { mailboxId });
+      onRemoved(mail.id);
+    } catch (failure) {
+      setActionError(messageOf(failure));
+      setBusy(false);
+    }
+  }
+
   async function remove() {
     if (!mail) return;
     setBusy(true);
@@ -124,6 +139,7 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
         onFlag={(flagged) => void apply({ flagged })}
         onSeen={(seen) => void apply({ seen })}
         onMove={(mailboxId) => void apply({ mailboxId }).then((moved) => moved && onRemoved(mail.id))}
+        onReportSpam={(spam) => void report(spam)}
         onDelete={() => void remove()}
       />
       {actionError && (
@@ -154,6 +170,7 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
           <dd>
             <time dateTime={mail.receivedAt}>{formatFullDate(mail.receivedAt)}</time>
           </dd>
+          {mail.spam && <SpamScore verdict={mail.spam} />}
         </dl>
       </header>
       <ThreadMessages threadId={mail.threadId} openMailId={mail.id} />

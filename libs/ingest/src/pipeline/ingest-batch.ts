@@ -1,4 +1,4 @@
-import type { PreparedMail } from '@letterbox/mail';
+import type { PreparedMail, SpamVerdict } from '@letterbox/mail';
 import type { InboundMessageJob, JobTrace } from '@letterbox/queue';
 import type { StoredInboundMail } from '../inbound-batch-insert';
 import type { RecipientMessage } from '../ingested-messages';
@@ -23,6 +23,13 @@ export interface IngestItem {
   prepared?: PreparedMail;
   /** Its mails, stored now or by an earlier attempt of its acceptance: set by the store stage. */
   stored: StoredInboundMail[];
+  /** rspamd's verdict, and the recipients whose Spam it puts the message in: set by the spam stage for a message it scored. */
+  spam?: { verdict: SpamVerdict; spamFor: ReadonlySet<number> };
+}
+
+/** The recipient's mailbox a message goes to: Spam when the intake's checks or the spam stage put it there. */
+export function mailboxOf(item: IngestItem, userId: number): 'inbox' | 'spam' {
+  return item.message.mailbox === 'spam' || item.spam?.spamFor.has(userId) ? 'spam' : 'inbox';
 }
 
 /**

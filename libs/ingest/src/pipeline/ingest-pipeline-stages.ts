@@ -8,6 +8,7 @@ import type { IncomingBounces } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import { IngestedMessages } from '../ingested-messages';
 import type { IntakeSpool } from '../intake-spool';
+import type { RspamdScanner } from '../spam/rspamd-scanner';
 import { AnnounceStage } from './stages/announce-stage';
 import { BounceStage } from './stages/bounce-stage';
 import { DedupStage } from './stages/dedup-stage';
@@ -15,6 +16,7 @@ import { IngestPipeline } from './ingest-pipeline';
 import type { IngestStage } from './ingest-stage';
 import { ParseStage } from './stages/parse-stage';
 import { RememberStage } from './stages/remember-stage';
+import { SpamStage } from './stages/spam-stage';
 import { StoreStage } from './stages/store-stage';
 
 /** What the stages use. */
@@ -31,6 +33,8 @@ export interface IngestPipelineOptions {
   spool?: IntakeSpool;
   /** What reads the bounces coming back to sends' bounce addresses. */
   bounces: IncomingBounces;
+  /** What scores incoming mail (SPAM_CHECK), and the size past which a message is stored unscored; without it none is scored. */
+  spam?: { scanner: RspamdScanner; maxBytes: number };
   logger?: Logger;
 }
 
@@ -38,17 +42,19 @@ export interface IngestPipelineOptions {
  * Every stage an accepted message goes through, in order: the one place they are listed.
  * Known duplicates are dropped before anything is read; a message is parsed before it is
  * stored, stored before its storing is remembered and announced; a bounce becomes its sender's notices
- * before the store, which they join in the announcements. A new stage is a class
+ * before the store, which they join in the announcements; rspamd scores what is parsed, and its
+ * verdict decides the mailbox the store puts it in. A new stage is a class
  * of its own (an IngestStage, in a file of its own) and a line here, where it belongs: a
  * check of the message's content between parse and store, say.
  */
 export function ingestStages(options: IngestPipelineOptions): IngestStage[] {
-  const { db, blobs, redis, queuePrefix, queues, announcer, spool, bounces, logger = loggerFor('ingest') } = options;
+  const { db, blobs, redis, queuePrefix, queues, announcer, spool, bounces, spam, logger = loggerFor('ingest') } = options;
   const ingested = new IngestedMessages(redis, queuePrefix);
   return [
     new DedupStage(ingested),
     new ParseStage(blobs, spool),
     new BounceStage(db.sql, blobs, spool, bounces, logger),
+    ...(spam ? [new SpamStage(db.sql, blobs, spam.scanner, spam.maxBytes, logger)] : []),
     new StoreStage(db.sql, logger),
     new RememberStage(ingested),
     new AnnounceStage(announcer, queues, logger),

@@ -1,6 +1,7 @@
 import { namedStatement, type UserReads } from '@letterbox/db';
 import type { MailAuthentication } from '@letterbox/mail-auth';
 import type { MailLayout } from '@letterbox/mime';
+import type { SpamVerdict } from '../spam-verdict';
 import { MailboxLockedError, MailNotFoundError } from '../mail-errors';
 import { mapSummaryRow, SUMMARY_COLUMNS, type AttachmentView, type MailRecord, type ReceiptView, type SummaryRow } from '../mail-views';
 
@@ -9,12 +10,13 @@ type RecordRow = SummaryRow & {
   layout: MailLayout;
   mailbox_locked: boolean;
   authentication: MailAuthentication | null;
+  spam: SpamVerdict | null;
   attachments: Array<AttachmentView & { encoding: string; bodyStart: number; bodyEnd: number }>;
 };
 
 const RECORD = namedStatement(
   'mail-record',
-  `SELECT ${SUMMARY_COLUMNS}, m.storage_key, m.layout, mb.locked AS mailbox_locked, m.authentication,
+  `SELECT ${SUMMARY_COLUMNS}, m.storage_key, m.layout, mb.locked AS mailbox_locked, m.authentication, m.spam,
      COALESCE((SELECT json_agg(json_build_object(
          'partId', a.part_id, 'filename', a.filename, 'contentType', a.content_type,
          'disposition', a.disposition, 'contentId', a.content_id, 'size', a.size,
@@ -52,6 +54,7 @@ export class MailQueries {
       layout: row.layout,
       mailboxLocked: row.mailbox_locked,
       authentication: row.authentication,
+      spam: row.spam,
       attachments: row.attachments,
     };
   }

@@ -59,6 +59,7 @@ const INSERT_CLONES = `WITH templates AS (
     flagged: 'g % 17 = 0',
     important: 'g % 29 = 0',
     authentication: 't.authentication',
+    spam: 't.spam',
   })}
     FROM threaded n JOIN templates t ON t.n = (g / $10::int) % $9::int
   RETURNING id, storage_key

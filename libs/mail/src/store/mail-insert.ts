@@ -22,6 +22,7 @@ const INSERT_MAIL = namedStatement(
       important: 'i.important',
       // Mail put in place, not received through the intake: nothing was checked.
       authentication: 'NULL::jsonb',
+      spam: 'NULL::jsonb',
     },
   })}
 SELECT id, thread_id FROM new_mails`,

@@ -35,6 +35,7 @@ const CREATE = namedStatement(
       important: 'false',
       // The user's own draft: nothing to check.
       authentication: 'NULL::jsonb',
+      spam: 'NULL::jsonb',
     },
     carry: ['i.content'],
   })}, new_draft AS (

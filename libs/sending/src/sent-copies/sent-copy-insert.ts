@@ -47,6 +47,7 @@ const INSERT_SENT_COPIES = namedStatement(
       important: 'i.important',
       // The user's own sent mail: nothing to check.
       authentication: 'NULL::jsonb',
+      spam: 'NULL::jsonb',
     },
     receipts: { officeId: 'u.office_id', keys: 'i.receipts' },
     carry: ['i.send_id'],

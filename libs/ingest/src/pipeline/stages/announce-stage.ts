@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { mailCreatedEvents, type MailAnnouncer } from '@letterbox/events';
 import { withRequestId } from '@letterbox/observability';
 import type { JobQueues } from '@letterbox/queue';
-import type { IngestBatch } from '../ingest-batch';
+import { mailboxOf, type IngestBatch } from '../ingest-batch';
 import type { IngestStage } from '../ingest-stage';
 
 /**
@@ -23,8 +23,8 @@ export class AnnounceStage implements IngestStage {
   ) {}
 
   async run(batch: IngestBatch): Promise<void> {
-    const stored = batch.ongoing.flatMap(({ message, stored }) =>
-      stored.map((mail) => ({ ...mail, requestId: message.requestId, spam: message.mailbox === 'spam' })),
+    const stored = batch.ongoing.flatMap((item) =>
+      item.stored.map((mail) => ({ ...mail, requestId: item.message.requestId, spam: mailboxOf(item, mail.userId) === 'spam' })),
     );
     for (const mail of stored) {
       withRequestId(mail.requestId ?? mail.inboundId, () =>
@@ -37,7 +37,7 @@ export class AnnounceStage implements IngestStage {
     await this.announcer.announceOrThrow(mailCreatedEvents(stored), () =>
       this.queues.enqueueAll(
         'notify-new-mail',
-        // Mail put in Spam is not pushed: a notification would show a forged colleague's name as theirs.
+        // Mail put in Spam is not pushed: a notification would show a forged colleague's name as theirs, or junk.
         stored.filter(({ spam }) => !spam).map(({ userId, mailId, from, subject, requestId }) => ({ userId, mailId, from, subject, requestId })),
       ),
     );

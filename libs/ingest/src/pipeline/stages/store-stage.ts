@@ -2,11 +2,11 @@ import type { Logger } from 'pino';
 import type { Pool } from 'pg';
 import type { InboundMailRow } from '../../inbound-batch-insert';
 import { insertInboundInPieces } from '../../inbound-batch-pieces';
-import type { IngestBatch, IngestItem } from '../ingest-batch';
+import { mailboxOf, type IngestBatch, type IngestItem } from '../ingest-batch';
 import type { IngestStage } from '../ingest-stage';
 
 /**
- * Stores the parsed messages in their recipients' inboxes (or Spam, as the intake's checks decided) with one statement (one
+ * Stores the parsed messages in their recipients' inboxes (or Spam, as the intake's checks or the spam stage decided) with one statement (one
  * transaction, one round trip): a pair stored before, by any worker, is skipped. A
  * message whose values PostgreSQL refuses is found by halving the batch and stored bare
  * (it was acknowledged; its EML is in storage, whole), all in the same attempt. Each
@@ -38,7 +38,8 @@ export class StoreStage implements IngestStage {
           receivedAt,
           prepared,
           authentication: message.authentication,
-          mailbox: message.mailbox ?? 'inbox',
+          mailbox: mailboxOf(item, userId),
+          spam: item.spam?.verdict,
         });
     }
     const stored = await insertInboundInPieces(this.sql, rows, (row, error) =>
