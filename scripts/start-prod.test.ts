@@ -104,7 +104,10 @@ describe('start:prod with production settings', () => {
         async () => {
           if (child.exitCode !== null) throw new Error(`start:prod exited with ${child.exitCode}:\n${output}`);
           const workers = ['delivery worker', 'ingest worker', 'notify worker'].every((name) => output.includes(`"msg":"${name} `));
-          const webmail = await fetch(`http://127.0.0.1:${webmailPort}/health/ready`).then((answer) => answer.ok, () => false);
+          const webmail = await fetch(`http://127.0.0.1:${webmailPort}/health/ready`).then(
+            (answer) => answer.ok,
+            () => false,
+          );
           return workers && webmail && output.includes('"msg":"ingest: ');
         },
         // Seven apps starting at once on a busy 2-core machine take a while.

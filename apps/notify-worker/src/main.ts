@@ -6,6 +6,7 @@ runWorkerProcess({
   name: 'notify worker',
   loadConfig: () => loadNotifyWorkerConfig(),
   start: startNotifyWorker,
-  describe: ({ fcm }) => `consuming push-notify, ${!fcm ? 'push off' : fcm.kind === 'mock' ? `sending through the mock FCM at ${fcm.url.origin}` : 'sending through FCM'}`,
+  describe: ({ fcm }) =>
+    `consuming push-notify, ${!fcm ? 'push off' : fcm.kind === 'mock' ? `sending through the mock FCM at ${fcm.url.origin}` : 'sending through FCM'}`,
   inFlight: 'notifications',
 });

@@ -61,11 +61,17 @@ describe('the webmail over HTTPS', () => {
   });
 
   test('a certificate without its key, or a file that is none, is named at start', () => {
-    assert.throws(() => loadWebmailConfig({ WEBMAIL_TLS_CERT: certificate.certFile }), (error: unknown) => {
-      assert.ok(error instanceof ConfigError);
-      assert.match(error.message, /WEBMAIL_TLS_KEY: required with WEBMAIL_TLS_CERT/);
-      return true;
-    });
-    assert.throws(() => loadWebmailConfig({ WEBMAIL_TLS_CERT: certificate.keyFile, WEBMAIL_TLS_KEY: certificate.keyFile }), /WEBMAIL_TLS_CERT: not a PEM certificate/);
+    assert.throws(
+      () => loadWebmailConfig({ WEBMAIL_TLS_CERT: certificate.certFile }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /WEBMAIL_TLS_KEY: required with WEBMAIL_TLS_CERT/);
+        return true;
+      },
+    );
+    assert.throws(
+      () => loadWebmailConfig({ WEBMAIL_TLS_CERT: certificate.keyFile, WEBMAIL_TLS_KEY: certificate.keyFile }),
+      /WEBMAIL_TLS_CERT: not a PEM certificate/,
+    );
   });
 });

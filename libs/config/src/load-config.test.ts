@@ -144,7 +144,11 @@ test('outside the demo, settings pointing at the demo are refused, each named wi
   };
   assert.equal(loadConfig(pointing, production).STORAGE_DIR, '/var/lib/letterbox/storage');
   assert.equal(loadConfig(pointing, { ...production, SMTP_HOST: '127.0.0.1', SMTP_PORT: '25' }).SMTP_PORT, 25, 'a local MTA is no mock');
-  assert.equal(loadConfig(pointing, { ...production, STORAGE_DIR: undefined, STORAGE_BACKEND: 's3', S3_BUCKET: 'mail', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }).STORAGE_BACKEND, 's3');
+  assert.equal(
+    loadConfig(pointing, { ...production, STORAGE_DIR: undefined, STORAGE_BACKEND: 's3', S3_BUCKET: 'mail', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' })
+      .STORAGE_BACKEND,
+    's3',
+  );
   assert.equal(loadConfig(pointing, { LETTERBOX_DEMO: 'true' }).SMTP_PORT, 1025, 'the demo runs on them');
 });
 
