@@ -10,9 +10,10 @@ import { transformFile, type Options } from '@swc/core';
  * plain JavaScript: compiling on load would keep SWC's native compiler (about 90 MB of
  * memory) resident in every process. Then builds the webmail's SPA with Vite into
  * dist/apps/webmail/public, which its server (dist/apps/webmail/src/main.js) serves.
+ * Another folder may be given (`scripts/build.ts <dir>`), inside the repository so the apps find node_modules.
  */
 const ROOT = path.resolve(__dirname, '..');
-const OUT = path.join(ROOT, 'dist');
+const OUT = path.resolve(ROOT, process.argv[2] ?? 'dist');
 const { paths } = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.base.json'), 'utf8')).compilerOptions as { paths: Record<string, string[]> };
 
 const options: Options = {
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
       if (output.map) await writeFile(`${target}.map`, output.map);
     }),
   );
-  console.log(`compiled ${files.length} files to dist/`);
+  console.log(`compiled ${files.length} files to ${path.relative(ROOT, OUT)}/`);
   await buildWebmail();
 }
 

@@ -5,8 +5,12 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
-# The demo runs on the public secrets the README prints, unless told otherwise; production refuses them.
-export LETTERBOX_DEMO=${LETTERBOX_DEMO:-true}
+# LETTERBOX_DEMO=false (or NODE_ENV=production) is a production start: npm run start:prod's, no demo at all.
+if [ "${LETTERBOX_DEMO:-true}" != "true" ] || [ "${NODE_ENV:-}" = "production" ]; then
+  exec bash scripts/start-prod.sh
+fi
+# The demo runs on the public secrets the README prints; production refuses them.
+export LETTERBOX_DEMO=true
 # Readable log lines on the terminal; a deployment keeps the JSON lines (LOG_PRETTY=false).
 export LOG_PRETTY=${LOG_PRETTY:-true}
 

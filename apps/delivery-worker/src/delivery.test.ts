@@ -23,8 +23,12 @@ import {
   testQueuePrefix,
   type TestUser,
   waitFor,
+  logFaultsAsExpected,
 } from '@letterbox/testing';
 import { startTestWorker, type TestWorker } from './testing/delivery-workers';
+
+// The provider's refusals and outages here are deliberate: its warnings are expected.
+logFaultsAsExpected();
 
 interface ReceiptRow {
   recipient_email: string;

@@ -6,6 +6,7 @@ runWorkerProcess({
   name: 'notify worker',
   loadConfig: () => loadNotifyWorkerConfig(),
   start: startNotifyWorker,
-  describe: (config) => `consuming push-notify, sending through ${config.fcm.kind === 'mock' ? `the mock FCM at ${config.fcm.url.origin}` : 'FCM'}`,
+  describe: ({ fcm }) =>
+    `consuming push-notify, ${!fcm ? 'push off' : fcm.kind === 'mock' ? `sending through the mock FCM at ${fcm.url.origin}` : 'sending through FCM'}`,
   inFlight: 'notifications',
 });

@@ -5,11 +5,14 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { DeviceRegistry } from '@letterbox/push';
 import { JOB_OPTIONS, type JobPayloads } from '@letterbox/queue';
-import { createTestUser, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
+import { logFaultsAsExpected, createTestUser, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
 import { startMockFcmServer, type MockFcmServer } from '@letterbox/push/testing';
 import { loadNotifyWorkerConfig } from './notify-worker.config';
 import { startNotifyWorker } from './start-notify-worker';
 import { NotifyQueue, notifyWorkerEnv } from './testing/notify-workers';
+
+// FCM's refusals and give-ups here are deliberate: its errors are expected.
+logFaultsAsExpected();
 
 type Payload = JobPayloads['notify-new-mail'];
 

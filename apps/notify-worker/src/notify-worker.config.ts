@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError, databaseConfig, loadConfig, opsConfig, redisConfig } from '@letterbox/config';
+import { databaseConfig, loadConfig, opsConfig, redisConfig } from '@letterbox/config';
 import type { FcmTarget } from '@letterbox/push';
 
 const count = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
@@ -44,15 +44,12 @@ export const notifyWorkerSettings = {
 
 export function loadNotifyWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
   const { FCM_MOCK_URL, FCM_PROJECT_ID, GOOGLE_APPLICATION_CREDENTIALS, FCM_MAX_CONNECTIONS, ...settings } = loadConfig(notifyWorkerSettings, env);
-  let fcm: FcmTarget;
+  // Neither: push is off (an office without a Firebase project); the worker still takes the jobs, sending nothing.
+  let fcm: FcmTarget | undefined;
   if (FCM_MOCK_URL) {
     fcm = { kind: 'mock', url: FCM_MOCK_URL, projectId: FCM_PROJECT_ID ?? 'letterbox-local', maxConnections: FCM_MAX_CONNECTIONS };
   } else if (GOOGLE_APPLICATION_CREDENTIALS) {
     fcm = { kind: 'google', serviceAccountFile: GOOGLE_APPLICATION_CREDENTIALS, projectId: FCM_PROJECT_ID, maxConnections: FCM_MAX_CONNECTIONS };
-  } else {
-    throw new ConfigError(
-      'Invalid configuration:\n  GOOGLE_APPLICATION_CREDENTIALS: FCM needs a service-account JSON key file, unless FCM_MOCK_URL names a mock FCM (not set)',
-    );
   }
   return { ...settings, fcm };
 }

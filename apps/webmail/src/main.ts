@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { exitOnStartupFailure, loggerFor, nameProcess, rootLogger, startOpsServer, startProcessMetrics } from '@letterbox/observability';
 import { loadWebmailConfig } from './webmail.config';
 import { createWebmailServer, upstreamChecks } from './webmail-server';
@@ -12,6 +13,10 @@ async function start(): Promise<void> {
     readApiUrl: config.READ_API_URL,
     sendApiUrl: config.SEND_API_URL,
     eventStreams: { maxStreams: config.WEBMAIL_MAX_EVENT_STREAMS, maxStreamsPerClient: config.WEBMAIL_MAX_EVENT_STREAMS_PER_CLIENT },
+    tls:
+      config.WEBMAIL_TLS_CERT && config.WEBMAIL_TLS_KEY
+        ? { cert: readFileSync(config.WEBMAIL_TLS_CERT, 'utf8'), key: readFileSync(config.WEBMAIL_TLS_KEY, 'utf8') }
+        : undefined,
     // Warnings only (an API that did not answer): a line per static file would drown them.
     loggerInstance: rootLogger().child({ component: 'http' }, { level: 'warn' }),
   });
@@ -22,7 +27,7 @@ async function start(): Promise<void> {
     checks: upstreamChecks({ readApiUrl: config.READ_API_URL, sendApiUrl: config.SEND_API_URL }),
   });
   loggerFor('process').info(
-    `webmail on http://${config.WEBMAIL_HOST}:${config.WEBMAIL_PORT} (read API ${config.READ_API_URL.origin}, send API ${config.SEND_API_URL.origin}; /metrics on ${config.OPS_HOST}:${ops.port})`,
+    `webmail on ${config.WEBMAIL_TLS_CERT ? 'https' : 'http'}://${config.WEBMAIL_HOST}:${config.WEBMAIL_PORT} (read API ${config.READ_API_URL.origin}, send API ${config.SEND_API_URL.origin}; /metrics on ${config.OPS_HOST}:${ops.port})`,
   );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

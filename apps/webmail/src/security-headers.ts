@@ -40,3 +40,9 @@ export const COMMON_HEADERS: Record<string, string> = {
   'cross-origin-opener-policy': 'same-origin',
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
+
+/**
+ * Served over HTTPS, the browser is told to use nothing else for this host for a year (RFC 6797);
+ * not for subdomains, which may be other services.
+ */
+export const HSTS = 'max-age=31536000';

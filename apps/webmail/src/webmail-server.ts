@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -7,13 +8,15 @@ import { problemBody, sendProblem, sendRouterRefusal } from '@letterbox/http';
 import { readiness, type DependencyCheck } from '@letterbox/observability';
 import { isApiPath, registerApiProxy, type EventStreamLimits } from './api-proxy';
 import { handleMailFrame } from './mail-frame';
-import { COMMON_HEADERS, SPA_CSP } from './security-headers';
+import { COMMON_HEADERS, HSTS, SPA_CSP } from './security-headers';
 
 export interface WebmailServerOptions {
   staticDir: string;
   readApiUrl: URL;
   sendApiUrl: URL;
   eventStreams: EventStreamLimits;
+  /** PEM certificate (with its chain) and key: HTTPS, every answer with HSTS. None: plain HTTP (behind a TLS proxy, or the demo). */
+  tls?: { cert: string; key: string };
   /** Where Fastify logs (the process's pino logger); none: silent. */
   loggerInstance?: FastifyBaseLogger;
 }
@@ -45,10 +48,12 @@ export async function createWebmailServer(options: WebmailServerOptions): Promis
     // A path the router cannot read never reaches the proxy: it is refused as the APIs themselves refuse it.
     frameworkErrors: (error, _request, reply) => void sendRouterRefusal(reply, error),
     serverFactory: (handler) => {
-      const server = http.createServer((request, response) => {
+      const route: http.RequestListener = (request, response) => {
+        if (options.tls) response.setHeader('strict-transport-security', HSTS);
         if (request.url === '/mail-frame') return handleMailFrame(request, response);
         handler(request, response);
-      });
+      };
+      const server = options.tls ? https.createServer(options.tls, route) : http.createServer(route);
       // Uploads of 25 MB over a slow line, and SSE streams that stay open: no request timeout.
       server.requestTimeout = 0;
       return server;

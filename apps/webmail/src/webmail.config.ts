@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, opsConfig, portFrom } from '@letterbox/config';
+import { loadConfig, opsConfig, pemFileSetting, portFrom } from '@letterbox/config';
 
 /** The repository, found from this file whether it runs from source or from dist/. */
 function repoRoot(from: string): string {
@@ -22,6 +22,9 @@ const upstream = (fallback: string) =>
 export const webmailSettings = {
   WEBMAIL_PORT: portFrom(8080),
   WEBMAIL_HOST: z.string().min(1).default('0.0.0.0'),
+  /** The certificate (with its chain) and key, PEM files, both or neither: with them the webmail serves HTTPS alone, with HSTS. */
+  WEBMAIL_TLS_CERT: pemFileSetting('certificate'),
+  WEBMAIL_TLS_KEY: pemFileSetting('private key'),
   ...opsConfig(9107),
   /** The built SPA (vite build output). */
   WEBMAIL_STATIC_DIR: z

@@ -1,17 +1,7 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { demoSecret } from './demo-secrets';
-
-/** The repository, found from this file whether it runs from source or from dist/. */
-function findRepoRoot(from: string): string {
-  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'nx.json'))) return dir;
-  }
-  return process.cwd();
-}
-
-const repoRoot = findRepoRoot(__dirname);
+import { repoRoot } from './repo-root';
 
 export const portFrom = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 

@@ -15,7 +15,12 @@ export function demoSecret(schema: z.ZodString, publicDefault: string) {
  */
 export function publicDefaultProblem(name: string, value: unknown, env: NodeJS.ProcessEnv): string | undefined {
   if (typeof value !== 'string' || !publicDefaults.has(value)) return undefined;
-  if (env.NODE_ENV !== 'production' && env.LETTERBOX_DEMO === 'true') return undefined;
+  if (isDemo(env)) return undefined;
   const where = env.NODE_ENV === 'production' ? 'NODE_ENV is production' : 'this is not the demo (LETTERBOX_DEMO=true)';
   return `${name}: the public demo default, and ${where}; set a secret of your own (for instance: openssl rand -base64 32)`;
+}
+
+/** The demo: `LETTERBOX_DEMO=true` (as `npm start` and `npm test` set it), never with NODE_ENV=production. */
+export function isDemo(env: NodeJS.ProcessEnv): boolean {
+  return env.NODE_ENV !== 'production' && env.LETTERBOX_DEMO === 'true';
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { z } from 'zod';
 import {
   adminConfig,
   aes256KeyBytes,
@@ -85,7 +86,7 @@ test('CORS origins and trusted proxies are lists; anything else is named', () =>
 });
 
 test('the S3 settings are needed only with STORAGE_BACKEND=s3, and each one missing or bad is named', () => {
-  assert.equal(loadConfig(storageConfig, {}).STORAGE_BACKEND, 'disk');
+  assert.equal(loadConfig(storageConfig, { LETTERBOX_DEMO: 'true' }).STORAGE_BACKEND, 'disk');
   assert.throws(
     () => loadConfig(storageConfig, { STORAGE_BACKEND: 's3', S3_ACCESS_KEY_ID: 'key' }),
     (error: unknown) => {
@@ -110,6 +111,45 @@ test('the S3 settings are needed only with STORAGE_BACKEND=s3, and each one miss
   });
   assert.equal(s3.S3_FORCE_PATH_STYLE, true);
   assert.equal(s3.S3_REGION, 'us-east-1');
+});
+
+test('outside the demo, settings pointing at the demo are refused, each named with what to set', () => {
+  const pointing = {
+    ...storageConfig,
+    SMTP_HOST: z.string().default('127.0.0.1'),
+    SMTP_PORT: portFrom(1025),
+    INGEST_SMTP_HOSTNAME: z.string().default('mx.letterbox.test'),
+    READ_API_PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
+  };
+  for (const env of [{}, { NODE_ENV: 'production', LETTERBOX_DEMO: 'true' }]) {
+    assert.throws(
+      () => loadConfig(pointing, env),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /SMTP_HOST\/SMTP_PORT: 127\.0\.0\.1:1025 is the demo's mock SMTP relay/);
+        assert.match(error.message, /INGEST_SMTP_HOSTNAME: mx\.letterbox\.test is the demo's MX name/);
+        assert.match(error.message, /READ_API_PUBLIC_URL: http:\/\/127\.0\.0\.1:3000 is this machine's loopback/);
+        assert.match(error.message, /STORAGE_DIR: .*var\/storage is inside the repository/);
+        return true;
+      },
+      JSON.stringify(env),
+    );
+  }
+  const production = {
+    SMTP_HOST: 'smtp.example.net',
+    SMTP_PORT: '587',
+    INGEST_SMTP_HOSTNAME: 'mx.example.com',
+    READ_API_PUBLIC_URL: 'https://mail.example.com',
+    STORAGE_DIR: '/var/lib/letterbox/storage',
+  };
+  assert.equal(loadConfig(pointing, production).STORAGE_DIR, '/var/lib/letterbox/storage');
+  assert.equal(loadConfig(pointing, { ...production, SMTP_HOST: '127.0.0.1', SMTP_PORT: '25' }).SMTP_PORT, 25, 'a local MTA is no mock');
+  assert.equal(
+    loadConfig(pointing, { ...production, STORAGE_DIR: undefined, STORAGE_BACKEND: 's3', S3_BUCKET: 'mail', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' })
+      .STORAGE_BACKEND,
+    's3',
+  );
+  assert.equal(loadConfig(pointing, { LETTERBOX_DEMO: 'true' }).SMTP_PORT, 1025, 'the demo runs on them');
 });
 
 test('REDIS_CLUSTER_NODES is read as host:port pairs, and a bad one is named', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { conditionalSettings } from './common-settings';
+import { demoPointingProblems } from './demo-defaults';
 import { publicDefaultProblem } from './demo-secrets';
 import { pairedSettings } from './tls-settings';
 
@@ -8,7 +9,8 @@ export class ConfigError extends Error {}
 /**
  * Reads the settings an app declares from the environment, with their defaults.
  * A missing or malformed value (some are needed only with another setting's value, as the S3 ones
- * with STORAGE_BACKEND=s3), or a secret left at its public default outside the demo, throws
+ * with STORAGE_BACKEND=s3), or a secret left at its public default or a setting pointing at the demo
+ * (its mock relay, its MX name, loopback, the repository) outside the demo, throws
  * a ConfigError naming every variable at fault, so an app stops at start-up instead of failing
  * (or being forged into) on its first request.
  */
@@ -18,6 +20,7 @@ export function loadConfig<Shape extends z.ZodRawShape>(shape: Shape, env: NodeJ
     const data: Record<string, unknown> = result.data;
     const refused = [
       ...Object.entries(data).flatMap(([name, value]) => publicDefaultProblem(name, value, env) ?? []),
+      ...demoPointingProblems(data, env),
       ...conditionalSettings
         .filter((rule) => data[rule.when] === rule.is)
         .flatMap((rule) => rule.requires.filter((name) => data[name] === undefined).map((name) => `${name}: required when ${rule.when}=${rule.is} (not set)`)),

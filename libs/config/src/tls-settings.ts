@@ -35,4 +35,5 @@ function pemFileProblem(path: string, kind: 'certificate' | 'private key'): stri
 export const pairedSettings: [string, string][] = [
   ['INGEST_SMTP_TLS_CERT', 'INGEST_SMTP_TLS_KEY'],
   ['MOCK_SMTP_TLS_CERT', 'MOCK_SMTP_TLS_KEY'],
+  ['WEBMAIL_TLS_CERT', 'WEBMAIL_TLS_KEY'],
 ];

@@ -2,10 +2,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { loadConfig, redisConfig } from '@letterbox/config';
-import { startTcpProxy } from '@letterbox/testing';
+import { logFaultsAsExpected, startTcpProxy } from '@letterbox/testing';
 import { createJobQueues } from './create-job-queues';
 import { JobQueues, QueueUnavailableError } from './job-queues';
 import { failFastConnection } from '@letterbox/redis';
+
+// Redis away is deliberate here: its warnings are expected.
+logFaultsAsExpected();
 
 const redisTarget = { REDIS_URL: loadConfig(redisConfig).REDIS_URL };
 
