@@ -7,6 +7,7 @@ import {
   NoRecipientsError,
   NotAMessageError,
   QuotaExceededError,
+  SpamRejectedError,
   UnknownRecipientsError,
 } from '@letterbox/ingest';
 import { QueueUnavailableError } from '@letterbox/queue';
@@ -19,6 +20,7 @@ export const classifyIngestError: ErrorClassifier = (error) => {
   if (error instanceof ForeignRecipientsError) return { status: 422, detail: `query.to: ${error.message}` };
   // The From domain's owner asks that mail failing DMARC be refused (RFC 7489 §6.6.2).
   if (error instanceof DmarcRejectedError) return { status: 422, type: PROBLEM_TYPES.dmarcRejected, detail: `body: ${error.message}` };
+  if (error instanceof SpamRejectedError) return { status: 422, detail: `body: ${error.message}` };
   if (error instanceof NoRecipientsError) return { status: 422, detail: `query.to: ${error.message}` };
   // Nothing was accepted: the gateway may send it again without the full mailboxes, or later.
   if (error instanceof QuotaExceededError) return { status: 507, detail: `query.to: ${error.message}` };

@@ -39,6 +39,9 @@ export class IngestServicesModule implements OnApplicationShutdown {
             defaultQuotaBytes: config.USER_QUOTA_BYTES,
             spool: intakeSpoolFor(config),
             verification: mailVerificationOf(config, dns),
+            spamRefusal: config.SPAM_REJECT
+              ? { url: config.RSPAMD_URL, concurrency: config.SPAM_CHECK_CONCURRENCY, timeoutMs: config.SPAM_CHECK_TIMEOUT_MS }
+              : undefined,
           }),
         inject: [DATABASE, BlobStore, JobQueues],
       },

@@ -9,6 +9,7 @@ import {
   portFrom,
   redisConfig,
   requestDatabaseConfig,
+  spamCheckConfig,
   storageConfig,
 } from '@letterbox/config';
 import { dnsConfig } from '@letterbox/dns';
@@ -69,6 +70,14 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
         .optional(),
       /** What a DMARC p=reject failure gets: refused (SMTP 550 5.7.1, HTTP 422), or put in Spam. */
       INGEST_DMARC_REJECT: z.enum(['refuse', 'quarantine']).default('refuse'),
+      /** `true`: a message rspamd gives its `reject` action is refused before it is acknowledged (SMTP 550 5.7.1, HTTP 422). */
+      SPAM_REJECT: z
+        .enum(['true', 'false'], { message: 'must be true or false' })
+        .default('false')
+        .transform((value) => value === 'true'),
+      RSPAMD_URL: spamCheckConfig.RSPAMD_URL,
+      SPAM_CHECK_CONCURRENCY: spamCheckConfig.SPAM_CHECK_CONCURRENCY,
+      SPAM_CHECK_TIMEOUT_MS: spamCheckConfig.SPAM_CHECK_TIMEOUT_MS,
       ...dnsConfig,
       /** POST /v2/inbound requests that one client address may have in progress at once; past it 429. */
       INGEST_HTTP_MAX_CONCURRENT_PER_CLIENT: z.coerce.number().int().min(1).default(2000),

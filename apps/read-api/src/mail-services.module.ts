@@ -7,6 +7,7 @@ import {
   BulkMailChanges,
   ChangeMail,
   ReportSpam,
+  SenderRules,
   ChangeMailboxes,
   ChangeMailsInBulk,
   ContactQueries,
@@ -53,6 +54,8 @@ export class MailServicesModule implements OnApplicationShutdown {
       },
       { provide: MailQueries, useFactory: (reads: UserReads) => new MailQueries(reads), inject: [READ_ROUTING] },
       { provide: ContactQueries, useFactory: (reads: UserReads) => new ContactQueries(reads), inject: [READ_ROUTING] },
+      // Written on the primary: the ingest reads them there, and the user's next list must show their change.
+      { provide: SenderRules, useFactory: (db: Database) => new SenderRules(db.sql), inject: [DATABASE] },
       {
         provide: PerUserLimit,
         useFactory: () => new PerUserLimit({ perUser: config.HEAVY_REQUESTS_PER_USER, waitMs: config.HEAVY_REQUESTS_WAIT_MS }),

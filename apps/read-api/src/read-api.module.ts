@@ -12,6 +12,7 @@ import { MailboxesController } from './mailboxes/mailboxes.controller';
 import { MailDownloadsController } from './mails/mail-downloads.controller';
 import { MailsController } from './mails/mails.controller';
 import { ReceiptConfirmController } from './receipts/receipt-confirm.controller';
+import { SpamSendersController } from './spam/spam-senders.controller';
 import { ThreadsController } from './threads/threads.controller';
 import type { ReadApiConfig } from './read-api.config';
 
@@ -29,7 +30,15 @@ export class ReadApiModule {
         events,
         AdminModule.forConfig(config),
       ],
-      controllers: [MailboxesController, MailsController, ThreadsController, ContactsController, MailDownloadsController, ReceiptConfirmController],
+      controllers: [
+        MailboxesController,
+        MailsController,
+        ThreadsController,
+        ContactsController,
+        SpamSendersController,
+        MailDownloadsController,
+        ReceiptConfirmController,
+      ],
       providers: [{ provide: APP_GUARD, useClass: BearerAuthGuard }],
     };
   }

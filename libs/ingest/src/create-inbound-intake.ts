@@ -7,6 +7,7 @@ import { InboundIntake } from './inbound-intake';
 import type { IntakeSpool } from './intake-spool';
 import { RecipientDirectory } from './recipient-directory';
 import { RecipientQuotas } from './recipient-quotas';
+import { RspamdScanner, type RspamdScannerOptions } from './spam/rspamd-scanner';
 
 export interface InboundIntakeOptions {
   /** The primary's pool: recipients and their usage are looked up and acceptances recorded there. */
@@ -28,11 +29,24 @@ export interface InboundIntakeOptions {
   spool?: IntakeSpool;
   /** How incoming mail is checked (see MailVerifier); without it (INGEST_VERIFY_SENDERS off) it is stored as it came. */
   verification?: Omit<MailVerifierOptions, 'isOwnAddress'>;
+  /** The rspamd scanner whose `reject` action refuses a message before it is acknowledged (SPAM_REJECT); without it none is. */
+  spamRefusal?: RspamdScannerOptions;
 }
 
 /** The intake of incoming mail, wired to PostgreSQL and the queues: the one way the ingest app, colleague delivery and the benches build it. */
 export function createInboundIntake(options: InboundIntakeOptions): InboundIntake {
-  const { sql, blobs, references, queues, maxMessageBytes, defaultQuotaBytes, directory = new RecipientDirectory(sql), spool, verification } = options;
+  const {
+    sql,
+    blobs,
+    references,
+    queues,
+    maxMessageBytes,
+    defaultQuotaBytes,
+    directory = new RecipientDirectory(sql),
+    spool,
+    verification,
+    spamRefusal,
+  } = options;
   const verifier = verification && new MailVerifier({ ...verification, isOwnAddress: (address) => directory.inOwnDomain(address) });
   return new InboundIntake(
     blobs,
@@ -43,5 +57,6 @@ export function createInboundIntake(options: InboundIntakeOptions): InboundIntak
     maxMessageBytes,
     spool,
     verifier,
+    spamRefusal && new RspamdScanner(spamRefusal),
   );
 }

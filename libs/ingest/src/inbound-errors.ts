@@ -60,6 +60,13 @@ function describeFull({ address, usage }: FullAddress): string {
     : `every member of the group ${address} is over their quota`;
 }
 
+/** A message rspamd gave its `reject` action, with SPAM_REJECT on: refused before it is acknowledged. */
+export class SpamRejectedError extends InboundRejectedError {
+  constructor(readonly score: number) {
+    super(`refused as spam (score ${score.toFixed(1)})`);
+  }
+}
+
 /** A DMARC failure whose From domain asks that it be refused (p=reject, RFC 7489 §6.6.2). */
 export class DmarcRejectedError extends InboundRejectedError {
   constructor(readonly fromDomain: string | null) {

@@ -9,7 +9,7 @@ import { looksLikeBounceAddress } from '@letterbox/sending';
 import { discardCreatedBlob, type BlobReferences, type BlobStore, type StoredBlob, type TrackedPut } from '@letterbox/storage';
 import { dedupKeyOf } from './dedup-key';
 import type { InboundAcceptances } from './inbound-acceptances';
-import { DmarcRejectedError, ForeignRecipientsError, NoRecipientsError, QuotaExceededError, UnknownRecipientsError } from './inbound-errors';
+import { DmarcRejectedError, ForeignRecipientsError, NoRecipientsError, QuotaExceededError, SpamRejectedError, UnknownRecipientsError } from './inbound-errors';
 import type { IntakeSpool } from './intake-spool';
 import { HeadCapture, parseMessageHead } from './message-head';
 import { readUpTo } from './read-up-to';
@@ -17,6 +17,7 @@ import { quotaVerdict } from './quota-verdict';
 import type { RecipientAddress, RecipientDirectory, ResolvedRecipients } from './recipient-directory';
 import type { RecipientQuotas } from './recipient-quotas';
 import { limitSize } from './size-limit';
+import type { RspamdScanner } from './spam/rspamd-scanner';
 
 export interface InboundMessage {
   content: Readable;
@@ -74,6 +75,8 @@ export class InboundIntake {
     private readonly spool?: IntakeSpool,
     /** Without one (INGEST_VERIFY_SENDERS off) messages are stored as they came, unchecked. */
     private readonly verifier?: MailVerifier,
+    /** With one (SPAM_REJECT), a message held in memory that rspamd gives its `reject` action is refused. */
+    private readonly spamRefusal?: RspamdScanner,
   ) {}
 
   /**
@@ -103,7 +106,7 @@ export class InboundIntake {
     const content = limitSize(message.content, this.maxMessageBytes, capture);
     const arrival: Arrival = { inboundId: randomUUID(), receivedAt: new Date(), origin: message.origin, envelope, bounceTo, quota: message.quota ?? 'refuse' };
     // Without a spool or a verifier nothing needs the bytes in memory: they stream into storage.
-    if (!this.spool && !this.verifier) return this.acceptStreamed(content, capture, arrival);
+    if (!this.spool && !this.verifier && !this.spamRefusal) return this.acceptStreamed(content, capture, arrival);
     const read = await readUpTo(content, SPOOLED_MESSAGE_BYTES);
     if (read.rest) return this.acceptStreamed(read.rest, capture, arrival);
     return this.acceptWhole(read.whole, arrival);
@@ -118,6 +121,7 @@ export class InboundIntake {
         ? { bytes: this.verifier.traced(received, verification), arrival: { ...arrival, received: { key: this.blobs.keyOf(received), size: received.length } } }
         : { bytes: received, arrival };
     const { bytes } = checked;
+    await this.refuseSpam(bytes, arrival);
     if (!this.spool) return this.putAndRecord(bytes, summary, checked.arrival, verification);
     const described = await this.describe({ key: this.blobs.keyOf(bytes), size: bytes.length }, summary, checked.arrival, verification);
     const spooled = await this.spool.append(bytes);
@@ -177,6 +181,18 @@ export class InboundIntake {
     });
     if (verification.action.action === 'reject') throw new DmarcRejectedError(verification.authentication.fromDomain);
     return verification;
+  }
+
+  /**
+   * Refuses a message from outside that rspamd gives its `reject` action, as it would be stored
+   * (its trace headers on). rspamd slow or down means no verdict: the message is accepted, and
+   * the ingest worker's spam stage scores it again (a larger message streams, and only that scores it).
+   */
+  private async refuseSpam(bytes: Buffer, { origin, inboundId, envelope }: Arrival): Promise<void> {
+    if (!this.spamRefusal || origin.channel === 'local') return;
+    const rcptTo = [...(envelope?.known.keys() ?? [])];
+    const verdict = await this.spamRefusal.check(bytes, { queueId: inboundId, ip: origin.ip, helo: origin.helo, mailFrom: origin.sender, rcptTo });
+    if (verdict?.action === 'reject') throw new SpamRejectedError(verdict.score);
   }
 
   /**

@@ -9,6 +9,7 @@ export { RspamdLearner } from './spam/rspamd-learner';
 export { ingestJobHandlers } from './ingest-job-handlers';
 export {
   DmarcRejectedError,
+  SpamRejectedError,
   EmptyMessageError,
   NotAMessageError,
   MessageTooLargeError,

@@ -7,6 +7,7 @@ import {
   NoRecipientsError,
   NotAMessageError,
   QuotaExceededError,
+  SpamRejectedError,
   UnknownRecipientsError,
 } from './inbound-errors';
 
@@ -18,6 +19,7 @@ export function refusalReason(error: unknown): string {
   if (error instanceof ForeignRecipientsError) return 'relay-denied';
   if (error instanceof QuotaExceededError) return 'over-quota';
   if (error instanceof DmarcRejectedError) return 'dmarc-reject';
+  if (error instanceof SpamRejectedError) return 'spam-reject';
   if (error instanceof QueueUnavailableError) return 'queue-unavailable';
   if ((error as { code?: unknown } | null)?.code === 'ENOSPC') return 'storage-full';
   return 'error';

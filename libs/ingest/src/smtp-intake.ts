@@ -10,6 +10,7 @@ import {
   InboundRejectedError,
   MessageTooLargeError,
   QuotaExceededError,
+  SpamRejectedError,
   UnknownRecipientsError,
 } from './inbound-errors';
 import type { InboundIntake } from './inbound-intake';
@@ -105,7 +106,7 @@ export function createSmtpIntake(intake: InboundIntake, options: SmtpIntakeOptio
           refused(refusalReason(error));
           if (error instanceof MessageTooLargeError) callback(smtpError(552, `5.3.4 ${error.message}`));
           else if (error instanceof QuotaExceededError) callback(smtpError(552, `5.2.2 ${error.message}`));
-          else if (error instanceof DmarcRejectedError) callback(smtpError(550, `5.7.1 ${error.message}`));
+          else if (error instanceof DmarcRejectedError || error instanceof SpamRejectedError) callback(smtpError(550, `5.7.1 ${error.message}`));
           else if (error instanceof InboundRejectedError) callback(smtpError(554, `5.6.0 ${error.message}`));
           else callback(temporaryFailure(error));
         },

@@ -64,5 +64,6 @@ export { searchDocumentSql } from './search/search-document';
 export { searchableText } from './search/search-text';
 export { ContactQueries, contactListSchema, type ContactSuggestion } from './contacts/contacts';
 export { writtenToAmong, correspondentKey, type SenderOfRecipient } from './contacts/correspondents';
+export { SenderRules, senderRulesAmong, senderAddressSchema, senderRuleListSchema, type SenderRule, type SenderRuleList } from './contacts/sender-rules';
 export { mailBlobReferencesSql } from './store/mail-blob-references';
 export { MailExportQueries, type ExportedMail } from './export/mail-export-queries';

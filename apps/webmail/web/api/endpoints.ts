@@ -103,6 +103,8 @@ export const deleteMail = (id: number) => requestJson<unknown>(`/v2/mails/${id}`
 /** "Report spam" (to Spam) or "Not spam" (to the inbox): the mail moves, and the spam filter learns from it. */
 export const reportSpam = (id: number, spam: boolean) =>
   requestJson<{ mailboxId: number }>(`/v2/mails/${id}/${spam ? 'spam' : 'not-spam'}`, { method: 'POST' });
+/** "Block sender" (blocked: their mail goes to Spam) or "Never spam" (allowed: never put in Spam by its score). */
+export const ruleSender = (list: 'blocked' | 'allowed', address: string) => request(`/v2/spam/${list}`, { method: 'POST', json: { address } });
 
 /** An attachment's bytes, fetched with the session's token (a plain link could not send it). */
 export const fetchAttachment = (url: string, signal?: AbortSignal) => request(url, { signal, headers: { accept: '*/*' } }).then((response) => response.blob());

@@ -14,13 +14,16 @@ interface Props {
   onMove(mailboxId: number): void;
   /** Report spam (true) or not spam (false). */
   onReportSpam(spam: boolean): void;
+  /** Block the sender (their mail goes to Spam) or never put their mail in Spam. */
+  onJudgeSender(list: 'blocked' | 'allowed'): void;
   onDelete(): void;
 }
 
 /** Back, reply, reply all, forward (or edit, for a draft), flag, mark unread, move and delete: the toolbar above an open mail. */
-export function MailActions({ mail, mailboxes, busy, onBack, onAnswer, onEditDraft, onFlag, onSeen, onMove, onReportSpam, onDelete }: Props) {
+export function MailActions({ mail, mailboxes, busy, onBack, onAnswer, onEditDraft, onFlag, onSeen, onMove, onReportSpam, onJudgeSender, onDelete }: Props) {
   const role = mailboxes.find((mailbox) => mailbox.id === mail.mailboxId)?.role;
   const inTrash = role === 'trash';
+  const fromSomeone = mail.from.address !== '' && role !== 'sent' && role !== 'drafts';
   return (
     <div className="mail-actions" role="toolbar" aria-label="Message actions">
       <button type="button" className="back" onClick={onBack} title="Back to the list (Escape)">
@@ -61,6 +64,16 @@ export function MailActions({ mail, mailboxes, busy, onBack, onAnswer, onEditDra
             Report spam
           </button>
         )
+      )}
+      {fromSomeone && (
+        <>
+          <button type="button" disabled={busy} onClick={() => onJudgeSender('blocked')} title={`Put mail from ${mail.from.address} in Spam from now on`}>
+            Block sender
+          </button>
+          <button type="button" disabled={busy} onClick={() => onJudgeSender('allowed')} title={`Never put mail from ${mail.from.address} in Spam`}>
+            Never spam
+          </button>
+        </>
       )}
       <button type="button" className="danger" disabled={busy} onClick={onDelete} title="Delete (#)">
         {inTrash ? 'Delete forever' : 'Delete'}

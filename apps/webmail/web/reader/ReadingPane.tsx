@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { changeMail, deleteMail, reportSpam } from '../api/endpoints';
+import { changeMail, deleteMail, reportSpam, ruleSender } from '../api/endpoints';
 import { messageOf } from '../api/http';
 import type { AnswerMode, MailChanges, Mailbox, MailDetail, Receipt } from '../api/types';
 import { formatAddresses, formatFullDate } from '../shared/format';
@@ -90,6 +90,22 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
     }
   }
 
+  /** Blocking the sender puts this mail in Spam too, and allowing them takes it out, as Report spam and Not spam do. */
+  async function judgeSender(list: 'blocked' | 'allowed') {
+    if (!mail) return;
+    setBusy(true);
+    setActionError(null);
+    try {
+      await ruleSender(list, mail.from.address);
+      const inSpam = mailboxes.find((mailbox) => mailbox.id === mail.mailboxId)?.role === 'spam';
+      if ((list === 'blocked') !== inSpam) await report(list === 'blocked');
+      else setBusy(false);
+    } catch (failure) {
+      setActionError(messageOf(failure));
+      setBusy(false);
+    }
+  }
+
   async function remove() {
     if (!mail) return;
     setBusy(true);
@@ -140,6 +156,7 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
         onSeen={(seen) => void apply({ seen })}
         onMove={(mailboxId) => void apply({ mailboxId }).then((moved) => moved && onRemoved(mail.id))}
         onReportSpam={(spam) => void report(spam)}
+        onJudgeSender={(list) => void judgeSender(list)}
         onDelete={() => void remove()}
       />
       {actionError && (

@@ -23,8 +23,8 @@ export interface IngestItem {
   prepared?: PreparedMail;
   /** Its mails, stored now or by an earlier attempt of its acceptance: set by the store stage. */
   stored: StoredInboundMail[];
-  /** rspamd's verdict, and the recipients whose Spam it puts the message in: set by the spam stage for a message it scored. */
-  spam?: { verdict: SpamVerdict; spamFor: ReadonlySet<number> };
+  /** rspamd's verdict, and the recipients whose Spam the message goes to: set by the spam stage for a message it scored or a recipient's rule sent to Spam. */
+  spam?: { verdict?: SpamVerdict; spamFor: ReadonlySet<number> };
 }
 
 /** The recipient's mailbox a message goes to: Spam when the intake's checks or the spam stage put it there. */

@@ -33,7 +33,7 @@ export interface IngestPipelineOptions {
   spool?: IntakeSpool;
   /** What reads the bounces coming back to sends' bounce addresses. */
   bounces: IncomingBounces;
-  /** What scores incoming mail (SPAM_CHECK), and the size past which a message is stored unscored; without it none is scored. */
+  /** What scores incoming mail (SPAM_CHECK), and the size past which a message is stored unscored; without it none is scored, and only users' blocked senders go to Spam. */
   spam?: { scanner: RspamdScanner; maxBytes: number };
   logger?: Logger;
 }
@@ -43,7 +43,7 @@ export interface IngestPipelineOptions {
  * Known duplicates are dropped before anything is read; a message is parsed before it is
  * stored, stored before its storing is remembered and announced; a bounce becomes its sender's notices
  * before the store, which they join in the announcements; rspamd scores what is parsed, and its
- * verdict decides the mailbox the store puts it in. A new stage is a class
+ * verdict with the recipients' blocked and allowed senders decides the mailbox the store puts it in. A new stage is a class
  * of its own (an IngestStage, in a file of its own) and a line here, where it belongs: a
  * check of the message's content between parse and store, say.
  */
@@ -54,7 +54,7 @@ export function ingestStages(options: IngestPipelineOptions): IngestStage[] {
     new DedupStage(ingested),
     new ParseStage(blobs, spool),
     new BounceStage(db.sql, blobs, spool, bounces, logger),
-    ...(spam ? [new SpamStage(db.sql, blobs, spam.scanner, spam.maxBytes, logger)] : []),
+    new SpamStage(db.sql, blobs, spam, logger),
     new StoreStage(db.sql, logger),
     new RememberStage(ingested),
     new AnnounceStage(announcer, queues, logger),

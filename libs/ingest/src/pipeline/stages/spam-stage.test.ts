@@ -5,7 +5,7 @@ import pino from 'pino';
 import { loadConfig, redisConfig, spamCheckConfig } from '@letterbox/config';
 import { primaryOnly, type Database } from '@letterbox/db';
 import { createMailAnnouncer } from '@letterbox/events';
-import { MailQueries } from '@letterbox/mail';
+import { MailQueries, SenderRules } from '@letterbox/mail';
 import { spamChecksTotal } from '@letterbox/observability';
 import { workerConnection, type JobQueues } from '@letterbox/queue';
 import type { RedisConnection } from '@letterbox/redis';
@@ -131,6 +131,25 @@ describe('the spam stage', () => {
     const stored = await storedOf(gtube);
     assert.equal(stored.mailbox, 'inbox');
     assert.equal((await new MailQueries(primaryOnly(db.sql)).record(user.id, stored.mailId)).spam?.action, 'reject');
+  });
+
+  test('a blocked sender goes to Spam whatever the score, rspamd down or not; an allowed one never by its score', async () => {
+    const blocked = `blocked-${randomUUID().slice(0, 8)}@example.org`;
+    const allowed = `allowed-${randomUUID().slice(0, 8)}@example.org`;
+    const rules = new SenderRules(db.sql);
+    await rules.put(user.id, blocked, 'block');
+    await rules.put(user.id, allowed.toUpperCase(), 'allow');
+    const everyday = await fromOutside('Hi, are we still on for lunch tomorrow?', blocked.toUpperCase());
+    const unscored = await fromOutside('Lunch?', blocked);
+    const gtube = await fromOutside(GTUBE, allowed);
+    await pipelineWith(scanner).run([everyday, gtube]);
+    await pipelineWith(absent).run([unscored]);
+    assert.equal((await storedOf(everyday)).mailbox, 'spam');
+    assert.equal((await storedOf(unscored)).mailbox, 'spam');
+    assert.equal((await storedOf(gtube)).mailbox, 'inbox');
+    const withoutCheck = await fromOutside('Lunch again?', blocked);
+    await new IngestPipeline(ingestStages(options)).run([withoutCheck]);
+    assert.equal((await storedOf(withoutCheck)).mailbox, 'spam', 'SPAM_CHECK off: blocked senders still go to Spam');
   });
 
   test("a colleague's mail (no peer: local delivery) is not scored", async () => {
