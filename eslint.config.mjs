@@ -65,4 +65,13 @@ export default tseslint.config(
     files: ['bench/**', 'scripts/**', 'tools/**', ...TEST_CODE],
     rules: { 'no-console': 'off' },
   },
+  {
+    // Node loads these itself, before any TypeScript can be compiled (tools/test-register.cjs is that compiler's hook).
+    files: ['tools/**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', Buffer: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

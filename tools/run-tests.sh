@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs one project's *.test.ts (and *.test.tsx) files with Node's test runner, TypeScript compiled by SWC on load.
+# Runs one project's *.test.ts (and *.test.tsx) files with Node's test runner, TypeScript compiled by SWC on load
+# (tools/test-register.cjs: @swc-node/register's output, cached on disk).
 # Usage: tools/run-tests.sh <project-root>, the command of every test target (tools/test-targets.test.ts checks it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,4 +28,4 @@ if [ ${#files[@]} -eq 0 ]; then
   exit 1
 fi
 # One file at a time: end-to-end tests start servers and workers that must not meet.
-exec node --require @swc-node/register --test --test-concurrency=1 --test-reporter=spec "${files[@]}"
+exec node --require "$root/tools/test-register.cjs" --test --test-concurrency=1 --test-reporter=spec "${files[@]}"

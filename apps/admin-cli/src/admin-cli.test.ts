@@ -7,7 +7,7 @@ import { verifyPassword } from '@letterbox/auth';
 import { dkimKeyConfig, loadConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { DkimKeyCipher, publishedDkimRecords } from '@letterbox/dkim';
-import { REPO_ROOT, startReadApiProcess, testDatabase, testQueuePrefix, type ApiProcess } from '@letterbox/testing';
+import { REPO_ROOT, startReadApiProcess, testDatabase, testQueuePrefix, TYPESCRIPT_ON_LOAD, type ApiProcess } from '@letterbox/testing';
 import { runAdminCommand } from './run-admin-command';
 
 interface Run {
@@ -25,7 +25,7 @@ describe('the admin command line: npm run admin -- <command>', () => {
   /** The command as an operator runs it, in a process of its own, against the test database (unless `env` says otherwise). */
   async function adminProcess(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
     try {
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--require', '@swc-node/register', 'apps/admin-cli/src/main.ts', ...args], {
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [...TYPESCRIPT_ON_LOAD, 'apps/admin-cli/src/main.ts', ...args], {
         cwd: REPO_ROOT,
         env: { ...process.env, QUEUE_PREFIX: queuePrefix, ...env },
       });

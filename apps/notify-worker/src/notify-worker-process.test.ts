@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { DeviceRegistry } from '@letterbox/push';
-import { createTestUser, testDatabase, testQueuePrefix, waitFor } from '@letterbox/testing';
+import { createTestUser, testDatabase, testQueuePrefix, TYPESCRIPT_ON_LOAD, waitFor } from '@letterbox/testing';
 import { startMockFcmServer, type MockFcmServer } from '@letterbox/push/testing';
 import { NotifyQueue, notifyWorkerEnv, startWorkerProcess } from './testing/notify-workers';
 
@@ -55,7 +55,7 @@ describe('the notify worker as a process', () => {
   });
 
   test('a bad setting stops it at start, naming the variable', () => {
-    const result = spawnSync(process.execPath, ['--require', '@swc-node/register', 'apps/notify-worker/src/main.ts'], {
+    const result = spawnSync(process.execPath, [...TYPESCRIPT_ON_LOAD, 'apps/notify-worker/src/main.ts'], {
       cwd: path.resolve(__dirname, '../../..'),
       env: { ...process.env, FCM_MOCK_URL: 'not a url', NOTIFY_CONCURRENCY: '0' },
       encoding: 'utf8',

@@ -5,6 +5,9 @@ import { poll } from './wait-for';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 
+/** Node's arguments that compile TypeScript on load, as tools/run-tests.sh runs the tests: SWC's output cached on disk. */
+export const TYPESCRIPT_ON_LOAD = ['--require', path.join(REPO_ROOT, 'tools/test-register.cjs')];
+
 export interface AppProcess {
   name: string;
   pid: number;
@@ -77,7 +80,7 @@ export function startNodeProcess(name: string, args: string[], options: NodeProc
 /** An app as it runs in production: its own process from its entry file, TypeScript compiled on load. */
 export function startAppProcess(name: string, entry: string, options: AppProcessOptions = {}): AppProcess {
   // Its start-up line is what the helpers wait for, whatever level the test process logs at.
-  return startNodeProcess(name, [...(options.nodeOptions ?? []), '--require', '@swc-node/register', entry], { env: { LOG_LEVEL: 'info', ...options.env } });
+  return startNodeProcess(name, [...(options.nodeOptions ?? []), ...TYPESCRIPT_ON_LOAD, entry], { env: { LOG_LEVEL: 'info', ...options.env } });
 }
 
 /** Polls `url` until it answers 2xx; fails at once if the app exits, and kills it if it never answers. */

@@ -4,7 +4,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe } from 'node:test';
-import S3rver from 's3rver';
 
 export interface TestS3 {
   /** The settings that make an app, or testSettings(), store blobs in this S3. */
@@ -30,6 +29,8 @@ const BUCKET = 'letterbox-test';
  * GET and ListObjects. App processes the test starts reach it by its `env`.
  */
 export async function startTestS3(): Promise<TestS3> {
+  // Loaded here, not with the testing lib: s3rver and its Koa stack cost every test file's start-up, and few tests use S3.
+  const { default: S3rver } = await import('s3rver');
   const directory = await mkdtemp(path.join(tmpdir(), 'letterbox-s3-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: BUCKET }] });
   const { port } = await server.run();
