@@ -5,6 +5,7 @@ import type { AnswerMode, BulkChange, MailChanges, MailDetail, SendView, Session
 import { answerDraft } from './compose/answer';
 import { Compose } from './compose/Compose';
 import { draftFromServer, emptyDraft, type Draft } from './compose/draft';
+import { undoneDraft } from './compose/undone-draft';
 import { SendTracker } from './compose/SendTracker';
 import { useSendTracking } from './compose/useSendTracking';
 import { useLiveEvents, type LiveEvent } from './live/useLiveEvents';
@@ -288,8 +289,9 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
 
   async function undo(item: (typeof tracking.sends)[number]) {
     if (await tracking.undo(item.send.id)) {
-      // Back to the compose window with everything as it was.
-      onDraft({ ...item.draft });
+      // Back to the compose window with everything as it was, as the draft the Sent copy became:
+      // a Discard or a new send then takes that copy out of Drafts.
+      onDraft(await undoneDraft(item.send, item.draft));
       onComposing(true);
     }
   }
