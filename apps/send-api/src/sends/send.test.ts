@@ -206,6 +206,29 @@ describe('send API, end to end', () => {
       cancelledEarly.push({ id: answer.body.id, to });
     });
 
+    test('scheduled sends are listed, soonest first, with subject and recipients, until cancelled; sends going at once and other users’ are not', async () => {
+      const later = new Date(Date.now() + 3 * 3600_000).toISOString();
+      const sooner = new Date(Date.now() + 2 * 3600_000).toISOString();
+      const first = await client.send({ to: [recipient('later')], subject: 'Goes later', text: 'later', sendAt: later });
+      const second = await client.send({ to: [recipient('sooner')], cc: [recipient('copy')], subject: 'Goes sooner', text: 'sooner', sendAt: sooner });
+      const now = await client.send({ to: [recipient('now')], subject: 'Goes now', text: 'now' });
+      assert.deepEqual([first.status, second.status, now.status], [202, 202, 202]);
+      const listed = await client.scheduled();
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      const mine = listed.body.items.filter((item) => [first.body.id, second.body.id, now.body.id].includes(item.id));
+      assert.deepEqual(
+        mine.map((item) => [item.id, item.subject, item.scheduledAt, item.to.length]),
+        [
+          [second.body.id, 'Goes sooner', sooner, 2],
+          [first.body.id, 'Goes later', later, 1],
+        ],
+      );
+      assert.equal((await strangerClient.scheduled()).body.items.length, 0);
+      for (const id of [first.body.id, second.body.id]) assert.equal((await client.cancel(id)).status, 200);
+      const after = (await client.scheduled()).body.items.map((item) => item.id);
+      assert.ok(!after.includes(first.body.id) && !after.includes(second.body.id), 'cancelled sends leave the list');
+    });
+
     test('cancel before the Sent copy is stored: the copy, stored afterwards, goes to Drafts', async () => {
       const to = recipient('undo-early');
       const answer = await client.send({ to: [to], subject: 'Undone at once', text: 'never mind' });

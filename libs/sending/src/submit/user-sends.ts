@@ -8,7 +8,7 @@ import { SendAlreadyStartedError, SendNotFoundError } from '../send-errors';
 import { parseRecordedRequest } from './record-send';
 import { recipientsOf } from './send-request';
 import type { SendOutbox } from './send-outbox';
-import { SEND_RECORD_COLUMNS, sendViewOfRecord, type SendRecordRow, type SendStatusView } from './send-view';
+import { SEND_RECORD_COLUMNS, sendViewOfRecord, type ScheduledSendView, type SendRecordRow, type SendStatusView } from './send-view';
 
 /** What a send's recipients' statuses are made from, beside its record. */
 const RECIPIENT_COLUMNS = 'request, delivered_to, (SELECT office_id FROM users WHERE users.id = user_id) AS office_id';
@@ -16,6 +16,16 @@ const RECIPIENT_COLUMNS = 'request, delivered_to, (SELECT office_id FROM users W
 type StatusRow = SendRecordRow & { request: unknown; delivered_to: string[]; office_id: number };
 
 const STATUS = namedStatement('send-status', `SELECT ${SEND_RECORD_COLUMNS}, ${RECIPIENT_COLUMNS} FROM outbound_sends WHERE id = $1 AND user_id = $2`);
+
+/** At most this many are listed: a user schedules a few mails, never thousands. */
+const SCHEDULED_LIMIT = 200;
+
+const SCHEDULED = namedStatement(
+  'sends-scheduled',
+  `SELECT ${SEND_RECORD_COLUMNS}, request FROM outbound_sends
+    WHERE user_id = $1 AND status = 'queued' AND scheduled_at > now()
+    ORDER BY scheduled_at, id LIMIT ${SCHEDULED_LIMIT}`,
+);
 
 const CANCEL = namedStatement(
   'send-cancel',
@@ -40,6 +50,15 @@ export class UserSends {
     const { rows } = await this.db.sql.query<StatusRow>({ ...STATUS, values: [sendId, userId] });
     if (!rows[0]) throw new SendNotFoundError(sendId);
     return this.withRecipients(rows[0]);
+  }
+
+  /** The user's sends still waiting for their time, soonest first: what "Send later" has put off, each to be cancelled. */
+  async scheduled(userId: number): Promise<ScheduledSendView[]> {
+    const { rows } = await this.db.sql.query<SendRecordRow & { request: unknown }>({ ...SCHEDULED, values: [userId] });
+    return rows.map((row) => {
+      const request = parseRecordedRequest(row.id, row.request);
+      return { ...sendViewOfRecord(row), subject: request.subject, to: recipientsOf(request) };
+    });
   }
 
   /**
