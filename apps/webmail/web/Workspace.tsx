@@ -6,7 +6,9 @@ import { answerDraft } from './compose/answer';
 import { Compose } from './compose/Compose';
 import { draftFromServer, emptyDraft, type Draft } from './compose/draft';
 import { undoneDraft } from './compose/undone-draft';
+import { ScheduledSends } from './compose/ScheduledSends';
 import { SendTracker } from './compose/SendTracker';
+import { useScheduledSends } from './compose/useScheduledSends';
 import { useSendTracking } from './compose/useSendTracking';
 import { useLiveEvents, type LiveEvent } from './live/useLiveEvents';
 import { MailboxList } from './mailboxes/MailboxList';
@@ -109,10 +111,16 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
     return () => clearInterval(timer);
   }, [live, onLiveEvent]);
 
-  const afterSend = useCallback(() => {
+  const afterDraftsChanged = useCallback(() => {
     void refreshMailboxes();
     if (sentView || mailbox?.role === 'drafts') void listRef.current.refresh();
   }, [refreshMailboxes, sentView, mailbox?.role]);
+  const scheduled = useScheduledSends(afterDraftsChanged);
+  const refreshScheduled = scheduled.refresh;
+  const afterSend = useCallback(() => {
+    afterDraftsChanged();
+    void refreshScheduled();
+  }, [afterDraftsChanged, refreshScheduled]);
   const tracking = useSendTracking(afterSend);
 
   // A row opens in the mailbox being shown (a conversation's newest mail may lie in another).
@@ -285,6 +293,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
     onDraft(null);
     onComposing(false);
     void refreshMailboxes();
+    void refreshScheduled();
   }
 
   async function undo(item: (typeof tracking.sends)[number]) {
@@ -315,6 +324,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
             onRetry={() => void refreshMailboxes()}
             onChanged={refreshMailboxes}
           />
+          <ScheduledSends sends={scheduled.sends} busy={scheduled.busy} error={scheduled.error} onCancel={(send) => void scheduled.cancel(send)} />
           {me?.usage && <UsageMeter usage={me.usage} />}
           <ShortcutHelp />
         </aside>

@@ -8,6 +8,7 @@ import type {
   MailboxList,
   MailPage,
   ServerDraft,
+  ScheduledSendList,
   SendStatusView,
   Session,
   SubmittedSend,
@@ -114,3 +115,6 @@ export const sendMail = (body: FormData | Record<string, unknown>, idempotencyKe
 export const fetchSend = (id: number, signal?: AbortSignal) => requestJson<SendStatusView>(`/v2/mails/send/${id}`, { signal });
 
 export const cancelSend = (id: number) => requestJson<SendStatusView>(`/v2/mails/send/${id}/cancel`, { method: 'POST' });
+
+/** The sends waiting for the time "Send later" gave them, soonest first. */
+export const fetchScheduledSends = (signal?: AbortSignal) => requestJson<ScheduledSendList>('/v2/mails/send/scheduled', { signal }).then((body) => body.items);
