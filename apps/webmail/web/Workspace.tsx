@@ -51,6 +51,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   const { mailboxes, error: mailboxError, refresh: refreshMailboxes } = useMailboxes();
   const [options, setOptions] = useState<ListOptions>(DEFAULT_LIST_OPTIONS);
   const searchRef = useRef<HTMLInputElement>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
   const paneActions = useRef<PaneActions | null>(null);
 
   const mailbox = mailboxes?.find((candidate) => candidate.id === route.mailboxId) ?? null;
@@ -217,8 +218,9 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
     if (index + offset >= items.length - 3) list.loadMore();
   }
 
+  // A kept reply or forward stays in Drafts (autosaved); `c` is always a new message.
   const startCompose = useCallback(() => {
-    if (!draft) onDraft(emptyDraft());
+    if (!draft || draft.original) onDraft(emptyDraft());
     onComposing(true);
   }, [draft, onDraft, onComposing]);
 
@@ -261,6 +263,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
         event.preventDefault();
         searchRef.current?.focus();
       },
+      '?': () => setHelpOpen((open) => !open),
       s: () => paneActions.current?.toggleFlag(),
       '#': () => paneActions.current?.remove(),
       u: () => paneActions.current?.markUnread(),
@@ -326,15 +329,15 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
           />
           <ScheduledSends sends={scheduled.sends} busy={scheduled.busy} error={scheduled.error} onCancel={(send) => void scheduled.cancel(send)} />
           {me?.usage && <UsageMeter usage={me.usage} />}
-          <ShortcutHelp />
+          <ShortcutHelp open={helpOpen} onToggle={setHelpOpen} />
         </aside>
         <section className="list-pane" id="mail-list-region" aria-label="Mail list" tabIndex={-1}>
-          <MailListToolbar options={options} onChange={setOptions} searchRef={searchRef} />
+          <MailListToolbar options={options} folderName={mailbox?.name ?? 'this folder'} onChange={setOptions} searchRef={searchRef} />
           {mailbox?.locked ? (
             <p className="empty">This mailbox is locked.</p>
           ) : (
             <MailListView
-              title={mailbox?.name ?? 'Mail'}
+              title={options.search && !options.searchFolderOnly ? 'Search results' : (mailbox?.name ?? 'Mail')}
               list={list}
               selectedId={route.mailId}
               sentView={sentView}
@@ -357,7 +360,9 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
                       onClear={() => setChecked(new Set())}
                     />
                   ) : (
-                    !!mailbox?.unreadCount && (
+                    !!mailbox?.unreadCount &&
+                    list.items.length > 0 &&
+                    !options.search && (
                       <button type="button" className="link mark-all-read" disabled={bulkBusy} onClick={() => void markAllRead(mailbox.id)}>
                         Mark all as read
                       </button>

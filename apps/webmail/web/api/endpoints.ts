@@ -31,13 +31,16 @@ export interface ListParams {
   withAttachments: boolean;
   /** Full-text search with operators (from:, has:attachment, "phrases" …). */
   search: string;
+  /** Without it a search looks in every folder (mailboxId is then left out). */
+  searchFolderOnly: boolean;
   withReceipts: boolean;
   limit: number;
   cursor?: string | null;
 }
 
 export function listQuery(params: ListParams): string {
-  const query = new URLSearchParams({ mailboxId: String(params.mailboxId), sort: params.sort, limit: String(params.limit) });
+  const query = new URLSearchParams({ sort: params.sort, limit: String(params.limit) });
+  if (!params.search.trim() || params.searchFolderOnly) query.set('mailboxId', String(params.mailboxId));
   if (params.unreadOnly) query.set('seen', 'false');
   if (params.flaggedOnly) query.set('flagged', 'true');
   if (params.withAttachments) query.set('hasAttachments', 'true');
