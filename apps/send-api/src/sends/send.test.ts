@@ -53,6 +53,16 @@ describe('send API, end to end', () => {
   const cancelledEarly: Array<{ id: number; to: string }> = [];
   const idempotent: { sequential?: { id: number; to: string }; concurrent?: { id: number; to: string } } = {};
 
+  /** An undone send's copy is a draft like any other: the drafts API opens it, and discards it. */
+  async function assertDraft(mailId: number, subject: string, to: string[]): Promise<void> {
+    const headers = { authorization: `Bearer ${accessTokenFor(sender)}` };
+    const read = await fetch(`${api.url}/v2/drafts/${mailId}`, { headers });
+    assert.equal(read.status, 200, 'the copy back in Drafts opens as a draft');
+    const draft = (await read.json()) as { subject: string; to: string[]; text: string | null };
+    assert.deepEqual([draft.subject, draft.to], [subject, to]);
+    assert.equal(draft.text, 'never mind');
+  }
+
   before(async () => {
     db = testDatabase();
     blobs = testBlobStore();
@@ -200,6 +210,7 @@ describe('send API, end to end', () => {
       assert.equal(cancelled.body.status, 'cancelled');
       assert.equal((await client.current(answer.body.id)).status, 'cancelled');
       assert.equal(await mailboxOf(mailId), sender.mailboxes.drafts);
+      await assertDraft(mailId, 'Undo me', [to]);
       const again = await client.cancel(answer.body.id);
       assert.equal(again.status, 200);
       assert.equal(again.body.status, 'cancelled');
@@ -237,6 +248,7 @@ describe('send API, end to end', () => {
       assert.equal((await client.cancel(answer.body.id)).status, 200);
       await copies.store([answer.body.id]);
       assert.equal(await mailboxOf(answer.body.sentMailId ?? 0), sender.mailboxes.drafts);
+      await assertDraft(answer.body.sentMailId ?? 0, 'Undone at once', [to]);
       cancelledEarly.push({ id: answer.body.id, to });
     });
 

@@ -2,6 +2,7 @@ import type { PoolClient } from 'pg';
 import { inTransaction, namedStatement, type Database } from '@letterbox/db';
 import { returnSentCopyToDrafts } from '@letterbox/mail';
 import { RecipientStatuses } from '../bounces/recipient-statuses';
+import { undoneSendDraftSql } from '../drafts/undone-send-draft';
 import { recipientViews } from '../bounces/recipient-views';
 import { Suppressions } from '../bounces/suppressions';
 import { SendAlreadyStartedError, SendNotFoundError } from '../send-errors';
@@ -31,6 +32,14 @@ const CANCEL = namedStatement(
   'send-cancel',
   `UPDATE outbound_sends SET status = 'cancelled' WHERE id = $1 AND user_id = $2 AND status = 'queued'
    RETURNING ${SEND_RECORD_COLUMNS}, ${RECIPIENT_COLUMNS}, sent_copy_pending`,
+);
+
+/** The draft an undone send's copy becomes, once the copy is back in Drafts. */
+const DRAFT_OF_UNDONE = namedStatement(
+  'send-undone-draft',
+  `INSERT INTO drafts (mail_id, user_id, content)
+   SELECT sent_mail_id, user_id, ${undoneSendDraftSql('request')} FROM outbound_sends WHERE id = $1 AND user_id = $2
+   ON CONFLICT (mail_id) DO NOTHING`,
 );
 
 /** A user's own sends: their status (each recipient's too), and undo while they have not gone out. */
@@ -64,7 +73,7 @@ export class UserSends {
   /**
    * Cancels a send that no worker has started. The status check and the change are one
    * statement, so a worker claiming the send at the same moment either wins or sees it
-   * cancelled. The Sent copy goes back to Drafts, as an undone send does, and the send's
+   * cancelled. The Sent copy goes back to Drafts as the draft it was, and the send's
    * job leaves the queue after the transaction, never inside it.
    */
   async cancel(userId: number, sendId: number): Promise<SendStatusView> {
@@ -72,7 +81,10 @@ export class UserSends {
       const { rows } = await client.query<StatusRow & { sent_copy_pending: boolean }>({ ...CANCEL, values: [sendId, userId] });
       const send = rows[0];
       // A copy still pending is stored in Drafts by the worker, which finds the send cancelled.
-      if (send && send.sent_mail_id !== null && !send.sent_copy_pending) await returnSentCopyToDrafts(client, userId, Number(send.sent_mail_id));
+      if (send && send.sent_mail_id !== null && !send.sent_copy_pending) {
+        await returnSentCopyToDrafts(client, userId, Number(send.sent_mail_id));
+        await client.query({ ...DRAFT_OF_UNDONE, values: [sendId, userId] });
+      }
       return send;
     });
     if (cancelled) {
