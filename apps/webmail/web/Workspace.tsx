@@ -12,6 +12,7 @@ import { useScheduledSends } from './compose/useScheduledSends';
 import { useSendTracking } from './compose/useSendTracking';
 import { useLiveEvents, type LiveEvent } from './live/useLiveEvents';
 import { MailboxList } from './mailboxes/MailboxList';
+import { UnlockMailbox } from './mailboxes/UnlockMailbox';
 import { useMailboxes } from './mailboxes/useMailboxes';
 import { MailListToolbar } from './mails/MailListToolbar';
 import { followBulkChange, markReadProgress } from './mails/follow-bulk-change';
@@ -334,7 +335,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
         <section className="list-pane" id="mail-list-region" aria-label="Mail list" tabIndex={-1}>
           <MailListToolbar options={options} folderName={mailbox?.name ?? 'this folder'} onChange={setOptions} searchRef={searchRef} />
           {mailbox?.locked ? (
-            <p className="empty">This mailbox is locked.</p>
+            <UnlockMailbox key={mailbox.id} mailbox={mailbox} onUnlocked={() => void Promise.all([refreshMailboxes(), listRef.current.refresh()])} />
           ) : (
             <MailListView
               title={options.search && !options.searchFolderOnly ? 'Search results' : (mailbox?.name ?? 'Mail')}

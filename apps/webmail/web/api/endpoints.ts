@@ -121,3 +121,6 @@ export const cancelSend = (id: number) => requestJson<SendStatusView>(`/v2/mails
 
 /** The sends waiting for the time "Send later" gave them, soonest first. */
 export const fetchScheduledSends = (signal?: AbortSignal) => requestJson<ScheduledSendList>('/v2/mails/send/scheduled', { signal }).then((body) => body.items);
+
+/** Unlocks a locked mailbox with the user's password typed again; a wrong one is a 403. */
+export const unlockMailbox = (id: number, password: string) => requestJson<Mailbox>(`/v2/mailboxes/${id}/unlock`, { method: 'POST', json: { password } });
