@@ -3,8 +3,12 @@ import { ApiError } from '../api/http';
 import type { SendView } from '../api/types';
 import { draftFromServer, type Draft } from './draft';
 
-/** A cancelled send's copy is stored by a worker a moment after the cancel when it was still pending. */
-const COPY_WAIT_MS = 10_000;
+/**
+ * A copy still pending at the cancel is stored (in Drafts) by the ingest worker's job, or
+ * at the latest by its sweep a minute after the send: waiting that long means the reopened
+ * draft is that copy, never a second one beside it.
+ */
+const COPY_WAIT_MS = 75_000;
 const COPY_POLL_MS = 500;
 
 /**

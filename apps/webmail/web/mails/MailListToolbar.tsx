@@ -43,7 +43,12 @@ export function MailListToolbar({ options, folderName, onChange, searchRef }: Pr
           {options.searchFolderOnly ? (
             <span className="chip">
               In {folderName}
-              <button type="button" className="icon" aria-label={`Search every folder, not only ${folderName}`} onClick={() => onChange({ ...options, searchFolderOnly: false })}>
+              <button
+                type="button"
+                className="icon"
+                aria-label={`Search every folder, not only ${folderName}`}
+                onClick={() => onChange({ ...options, searchFolderOnly: false })}
+              >
                 ✕
               </button>
             </span>
