@@ -321,14 +321,17 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
       {page.kind === 'admin' && <AdminArea section={page.section} me={me} />}
       <div className="workspace" data-view={route.mailId === null ? 'list' : 'reader'} hidden={page.kind !== 'mail'}>
         <aside className="sidebar">
-          <MailboxList
-            mailboxes={mailboxes}
-            error={mailboxError}
-            currentId={route.mailboxId}
-            onRetry={() => void refreshMailboxes()}
-            onChanged={refreshMailboxes}
-          />
-          <ScheduledSends sends={scheduled.sends} busy={scheduled.busy} error={scheduled.error} onCancel={(send) => void scheduled.cancel(send)} />
+          {/* The scheduled mails right under the folders: the foot of the sidebar is where the send tracker shows. */}
+          <div>
+            <MailboxList
+              mailboxes={mailboxes}
+              error={mailboxError}
+              currentId={route.mailboxId}
+              onRetry={() => void refreshMailboxes()}
+              onChanged={refreshMailboxes}
+            />
+            <ScheduledSends sends={scheduled.sends} busy={scheduled.busy} error={scheduled.error} onCancel={(send) => void scheduled.cancel(send)} />
+          </div>
           {me?.usage && <UsageMeter usage={me.usage} />}
           <ShortcutHelp open={helpOpen} onToggle={setHelpOpen} />
         </aside>
