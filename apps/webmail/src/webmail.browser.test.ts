@@ -260,8 +260,8 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     await firstTry.locator('[data-status="queued"]').waitFor();
     await firstTry.getByRole('button', { name: 'Undo' }).click();
     await tracker.locator('[data-status="cancelled"]').waitFor();
-    // Undone: back in the compose window, as it was.
-    await dialog.waitFor();
+    // Undone: back in the compose window, as it was, as the draft its Sent copy became (stored by the ingest worker, slow on a busy machine).
+    await dialog.waitFor({ timeout: 90_000 });
     assert.equal(await dialog.getByLabel('Subject').inputValue(), subject);
     await dialog.getByText('notes.txt').waitFor();
 

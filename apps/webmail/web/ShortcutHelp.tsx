@@ -9,11 +9,18 @@ const SHORTCUTS: Array<[string, string]> = [
   ['u', 'mark the open mail unread'],
   ['r / a / f', 'reply, reply all, forward'],
   ['x', 'tick the open or focused mail (shift-click ticks a range)'],
+  ['?', 'show or hide these shortcuts'],
 ];
 
-export function ShortcutHelp() {
+interface Props {
+  open: boolean;
+  onToggle(open: boolean): void;
+}
+
+/** The keyboard shortcuts, under the mailboxes; `?` opens and closes them. */
+export function ShortcutHelp({ open, onToggle }: Props) {
   return (
-    <details className="shortcut-help">
+    <details className="shortcut-help" open={open} onToggle={(event) => onToggle(event.currentTarget.open)}>
       <summary>Keyboard shortcuts</summary>
       <dl>
         {SHORTCUTS.map(([keys, what]) => (

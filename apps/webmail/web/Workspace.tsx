@@ -5,10 +5,14 @@ import type { AnswerMode, BulkChange, MailChanges, MailDetail, SendView, Session
 import { answerDraft } from './compose/answer';
 import { Compose } from './compose/Compose';
 import { draftFromServer, emptyDraft, type Draft } from './compose/draft';
+import { undoneDraft } from './compose/undone-draft';
+import { ScheduledSends } from './compose/ScheduledSends';
 import { SendTracker } from './compose/SendTracker';
+import { useScheduledSends } from './compose/useScheduledSends';
 import { useSendTracking } from './compose/useSendTracking';
 import { useLiveEvents, type LiveEvent } from './live/useLiveEvents';
 import { MailboxList } from './mailboxes/MailboxList';
+import { UnlockMailbox } from './mailboxes/UnlockMailbox';
 import { useMailboxes } from './mailboxes/useMailboxes';
 import { MailListToolbar } from './mails/MailListToolbar';
 import { followBulkChange, markReadProgress } from './mails/follow-bulk-change';
@@ -48,6 +52,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   const { mailboxes, error: mailboxError, refresh: refreshMailboxes } = useMailboxes();
   const [options, setOptions] = useState<ListOptions>(DEFAULT_LIST_OPTIONS);
   const searchRef = useRef<HTMLInputElement>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
   const paneActions = useRef<PaneActions | null>(null);
 
   const mailbox = mailboxes?.find((candidate) => candidate.id === route.mailboxId) ?? null;
@@ -108,10 +113,16 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
     return () => clearInterval(timer);
   }, [live, onLiveEvent]);
 
-  const afterSend = useCallback(() => {
+  const afterDraftsChanged = useCallback(() => {
     void refreshMailboxes();
     if (sentView || mailbox?.role === 'drafts') void listRef.current.refresh();
   }, [refreshMailboxes, sentView, mailbox?.role]);
+  const scheduled = useScheduledSends(afterDraftsChanged);
+  const refreshScheduled = scheduled.refresh;
+  const afterSend = useCallback(() => {
+    afterDraftsChanged();
+    void refreshScheduled();
+  }, [afterDraftsChanged, refreshScheduled]);
   const tracking = useSendTracking(afterSend);
 
   // A row opens in the mailbox being shown (a conversation's newest mail may lie in another).
@@ -208,8 +219,9 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
     if (index + offset >= items.length - 3) list.loadMore();
   }
 
+  // A kept reply or forward stays in Drafts (autosaved); `c` is always a new message.
   const startCompose = useCallback(() => {
-    if (!draft) onDraft(emptyDraft());
+    if (!draft || draft.original) onDraft(emptyDraft());
     onComposing(true);
   }, [draft, onDraft, onComposing]);
 
@@ -252,6 +264,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
         event.preventDefault();
         searchRef.current?.focus();
       },
+      '?': () => setHelpOpen((open) => !open),
       s: () => paneActions.current?.toggleFlag(),
       '#': () => paneActions.current?.remove(),
       u: () => paneActions.current?.markUnread(),
@@ -284,12 +297,14 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
     onDraft(null);
     onComposing(false);
     void refreshMailboxes();
+    void refreshScheduled();
   }
 
   async function undo(item: (typeof tracking.sends)[number]) {
     if (await tracking.undo(item.send.id)) {
-      // Back to the compose window with everything as it was.
-      onDraft({ ...item.draft });
+      // Back to the compose window with everything as it was, as the draft the Sent copy became:
+      // a Discard or a new send then takes that copy out of Drafts.
+      onDraft(await undoneDraft(item.send, item.draft));
       onComposing(true);
     }
   }
@@ -306,23 +321,27 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
       {page.kind === 'admin' && <AdminArea section={page.section} me={me} />}
       <div className="workspace" data-view={route.mailId === null ? 'list' : 'reader'} hidden={page.kind !== 'mail'}>
         <aside className="sidebar">
-          <MailboxList
-            mailboxes={mailboxes}
-            error={mailboxError}
-            currentId={route.mailboxId}
-            onRetry={() => void refreshMailboxes()}
-            onChanged={refreshMailboxes}
-          />
+          {/* The scheduled mails right under the folders: the foot of the sidebar is where the send tracker shows. */}
+          <div>
+            <MailboxList
+              mailboxes={mailboxes}
+              error={mailboxError}
+              currentId={route.mailboxId}
+              onRetry={() => void refreshMailboxes()}
+              onChanged={refreshMailboxes}
+            />
+            <ScheduledSends sends={scheduled.sends} busy={scheduled.busy} error={scheduled.error} onCancel={(send) => void scheduled.cancel(send)} />
+          </div>
           {me?.usage && <UsageMeter usage={me.usage} />}
-          <ShortcutHelp />
+          <ShortcutHelp open={helpOpen} onToggle={setHelpOpen} />
         </aside>
         <section className="list-pane" id="mail-list-region" aria-label="Mail list" tabIndex={-1}>
-          <MailListToolbar options={options} onChange={setOptions} searchRef={searchRef} />
+          <MailListToolbar options={options} folderName={mailbox?.name ?? 'this folder'} onChange={setOptions} searchRef={searchRef} />
           {mailbox?.locked ? (
-            <p className="empty">This mailbox is locked.</p>
+            <UnlockMailbox key={mailbox.id} mailbox={mailbox} onUnlocked={() => void Promise.all([refreshMailboxes(), listRef.current.refresh()])} />
           ) : (
             <MailListView
-              title={mailbox?.name ?? 'Mail'}
+              title={options.search && !options.searchFolderOnly ? 'Search results' : (mailbox?.name ?? 'Mail')}
               list={list}
               selectedId={route.mailId}
               sentView={sentView}
@@ -345,7 +364,9 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
                       onClear={() => setChecked(new Set())}
                     />
                   ) : (
-                    !!mailbox?.unreadCount && (
+                    !!mailbox?.unreadCount &&
+                    list.items.length > 0 &&
+                    !options.search && (
                       <button type="button" className="link mark-all-read" disabled={bulkBusy} onClick={() => void markAllRead(mailbox.id)}>
                         Mark all as read
                       </button>

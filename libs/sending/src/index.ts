@@ -23,7 +23,17 @@ export { draftViewSchema, type DraftView } from './drafts/draft-content';
 export { SendSubmission } from './submit/send-submission';
 export { SendMail } from './submit/send-mail';
 export { SenderDirectory } from './sender-directory';
-export { sendViewSchema, sendStatusSchema, sendRecipientSchema, submittedSendSchema, type SendView, type SendStatusView } from './submit/send-view';
+export {
+  sendViewSchema,
+  sendStatusSchema,
+  sendRecipientSchema,
+  submittedSendSchema,
+  scheduledSendSchema,
+  scheduledSendListSchema,
+  type SendView,
+  type SendStatusView,
+  type ScheduledSendView,
+} from './submit/send-view';
 export { SendOutbox } from './submit/send-outbox';
 export { SentCopies } from './sent-copies/sent-copies';
 export { ListingProviderReceipts } from './deliver/provider-receipts';

@@ -73,6 +73,11 @@ export class SendClient {
     return answerOf<Body>(await fetch(`${this.url}/v2/mails/send/${id}/cancel`, { method: 'POST', headers: this.authorization() }));
   }
 
+  /** The sends waiting for their time (GET /v2/mails/send/scheduled). */
+  async scheduled<Body = { items: Array<SendStatus & { subject: string; to: string[] }> }>(): Promise<Answer<Body>> {
+    return answerOf<Body>(await fetch(`${this.url}/v2/mails/send/scheduled`, { headers: this.authorization() }));
+  }
+
   /** The send's status, asserting the route answered 200. */
   async current(id: number): Promise<SendStatus> {
     const answer = await this.status(id);

@@ -53,6 +53,16 @@ describe('send API, end to end', () => {
   const cancelledEarly: Array<{ id: number; to: string }> = [];
   const idempotent: { sequential?: { id: number; to: string }; concurrent?: { id: number; to: string } } = {};
 
+  /** An undone send's copy is a draft like any other: the drafts API opens it, and discards it. */
+  async function assertDraft(mailId: number, subject: string, to: string[]): Promise<void> {
+    const headers = { authorization: `Bearer ${accessTokenFor(sender)}` };
+    const read = await fetch(`${api.url}/v2/drafts/${mailId}`, { headers });
+    assert.equal(read.status, 200, 'the copy back in Drafts opens as a draft');
+    const draft = (await read.json()) as { subject: string; to: string[]; text: string | null };
+    assert.deepEqual([draft.subject, draft.to], [subject, to]);
+    assert.equal(draft.text, 'never mind');
+  }
+
   before(async () => {
     db = testDatabase();
     blobs = testBlobStore();
@@ -200,10 +210,34 @@ describe('send API, end to end', () => {
       assert.equal(cancelled.body.status, 'cancelled');
       assert.equal((await client.current(answer.body.id)).status, 'cancelled');
       assert.equal(await mailboxOf(mailId), sender.mailboxes.drafts);
+      await assertDraft(mailId, 'Undo me', [to]);
       const again = await client.cancel(answer.body.id);
       assert.equal(again.status, 200);
       assert.equal(again.body.status, 'cancelled');
       cancelledEarly.push({ id: answer.body.id, to });
+    });
+
+    test('scheduled sends are listed, soonest first, with subject and recipients, until cancelled; sends going at once and other users’ are not', async () => {
+      const later = new Date(Date.now() + 3 * 3600_000).toISOString();
+      const sooner = new Date(Date.now() + 2 * 3600_000).toISOString();
+      const first = await client.send({ to: [recipient('later')], subject: 'Goes later', text: 'later', sendAt: later });
+      const second = await client.send({ to: [recipient('sooner')], cc: [recipient('copy')], subject: 'Goes sooner', text: 'sooner', sendAt: sooner });
+      const now = await client.send({ to: [recipient('now')], subject: 'Goes now', text: 'now' });
+      assert.deepEqual([first.status, second.status, now.status], [202, 202, 202]);
+      const listed = await client.scheduled();
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      const mine = listed.body.items.filter((item) => [first.body.id, second.body.id, now.body.id].includes(item.id));
+      assert.deepEqual(
+        mine.map((item) => [item.id, item.subject, item.scheduledAt, item.to.length]),
+        [
+          [second.body.id, 'Goes sooner', sooner, 2],
+          [first.body.id, 'Goes later', later, 1],
+        ],
+      );
+      assert.equal((await strangerClient.scheduled()).body.items.length, 0);
+      for (const id of [first.body.id, second.body.id]) assert.equal((await client.cancel(id)).status, 200);
+      const after = (await client.scheduled()).body.items.map((item) => item.id);
+      assert.ok(!after.includes(first.body.id) && !after.includes(second.body.id), 'cancelled sends leave the list');
     });
 
     test('cancel before the Sent copy is stored: the copy, stored afterwards, goes to Drafts', async () => {
@@ -214,6 +248,7 @@ describe('send API, end to end', () => {
       assert.equal((await client.cancel(answer.body.id)).status, 200);
       await copies.store([answer.body.id]);
       assert.equal(await mailboxOf(answer.body.sentMailId ?? 0), sender.mailboxes.drafts);
+      await assertDraft(answer.body.sentMailId ?? 0, 'Undone at once', [to]);
       cancelledEarly.push({ id: answer.body.id, to });
     });
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CurrentUser, type AuthenticatedUser } from '@letterbox/auth';
 import { ApiZodPath, ApiZodResponse, integerParam, ZodValidationPipe } from '@letterbox/http';
-import { SendMail, sendStatusSchema, submittedSendSchema, UserSends } from '@letterbox/sending';
+import { scheduledSendListSchema, SendMail, sendStatusSchema, submittedSendSchema, UserSends } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import { SEND_API_CONFIG, type SendApiConfig } from '../send-api.config';
 import { readSendForm } from './read-send-form';
@@ -59,6 +59,13 @@ export class SendsController {
   @ApiZodPath(sentMailParams)
   statusOfSentMail(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(sentMailParams, 'path')) params: z.infer<typeof sentMailParams>) {
     return this.sends.statusOfSentMail(user.userId, params.mailId);
+  }
+
+  /** The sends waiting for the time they were scheduled at (`sendAt`), soonest first; each is cancelled as an undo is. */
+  @Get('scheduled')
+  @ApiZodResponse(200, scheduledSendListSchema)
+  async scheduled(@CurrentUser() user: AuthenticatedUser) {
+    return { items: await this.sends.scheduled(user.userId) };
   }
 
   @Get(':id')

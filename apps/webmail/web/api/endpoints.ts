@@ -8,6 +8,7 @@ import type {
   MailboxList,
   MailPage,
   ServerDraft,
+  ScheduledSendList,
   SendStatusView,
   Session,
   SubmittedSend,
@@ -30,13 +31,16 @@ export interface ListParams {
   withAttachments: boolean;
   /** Full-text search with operators (from:, has:attachment, "phrases" …). */
   search: string;
+  /** Without it a search looks in every folder (mailboxId is then left out). */
+  searchFolderOnly: boolean;
   withReceipts: boolean;
   limit: number;
   cursor?: string | null;
 }
 
 export function listQuery(params: ListParams): string {
-  const query = new URLSearchParams({ mailboxId: String(params.mailboxId), sort: params.sort, limit: String(params.limit) });
+  const query = new URLSearchParams({ sort: params.sort, limit: String(params.limit) });
+  if (!params.search.trim() || params.searchFolderOnly) query.set('mailboxId', String(params.mailboxId));
   if (params.unreadOnly) query.set('seen', 'false');
   if (params.flaggedOnly) query.set('flagged', 'true');
   if (params.withAttachments) query.set('hasAttachments', 'true');
@@ -122,3 +126,9 @@ export const fetchSend = (id: number, signal?: AbortSignal) => requestJson<SendS
 export const fetchSendOfMail = (mailId: number, signal?: AbortSignal) => requestJson<SendStatusView>(`/v2/mails/send/for-mail/${mailId}`, { signal });
 
 export const cancelSend = (id: number) => requestJson<SendStatusView>(`/v2/mails/send/${id}/cancel`, { method: 'POST' });
+
+/** The sends waiting for the time "Send later" gave them, soonest first. */
+export const fetchScheduledSends = (signal?: AbortSignal) => requestJson<ScheduledSendList>('/v2/mails/send/scheduled', { signal }).then((body) => body.items);
+
+/** Unlocks a locked mailbox with the user's password typed again; a wrong one is a 403. */
+export const unlockMailbox = (id: number, password: string) => requestJson<Mailbox>(`/v2/mailboxes/${id}/unlock`, { method: 'POST', json: { password } });

@@ -28,7 +28,7 @@ export type {
   BulkChange,
 } from './generated/read-api';
 /** ServerDraft: a draft as the send API keeps it; its version is what the next save must name. */
-export type { Draft as ServerDraft, SubmittedSend, SendRecipient } from './generated/send-api';
+export type { Draft as ServerDraft, SubmittedSend, SendRecipient, ScheduledSend, ScheduledSendList } from './generated/send-api';
 /** A send with what became of each recipient (bounced, suppressed, …): what its status route answers. */
 export type SendStatusView = SendStatus;
 /** A send's own fields, which a new send's answer (SubmittedSend) has too. */

@@ -9,13 +9,17 @@ import { RecipientField } from './RecipientField';
 import { RichEditor } from './RichEditor';
 import { useDraftAutosave, type SaveState } from './useDraftAutosave';
 
+/** A date as a datetime-local input shows it: local time, to the minute. */
+const localDateTime = (date: Date) => new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+
 const TITLES = { reply: 'Reply', replyAll: 'Reply all', forward: 'Forward' } as const;
-const SAVE_LABELS: Record<SaveState, string> = {
-  unsaved: '',
-  saving: 'Saving…',
-  saved: 'Draft saved',
-  conflict: 'This draft was changed in another window; reopen it from Drafts',
-  failed: 'Draft not saved',
+const SAVE_LABELS: Record<SaveState, (detail: string) => string> = {
+  unsaved: () => '',
+  saving: () => 'Saving…',
+  saved: () => 'Draft saved',
+  partial: (unfinished) => `Draft saved without ${unfinished}: not a complete address yet`,
+  conflict: () => 'This draft was changed in another window; reopen it from Drafts',
+  failed: (reason) => `Draft not saved: ${reason}`,
 };
 
 interface Props {
@@ -190,6 +194,22 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
                 <option value={30}>30 seconds</option>
               </select>
             </label>
+            <label>
+              Send later{' '}
+              <input
+                type="datetime-local"
+                value={draft.sendLaterAt}
+                min={localDateTime(new Date())}
+                aria-invalid={problems.sendLaterAt ? true : undefined}
+                aria-describedby={problems.sendLaterAt ? 'compose-send-later-error' : undefined}
+                onChange={(event) => set('sendLaterAt', event.target.value)}
+              />
+            </label>
+            {problems.sendLaterAt && (
+              <span id="compose-send-later-error" className="field-error">
+                {problems.sendLaterAt}
+              </span>
+            )}
           </fieldset>
           {error && (
             <p className="error" role="alert">
@@ -198,10 +218,10 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
           )}
           <footer className="dialog-footer">
             <span className="draft-state" role="status" data-state={autosave.state}>
-              {SAVE_LABELS[autosave.state]}
+              {SAVE_LABELS[autosave.state](autosave.detail)}
             </span>
             <button type="submit" className="primary" disabled={sending}>
-              {sending ? 'Sending…' : 'Send'}
+              {sending ? 'Sending…' : draft.sendLaterAt ? 'Schedule' : 'Send'}
             </button>
             <button type="button" onClick={onClose}>
               Close

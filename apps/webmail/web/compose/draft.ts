@@ -22,6 +22,8 @@ export interface Draft {
   sendSeparately: boolean;
   /** Seconds the send waits so it can be undone; 0 sends at once. */
   undoSeconds: number;
+  /** "Send later": when the send goes, as a datetime-local input gives it (local time); '' sends now. */
+  sendLaterAt: string;
   /** The mail this answers or forwards: the server adds its headers (and a forward's attachments). */
   original: { mailId: number; mode: AnswerMode } | null;
   /** Attachments on the server only (a forward's, a draft reopened from Drafts). */
@@ -41,6 +43,7 @@ export const emptyDraft = (): Draft => ({
   requestReadReceipt: false,
   sendSeparately: false,
   undoSeconds: 5,
+  sendLaterAt: '',
   original: null,
   serverAttachments: [],
   server: null,
@@ -77,14 +80,21 @@ export const splitAddresses = (value: string) =>
 
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
+const isAddress = (address: string) => EMAIL.test(address);
+
+/** The addresses still being typed (not yet an email address), which a draft's save leaves out. */
+export const unfinishedAddresses = (draft: Draft): string[] =>
+  [draft.to, draft.cc, draft.bcc].flatMap((field) => splitAddresses(field).filter((address) => !isAddress(address)));
+
 /** What is wrong with the draft, by field; empty when it can be sent. */
 export function draftProblems(draft: Draft): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const field of ['to', 'cc', 'bcc'] as const) {
-    const bad = splitAddresses(draft[field]).filter((address) => !EMAIL.test(address));
+    const bad = splitAddresses(draft[field]).filter((address) => !isAddress(address));
     if (bad.length) problems[field] = `Not an email address: ${bad.join(', ')}`;
   }
   if (![draft.to, draft.cc, draft.bcc].some((field) => splitAddresses(field).length)) problems.to = 'Give at least one recipient.';
+  if (draft.sendLaterAt && !(new Date(draft.sendLaterAt).getTime() > Date.now())) problems.sendLaterAt = 'Pick a time in the future.';
   const size = draft.files.reduce((total, file) => total + file.size, 0);
   if (size > MAX_ATTACHMENT_BYTES) problems.files = 'Attachments may be 25 MB in all.';
   return problems;
@@ -112,7 +122,11 @@ function contentFields(draft: Draft): Fields {
   };
 }
 
-export const sendAtOf = (draft: Draft) => (draft.undoSeconds > 0 ? new Date(Date.now() + draft.undoSeconds * 1000).toISOString() : undefined);
+/** When the send goes: the time picked for "Send later", else after the undo delay, else at once. */
+export function sendAtOf(draft: Draft): string | undefined {
+  if (draft.sendLaterAt) return new Date(draft.sendLaterAt).toISOString();
+  return draft.undoSeconds > 0 ? new Date(Date.now() + draft.undoSeconds * 1000).toISOString() : undefined;
+}
 
 /** The send API's request: JSON, or multipart/form-data when files go with it. */
 export function sendBody(draft: Draft): FormData | Record<string, unknown> {
@@ -143,7 +157,10 @@ export function draftSaveBody(draft: Draft, removedServerAttachments: string[]):
       .map(([, id]) => id),
     ...removedServerAttachments,
   ];
-  const fields: Fields = draft.server ? contentFields(draft) : { ...contentFields(draft), original: draft.original?.mailId, mode: draft.original?.mode };
+  const content = contentFields(draft);
+  // An address still being typed would make the server refuse the whole save: the rest is saved without it.
+  for (const field of ['to', 'cc', 'bcc'] as const) content[field] = (content[field] as string[]).filter(isAddress);
+  const fields: Fields = draft.server ? content : { ...content, original: draft.original?.mailId, mode: draft.original?.mode };
   if (removed.length > 0) fields.removeAttachments = removed;
   return { body: requestBody(fields, newFiles), newFiles };
 }

@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createDraft, saveDraft } from '../api/endpoints';
-import { ApiError } from '../api/http';
-import { draftSaveBody, fileKey, type Draft } from './draft';
+import { ApiError, messageOf } from '../api/http';
+import { draftSaveBody, fileKey, unfinishedAddresses, type Draft } from './draft';
 
-export type SaveState = 'unsaved' | 'saving' | 'saved' | 'conflict' | 'failed';
+export type SaveState = 'unsaved' | 'saving' | 'saved' | 'partial' | 'conflict' | 'failed';
 
 const AUTOSAVE_MS = 1200;
 
 /** What a save stores: the draft's words, recipients and files, not where the server keeps them. */
 function signature(draft: Draft): string {
-  const { server: _server, undoSeconds: _undo, sendSeparately: _separately, files, ...content } = draft;
+  const { server: _server, undoSeconds: _undo, sendLaterAt: _later, sendSeparately: _separately, files, ...content } = draft;
   return JSON.stringify({ ...content, files: files.map(fileKey) });
 }
 
@@ -23,6 +23,8 @@ const hasContent = (draft: Draft) =>
  */
 export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void) {
   const [state, setState] = useState<SaveState>(draft.server ? 'saved' : 'unsaved');
+  /** Why the last save failed, or the addresses it left out (state 'partial'). */
+  const [detail, setDetail] = useState('');
   const latest = useRef(draft);
   latest.current = draft;
   const saved = useRef(draft.server ? signature(draft) : '');
@@ -63,9 +65,12 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
     inFlight.current = run;
     try {
       const next = await run;
-      setState(signature(latest.current) === saved.current ? 'saved' : 'unsaved');
+      const leftOut = unfinishedAddresses(current);
+      setDetail(leftOut.join(', '));
+      setState(signature(latest.current) !== saved.current ? 'unsaved' : leftOut.length > 0 ? 'partial' : 'saved');
       return next;
     } catch (failure) {
+      setDetail(messageOf(failure));
       setState(failure instanceof ApiError && failure.status === 412 ? 'conflict' : 'failed');
       throw failure;
     } finally {
@@ -91,5 +96,5 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
     [onChange],
   );
 
-  return { state, save, removeServerAttachment };
+  return { state, detail, save, removeServerAttachment };
 }

@@ -92,7 +92,9 @@ export function MailboxList({ mailboxes, error, currentId, onRetry, onChanged }:
                 className={mailbox.unreadCount ? 'has-unread' : undefined}
               >
                 <Icon name={mailbox.locked ? 'lock' : (ICONS[mailbox.role] ?? 'folder')} className="mailbox-icon" />
-                <span className="mailbox-name">{mailbox.name}</span>
+                <span className="mailbox-name" title={mailbox.name}>
+                  {mailbox.name}
+                </span>
                 {mailbox.locked && <span className="visually-hidden"> (locked)</span>}
                 {!!mailbox.unreadCount && (
                   <span className="unread-count" data-testid={`unread-${mailbox.role === 'custom' ? `folder-${mailbox.name}` : mailbox.role}`}>

@@ -3,12 +3,14 @@ import type { ListOptions } from './useMailList';
 
 interface Props {
   options: ListOptions;
+  /** The open folder's name, which a search can be kept to. */
+  folderName: string;
   onChange(options: ListOptions): void;
   searchRef: RefObject<HTMLInputElement | null>;
 }
 
 /** Full-text search (with operators), conversations, sort order, and the unread / flagged / attachment filters. */
-export function MailListToolbar({ options, onChange, searchRef }: Props) {
+export function MailListToolbar({ options, folderName, onChange, searchRef }: Props) {
   const [search, setSearch] = useState(options.search);
   useEffect(() => setSearch(options.search), [options.search]);
 
@@ -36,6 +38,30 @@ export function MailListToolbar({ options, onChange, searchRef }: Props) {
         />
         <button type="submit">Search</button>
       </form>
+      {options.search && (
+        <p className="search-scope" role="status">
+          {options.searchFolderOnly ? (
+            <span className="chip">
+              In {folderName}
+              <button
+                type="button"
+                className="icon"
+                aria-label={`Search every folder, not only ${folderName}`}
+                onClick={() => onChange({ ...options, searchFolderOnly: false })}
+              >
+                ✕
+              </button>
+            </span>
+          ) : (
+            <>
+              In all folders{' '}
+              <button type="button" className="link" onClick={() => onChange({ ...options, searchFolderOnly: true })}>
+                Only in {folderName}
+              </button>
+            </>
+          )}
+        </p>
+      )}
       <div className="filters" role="group" aria-label="Filters and order">
         <label>
           <input type="checkbox" checked={options.conversations} onChange={(event) => onChange({ ...options, conversations: event.target.checked })} />{' '}

@@ -13,6 +13,8 @@ export interface ListOptions {
   withAttachments: boolean;
   /** Full-text search, operators included. */
   search: string;
+  /** A search looks in every folder unless the user keeps it to the open one. */
+  searchFolderOnly: boolean;
   /** Conversations collapsed into one row each. */
   conversations: boolean;
 }
@@ -23,6 +25,7 @@ export const DEFAULT_LIST_OPTIONS: ListOptions = {
   flaggedOnly: false,
   withAttachments: false,
   search: '',
+  searchFolderOnly: false,
   conversations: false,
 };
 

@@ -9,6 +9,10 @@ interface Props {
   openMailId: number;
 }
 
+/** More messages than this, or any on a phone, and the conversation starts folded to its one title line: the open mail's body stays in sight. */
+const UNFOLDED_AT_MOST = 2;
+const PHONE = '(max-width: 700px)';
+
 /**
  * The conversation around the open mail: its other messages, oldest first, each folded to
  * its sender, date and first words until clicked. The open mail is the one expanded below.
@@ -16,6 +20,8 @@ interface Props {
 export function ThreadMessages({ threadId, openMailId }: Props) {
   const [messages, setMessages] = useState<MailSummary[]>([]);
   const [expanded, setExpanded] = useState<Record<number, MailDetail | 'loading' | string>>({});
+  /** The user's choice; until then, folded or not by the conversation's length and the screen. */
+  const [unfolded, setUnfolded] = useState<boolean | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -30,6 +36,7 @@ export function ThreadMessages({ threadId, openMailId }: Props) {
 
   const others = messages.filter((message) => message.id !== openMailId);
   if (others.length === 0) return null;
+  const open = unfolded ?? (others.length <= UNFOLDED_AT_MOST && !matchMedia(PHONE).matches);
 
   async function toggle(message: MailSummary) {
     if (expanded[message.id]) {
@@ -47,8 +54,12 @@ export function ThreadMessages({ threadId, openMailId }: Props) {
 
   return (
     <section className="thread" aria-label="Conversation">
-      <h3 className="thread-title">{messages.length} messages in this conversation</h3>
-      <ol>
+      <h3 className="thread-title">
+        <button type="button" className="thread-fold" aria-expanded={open} onClick={() => setUnfolded(!open)}>
+          {messages.length} messages in this conversation
+        </button>
+      </h3>
+      <ol hidden={!open}>
         {others.map((message) => {
           const shown = expanded[message.id];
           return (

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { namedStatement } from '@letterbox/db';
 import { mailRowsInput, mailRowsInsertCtes, newCertKey, type PreparedMail } from '@letterbox/mail';
+import { undoneSendDraftSql } from '../drafts/undone-send-draft';
 import type { RecordedRequest } from '../submit/record-send';
 import { recipientsOf } from '../submit/send-request';
 import type { StoredSentCopy } from './sent-copies';
@@ -53,6 +54,11 @@ const INSERT_SENT_COPIES = namedStatement(
     carry: ['i.send_id'],
   })}, marked AS (
   UPDATE outbound_sends s SET sent_copy_pending = false FROM placed_mails p WHERE s.id = p.send_id
+), drafted AS (
+  INSERT INTO drafts (mail_id, user_id, content)
+  SELECT p.id, p.user_id, ${undoneSendDraftSql('s.request')}
+    FROM placed_mails p JOIN claimed c ON c.send_id = p.send_id JOIN outbound_sends s ON s.id = p.send_id
+   WHERE c.status = 'cancelled'
 )
 SELECT send_id, user_id, id AS mail_id, mailbox_id FROM placed_mails`,
 );

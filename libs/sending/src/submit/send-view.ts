@@ -43,6 +43,14 @@ export type SendRecipientView = z.infer<typeof sendRecipientSchema>;
 export const sendStatusSchema = sendViewSchema.extend({ recipients: z.array(sendRecipientSchema) }).meta({ id: 'SendStatus' });
 export type SendStatusView = z.infer<typeof sendStatusSchema>;
 
+/** A send waiting for the time it was scheduled at, as the list of them shows it; the send API's OpenAPI component `ScheduledSend`. */
+export const scheduledSendSchema = sendViewSchema
+  .extend({ subject: z.string(), to: z.array(z.string()).describe('Its recipients: To, Cc and Bcc.') })
+  .meta({ id: 'ScheduledSend' });
+export type ScheduledSendView = z.infer<typeof scheduledSendSchema>;
+
+export const scheduledSendListSchema = z.object({ items: z.array(scheduledSendSchema) }).meta({ id: 'ScheduledSendList' });
+
 /**
  * A send just made (or found again by its idempotency key): its recipients as they stand at
  * submission (`queued`, or `suppressed` at once), and where to ask for what becomes of them.
