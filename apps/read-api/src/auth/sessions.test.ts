@@ -4,7 +4,16 @@ import { after, before, describe, test } from 'node:test';
 import IORedis from 'ioredis';
 import { CachedUserSessions, removeUser } from '@letterbox/accounts';
 import type { Database } from '@letterbox/db';
-import { accessTokenFor, createTestUser, type SendApiProcess, startSendApiProcess, testDatabase, testSettings, type TestUser } from '@letterbox/testing';
+import {
+  accessTokenFor,
+  createTestUser,
+  type SendApiProcess,
+  startSendApiProcess,
+  testDatabase,
+  testSettings,
+  type TestUser,
+  waitFor,
+} from '@letterbox/testing';
 import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
 
 interface SignedIn {
@@ -137,7 +146,15 @@ describe('tokens end with a sign-out, a new password or the account', () => {
     const token = accessTokenFor(dave);
     assert.deepEqual(await everywhere(token), ['in', 'in', 'in']);
     await asAnotherProcess((sessions) => removeUser(db, sessions, dave.id));
-    assert.deepEqual(await everywhere(token), ['out', 'out', 'out']);
+    // The announcement reaches each process as a Redis message, a moment after PUBLISH answers: "at once" is that moment.
+    const verdicts = await waitFor(
+      async () => {
+        const now = await everywhere(token);
+        return now.every((verdict) => verdict === 'out') ? now : undefined;
+      },
+      { timeoutMs: 2000, what: () => "the removed account's token refused by every process" },
+    );
+    assert.deepEqual(verdicts, ['out', 'out', 'out']);
   });
 
   /** Runs `change` with the sessions of a process of its own, as the administrators' command line or API would. */
