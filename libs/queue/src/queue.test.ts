@@ -20,7 +20,10 @@ for (const { name, target } of redisTargets()) {
     });
 
     test('a worker refuses to start without exactly one handler per job of its queue', () => {
-      assert.throws(() => assertOneHandlerPerJob('mail-ingest', ['ingest-mail']), /no handler for \[ingest-mails, store-sent-copies, bulk-change, learn-spam\]/);
+      assert.throws(
+        () => assertOneHandlerPerJob('mail-ingest', ['ingest-mail']),
+        /no handler for \[ingest-mails, store-sent-copies, bulk-change, learn-spam\]/,
+      );
       assert.throws(() => assertOneHandlerPerJob('mail-delivery', ['deliver-send', 'deliver-sned']), /unknown jobs \[deliver-sned\]/);
       assert.doesNotThrow(() => assertOneHandlerPerJob('mail-delivery', ['deliver-send']));
     });
