@@ -8,13 +8,7 @@ import { dkimKeyConfig, loadConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
 import { DkimKeyCipher, publishedDkimRecords } from '@letterbox/dkim';
 import { REPO_ROOT, startReadApiProcess, testDatabase, testQueuePrefix, TYPESCRIPT_ON_LOAD, type ApiProcess } from '@letterbox/testing';
-import { runAdminCommand } from './run-admin-command';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { adminInProcess, type AdminRun } from './testing/admin-in-process';
 
 describe('the admin command line: npm run admin -- <command>', () => {
   const queuePrefix = testQueuePrefix();
@@ -23,7 +17,7 @@ describe('the admin command line: npm run admin -- <command>', () => {
   const domain = `${randomUUID().slice(0, 12)}.test`;
 
   /** The command as an operator runs it, in a process of its own, against the test database (unless `env` says otherwise). */
-  async function adminProcess(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
+  async function adminProcess(env: NodeJS.ProcessEnv, ...args: string[]): Promise<AdminRun> {
     try {
       const { stdout, stderr } = await promisify(execFile)(process.execPath, [...TYPESCRIPT_ON_LOAD, 'apps/admin-cli/src/main.ts', ...args], {
         cwd: REPO_ROOT,
@@ -37,14 +31,8 @@ describe('the admin command line: npm run admin -- <command>', () => {
   }
 
   /** The same command run in this process (a process's start costs seconds): what main.ts runs, with its output kept. */
-  async function admin(...args: string[]): Promise<Run> {
-    const output = { stdout: '', stderr: '' };
-    const code = await runAdminCommand(args, {
-      stdout: { write: (text: string) => (output.stdout += text) },
-      stderr: { write: (text: string) => (output.stderr += text) },
-      env: { ...process.env, QUEUE_PREFIX: queuePrefix },
-    });
-    return { code, ...output };
+  async function admin(...args: string[]): Promise<AdminRun> {
+    return adminInProcess(args, { QUEUE_PREFIX: queuePrefix });
   }
 
   const userRow = async (email: string) =>

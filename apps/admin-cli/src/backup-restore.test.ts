@@ -18,7 +18,7 @@ import {
   type TestUser,
   waitFor,
 } from '@letterbox/testing';
-import { runAdminCommand } from './run-admin-command';
+import { adminInProcess } from './testing/admin-in-process';
 
 /** A database of its own beside the test database, named after it: made here, dropped after. */
 function siblingDatabaseUrl(role: string): string {
@@ -47,13 +47,7 @@ describe('backup <dir> and restore <dir>: a running platform backed up while mai
   let user: TestUser;
 
   async function admin(env: { url: string; storage: string }, ...args: string[]) {
-    const output = { stdout: '', stderr: '' };
-    const code = await runAdminCommand(args, {
-      stdout: { write: (text: string) => (output.stdout += text) },
-      stderr: { write: (text: string) => (output.stderr += text) },
-      env: { ...process.env, QUEUE_PREFIX: queuePrefix, DATABASE_URL: env.url, STORAGE_DIR: env.storage },
-    });
-    return { code, ...output };
+    return adminInProcess(args, { QUEUE_PREFIX: queuePrefix, DATABASE_URL: env.url, STORAGE_DIR: env.storage });
   }
 
   before(async () => {

@@ -7,7 +7,7 @@ import type { Database } from '@letterbox/db';
 import { MailboxChanges, storeMail } from '@letterbox/mail';
 import type { BlobStore } from '@letterbox/storage';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
-import { runAdminCommand } from './run-admin-command';
+import { adminInProcess } from './testing/admin-in-process';
 
 const MAILS = 1000;
 const FOLDER = 'Projekte/Überblick';
@@ -41,13 +41,7 @@ describe("export <email> <file.mbox> and import <email> <file.mbox>: a user's ma
   let dir = '';
 
   async function admin(...args: string[]) {
-    const output = { stdout: '', stderr: '' };
-    const code = await runAdminCommand(args, {
-      stdout: { write: (text: string) => (output.stdout += text) },
-      stderr: { write: (text: string) => (output.stderr += text) },
-      env: { ...process.env, QUEUE_PREFIX: queuePrefix },
-    });
-    return { code, ...output };
+    return adminInProcess(args, { QUEUE_PREFIX: queuePrefix });
   }
 
   /** Each folder's mails by content (the storage key is its hash), flags and counters. */
