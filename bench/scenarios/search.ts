@@ -91,7 +91,7 @@ async function matches(fixtures: BenchFixtures, searchCase: SearchCase): Promise
     return `${count(Number(rows[0].hits))} of the bulk user's mails match`;
   }
   const page = await fixtures.api.getJson<{ total: number; totalCapped?: boolean }>(
-    `/v2/mails?limit=1&q=${encodeURIComponent(searchCase.q)}`,
+    `/v2/mails?limit=100&q=${encodeURIComponent(searchCase.q)}`,
     await fixtures.token(BULK_USER_EMAIL),
   );
   return `${page.totalCapped ? 'more than ' : ''}${count(page.total)} of the bulk user's mails match`;

@@ -98,8 +98,9 @@ export class MailServicesModule implements OnApplicationShutdown {
       {
         provide: ReportSpam,
         // The move, then a job of the ingest worker's that teaches rspamd.
-        useFactory: (db: Database, changeMail: ChangeMail, queues: JobQueues) => new ReportSpam(db, changeMail, queues),
-        inject: [DATABASE, ChangeMail, JobQueues],
+        useFactory: (db: Database, changeMail: ChangeMail, changeInBulk: ChangeMailsInBulk, queues: JobQueues) =>
+          new ReportSpam(db, changeMail, changeInBulk, queues),
+        inject: [DATABASE, ChangeMail, ChangeMailsInBulk, JobQueues],
       },
       // Changes over a filter are recorded here and run by the ingest worker's bulk-change job.
       { provide: JobQueues, useFactory: () => createJobQueues(config) },

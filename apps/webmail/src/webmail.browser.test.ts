@@ -494,6 +494,21 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     await openMailbox('Inbox');
   });
 
+  test('ticked mails are reported as spam at once; Not spam in the Spam folder brings one back', async () => {
+    const bar = page.getByRole('toolbar', { name: 'Selected mail' });
+    await openMailbox('Inbox');
+    for (const subject of ['Everyday note 51', 'Everyday note 52']) await page.getByLabel(`Select ${subject}`).check();
+    await bar.getByRole('button', { name: 'Report spam' }).click();
+    await row('Everyday note 52').waitFor({ state: 'detached' });
+    await openMailbox('Spam');
+    await row('Everyday note 51').waitFor();
+    await page.getByLabel('Select Everyday note 52').check();
+    await bar.getByRole('button', { name: 'Not spam' }).click();
+    await row('Everyday note 52').waitFor({ state: 'detached' });
+    await openMailbox('Inbox');
+    await row('Everyday note 52').waitFor();
+  });
+
   test('fifty mails ticked (x, then shift-click) are marked read at once, and the unread count follows; then all of them', async () => {
     const blobs = testBlobStore();
     const longAgo = new Date('2020-01-01T00:00:00Z').getTime();

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
-import { changeMails, deleteDraft, fetchDraft, startBulkChange, type BulkSelection } from './api/endpoints';
+import { changeMails, deleteDraft, fetchDraft, reportSpamOf, startBulkChange, type BulkSelection } from './api/endpoints';
 import { messageOf } from './api/http';
 import type { AnswerMode, BulkChange, MailChanges, MailDetail, SendView, Session } from './api/types';
 import { answerDraft } from './compose/answer';
@@ -147,12 +147,25 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   }, []);
   const onCheck = useCallback((item: ListItem, event: MouseEvent<HTMLInputElement>) => toggleChecked(item, event.shiftKey), [toggleChecked]);
 
-  /** One request for every ticked row (whole conversations when they are shown). */
-  async function bulk(change: MailChanges | { delete: true }) {
+  /** The ticked rows, as whole conversations when they are shown. */
+  function checkedSelection(): BulkSelection {
     const items = listRef.current.items.filter((item) => checked.has(item.id));
-    const chosen: BulkSelection = options.conversations ? { threadIds: items.map((item) => item.threadId) } : { ids: items.map((item) => item.id) };
+    return options.conversations ? { threadIds: items.map((item) => item.threadId) } : { ids: items.map((item) => item.id) };
+  }
+
+  /** One request for every ticked row. */
+  async function bulk(change: MailChanges | { delete: true }) {
+    const chosen = checkedSelection();
     await busyWith(async () => {
       await changeMails(chosen, change);
+      setChecked(new Set());
+    });
+  }
+
+  async function reportChecked(spam: boolean) {
+    const chosen = checkedSelection();
+    await busyWith(async () => {
+      await reportSpamOf(chosen, spam);
       setChecked(new Set());
     });
   }
@@ -360,6 +373,8 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
                       onRead={(seen) => void bulk({ seen })}
                       onFlag={(flagged) => void bulk({ flagged })}
                       onMove={(mailboxId) => void bulk({ mailboxId })}
+                      onReportSpam={(spam) => void reportChecked(spam)}
+                      inSpam={mailbox?.role === 'spam'}
                       onDelete={() => void bulk({ delete: true })}
                       onClear={() => setChecked(new Set())}
                     />

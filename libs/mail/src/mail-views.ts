@@ -81,9 +81,9 @@ export type MailDetail = z.infer<typeof mailDetailSchema>;
 export const mailPageSchema = z
   .object({
     items: z.array(mailSummarySchema),
-    /** Counted up to MAX_COUNTED (MAX_SEARCH_COUNTED for a search, q=) when the mailbox counters cannot answer. */
+    /** Counted up to MAX_COUNTED when the mailbox counters cannot answer; a search's (q=) is the page's length. */
     total: z.int(),
-    /** True when there are more than `total`: a count stops at MAX_COUNTED. */
+    /** True when there are more than `total`: a count stops at MAX_COUNTED, a search's at its page. */
     totalCapped: z.boolean().optional(),
     nextCursor: z.string().nullable(),
   })

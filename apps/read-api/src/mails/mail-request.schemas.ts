@@ -149,3 +149,14 @@ export const bulkChangeBody = z
     if (changes === (body.delete === true))
       context.addIssue({ code: 'custom', message: 'give delete, or at least one of seen, flagged, important, mailboxId' });
   });
+
+const reportedIds = z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).min(1).max(MAX_BULK_IDS, `must list at most ${MAX_BULK_IDS}`);
+
+/** Listed mails or whole conversations (`ids` or `threadIds`, exactly one) reported as spam, or as not spam. */
+export const spamReportBody = z
+  .object({
+    ids: reportedIds.optional(),
+    threadIds: reportedIds.optional(),
+  })
+  .strict()
+  .refine((body) => (body.ids === undefined) !== (body.threadIds === undefined), { message: 'give exactly one of ids, threadIds' });

@@ -15,8 +15,9 @@ import {
   StartBulkChange,
   type BulkChangeView,
   type MailDetail,
+  type MailSelection,
 } from '@letterbox/mail';
-import { bulkChangeBody, bulkChangeParams, mailIdParams, mailPatchBody } from './mail-request.schemas';
+import { bulkChangeBody, bulkChangeParams, mailIdParams, mailPatchBody, spamReportBody } from './mail-request.schemas';
 
 @ApiTags('mails')
 @ApiBearerAuth()
@@ -87,6 +88,22 @@ export class MailsController {
     return this.bulkChanges.view(user.userId, params.id);
   }
 
+  /** "Report spam" for listed mails or whole conversations: moves them to Spam and teaches the spam filter from each that moved. */
+  @Post('spam')
+  @HttpCode(200)
+  @ApiZodBody(spamReportBody)
+  reportManySpam(@CurrentUser() user: AuthenticatedUser, @Body(new ZodValidationPipe(spamReportBody, 'body')) body: z.infer<typeof spamReportBody>) {
+    return this.reportSpamOf.reportMany(user.userId, selectionOf(body), 'spam');
+  }
+
+  /** "Not spam" for listed mails or whole conversations: moves them to the inbox and teaches the spam filter from each that moved. */
+  @Post('not-spam')
+  @HttpCode(200)
+  @ApiZodBody(spamReportBody)
+  reportManyNotSpam(@CurrentUser() user: AuthenticatedUser, @Body(new ZodValidationPipe(spamReportBody, 'body')) body: z.infer<typeof spamReportBody>) {
+    return this.reportSpamOf.reportMany(user.userId, selectionOf(body), 'ham');
+  }
+
   /** "Report spam": moves the mail to Spam, and teaches the spam filter that mail like it is spam. */
   @Post(':id/spam')
   @HttpCode(200)
@@ -109,4 +126,8 @@ export class MailsController {
   remove(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(mailIdParams, 'path')) params: z.infer<typeof mailIdParams>) {
     return this.changeMail.delete(user.userId, params.id);
   }
+}
+
+function selectionOf(body: z.infer<typeof spamReportBody>): MailSelection {
+  return body.ids ? { ids: body.ids } : { threadIds: body.threadIds ?? [] };
 }

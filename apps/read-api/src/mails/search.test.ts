@@ -146,7 +146,7 @@ describe('full-text search: q= on the mail and conversation lists', () => {
     assert.equal(none.total, 0);
   });
 
-  test('a search counts its hits to 100 and says there are more; its pages still reach every hit', async () => {
+  test('a search counts its hits as far as its page and says there are more; its pages still reach every hit', async () => {
     const many = await createTestUser(db, 'searcher-many');
     const inbox = many.mailboxes.inbox;
     await insertMailClones(db.sql, {
@@ -163,7 +163,7 @@ describe('full-text search: q= on the mail and conversation lists', () => {
     const pageAfter = async (cursor: string | null) =>
       (await (await fetch(`${api.url}${query}${cursor ? `&cursor=${cursor}` : ''}`, { headers })).json()) as MailListPage;
     let page = await pageAfter(null);
-    assert.equal(page.total, 100);
+    assert.equal(page.total, 50, 'a search is counted as far as its page');
     assert.equal(page.totalCapped, true);
     const listed = page.items.map((item) => item.id);
     while (page.nextCursor) {

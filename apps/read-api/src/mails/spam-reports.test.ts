@@ -79,4 +79,39 @@ describe('reporting spam and not spam', () => {
     const response = await fetch(`${api.url}/v2/mails/${mailId}/spam`, { method: 'POST', headers: { authorization: `Bearer ${otherToken}` } });
     assert.equal(response.status, 404);
   });
+
+  test('listed mails are reported at once: those that moved are learned, and a second report teaches nothing twice', async () => {
+    const eml = (seed: number) => randomMail(seed, { to: [{ name: 'Reporter', address: user.email }] });
+    const ids = await Promise.all(
+      [1, 2].map(async (seed) => (await storeMail(db, blobs, { userId: user.id, mailboxId: user.mailboxes.inbox, eml: await eml(seed) })).id),
+    );
+    const report = (path: string, body: unknown) =>
+      fetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+
+    const first = await report('/v2/mails/spam', { ids });
+    assert.equal(first.status, 200);
+    assert.deepEqual(await first.json(), { updated: 2 });
+    const moved = await db.prisma.mail.findMany({ where: { id: { in: ids.map(BigInt) } }, select: { mailboxId: true } });
+    assert.deepEqual(
+      moved.map((mail) => mail.mailboxId),
+      [user.mailboxes.spam, user.mailboxes.spam],
+    );
+    for (const id of ids) {
+      const mail = await db.prisma.mail.findUniqueOrThrow({ where: { id: BigInt(id) }, select: { storageKey: true, size: true } });
+      assert.ok(await queues.has('learn-spam', { mailId: id, storageKey: mail.storageKey, size: mail.size, as: 'spam' }), `mail ${id} is learned`);
+    }
+    assert.deepEqual(await (await report('/v2/mails/spam', { ids })).json(), { updated: 0 });
+
+    const back = await report('/v2/mails/not-spam', { ids: [ids[0]] });
+    assert.deepEqual(await back.json(), { updated: 1 });
+
+    const refused = await report('/v2/mails/spam', { ids, threadIds: [1] });
+    assert.equal(refused.status, 400);
+    assert.match(refused.headers.get('content-type') ?? '', /application\/problem\+json/);
+    assert.match(JSON.stringify(await refused.json()), /give exactly one of ids, threadIds/);
+  });
 });

@@ -107,6 +107,9 @@ export const deleteMail = (id: number) => requestJson<unknown>(`/v2/mails/${id}`
 /** "Report spam" (to Spam) or "Not spam" (to the inbox): the mail moves, and the spam filter learns from it. */
 export const reportSpam = (id: number, spam: boolean) =>
   requestJson<{ mailboxId: number }>(`/v2/mails/${id}/${spam ? 'spam' : 'not-spam'}`, { method: 'POST' });
+/** "Report spam" or "Not spam" for ticked rows at once: those that move are learned from. */
+export const reportSpamOf = (selection: BulkSelection, spam: boolean) =>
+  requestJson<{ updated: number }>(`/v2/mails/${spam ? 'spam' : 'not-spam'}`, { method: 'POST', json: selection });
 /** "Block sender" (blocked: their mail goes to Spam) or "Never spam" (allowed: never put in Spam by its score). */
 export const ruleSender = (list: 'blocked' | 'allowed', address: string) => request(`/v2/spam/${list}`, { method: 'POST', json: { address } });
 

@@ -37,9 +37,7 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
     <div className="mail-list-scroll">
       <h2 className="list-title">
         {title}{' '}
-        <span className="list-total">
-          {list.status !== 'loading' && list.total !== null && `${list.total}${list.totalCapped ? '+' : ''} ${list.total === 1 ? 'mail' : 'mails'}`}
-        </span>
+        <span className="list-total">{list.status !== 'loading' && list.total !== null && totalLabel(list.total, list.totalCapped, list.items.length)}</span>
       </h2>
       {actions}
       {list.status === 'loading' && <Loading label="Loading mail…" />}
@@ -75,4 +73,10 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
       )}
     </div>
   );
+}
+
+/** A search is counted no further than its page, so the mails loaded so far can be more than its total. */
+function totalLabel(total: number, capped: boolean, loaded: number): string {
+  const shown = Math.max(total, loaded);
+  return `${shown}${capped ? '+' : ''} ${shown === 1 ? 'mail' : 'mails'}`;
 }

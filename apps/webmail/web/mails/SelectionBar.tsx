@@ -9,12 +9,15 @@ interface Props {
   onRead(seen: boolean): void;
   onFlag(flagged: boolean): void;
   onMove(mailboxId: number): void;
+  /** Report spam (true) or not spam (false): "Not spam" in the Spam folder, "Report spam" elsewhere. */
+  onReportSpam(spam: boolean): void;
+  inSpam: boolean;
   onDelete(): void;
   onClear(): void;
 }
 
 /** What can be done to the ticked rows at once. */
-export function SelectionBar({ count, mailboxes, currentMailboxId, busy, onRead, onFlag, onMove, onDelete, onClear }: Props) {
+export function SelectionBar({ count, mailboxes, currentMailboxId, busy, onRead, onFlag, onMove, onReportSpam, inSpam, onDelete, onClear }: Props) {
   return (
     <div className="selection-bar" role="toolbar" aria-label="Selected mail">
       <span className="selection-count" role="status">
@@ -33,6 +36,9 @@ export function SelectionBar({ count, mailboxes, currentMailboxId, busy, onRead,
         Unflag
       </button>
       <MoveToSelect label="Move selected to" mailboxes={mailboxes} currentMailboxId={currentMailboxId} disabled={busy} onMove={onMove} />
+      <button type="button" disabled={busy} onClick={() => onReportSpam(!inSpam)}>
+        {inSpam ? 'Not spam' : 'Report spam'}
+      </button>
       <button type="button" className="danger" disabled={busy} onClick={onDelete}>
         Delete
       </button>

@@ -22,13 +22,8 @@ export interface MailListRequest {
 /** A filtered total is counted this far and no further: bounded work for a filter matching most of a mailbox. */
 export const MAX_COUNTED = 1_000;
 /**
- * A search's (q=) total stops sooner: counting a word or an operator's match in most mail
- * walks the list checking each mail, and at 1,000 that was nine tenths of the search's cost.
- */
-export const MAX_SEARCH_COUNTED = 100;
-/**
  * How many mails a search for common words walks, in list order, before it gives up on
- * walking and takes its planned statement: enough for a hundred hits of a word in one mail
+ * walking and takes its planned statement: enough for a page of hits of a word in one mail
  * of two hundred, few enough that a miss costs a few milliseconds.
  */
 export const WALK_LIMIT = 20_000;
@@ -56,15 +51,22 @@ export class MailListQuery {
     return this.reads.run(userId, request.filter, (pool) => this.pageOn(pool, userId, request));
   }
 
+  /**
+   * A search (q=) is counted no further than its page: its total is the page's length, capped
+   * when more follow. Counting further was two thirds of an operator search's time, and a
+   * total like "more than 100" told the reader little more than "more".
+   */
   private async pageOn(pool: Pool, userId: number, request: MailListRequest): Promise<MailListPage> {
     const mailboxes = await mailboxCounters(pool, userId);
     const where = mailConditions(userId, mailboxes, request.filter);
-    const searchFirstPage = request.filter.search !== undefined && !request.cursor;
-    const [rows, total] = searchFirstPage
-      ? await this.searchFirstPage(pool, where, request)
-      : await Promise.all([this.rows(pool, where, request), this.total(pool, where, mailboxes, request.filter)]);
+    const search = request.filter.search !== undefined;
+    const searchFirstPage = search && !request.cursor;
+    const [rows, counted] = searchFirstPage
+      ? [await this.searchFirstPage(pool, where, request), undefined]
+      : await Promise.all([this.rows(pool, where, request), search ? undefined : this.total(pool, where, mailboxes, request.filter)]);
     const hasMore = rows.length > request.limit;
     const pageRows = hasMore ? rows.slice(0, request.limit) : rows;
+    const total = counted ?? { count: pageRows.length, capped: hasMore };
     const items = pageRows.map(mapSummaryRow);
     if (searchFirstPage) markHighlights(items, bodiesOf(pageRows), request.filter);
     else await addHighlights(pool, items, request.filter);
@@ -86,24 +88,23 @@ export class MailListQuery {
   }
 
   /**
-   * A search's first page and its total: its hits, in order, up to the count's cap, then the
-   * page's rows among them, with their bodies when words are searched (for the highlights).
-   * A search for words, or for more than one of sender, recipient and subject, estimated common
-   * (SearchShares) is first answered by walking the list in order, at most WALK_LIMIT mails; only
-   * if that walk finds fewer hits than the cap does it take the statement planned for it, which
-   * answers the same.
+   * A search's first page, and one row more when more follow, with their bodies when words are
+   * searched (for the highlights). A search for words, or for more than one of sender, recipient
+   * and subject, estimated common (SearchShares) is first answered by walking the list in order,
+   * at most WALK_LIMIT mails; only if that walk finds less than a full page does it take the
+   * statement planned for it, which answers the same.
    */
-  private async searchFirstPage(pool: Pool, where: MailConditions, request: MailListRequest): Promise<[SearchPageRow[], SearchTotal]> {
+  private async searchFirstPage(pool: Pool, where: MailConditions, request: MailListRequest): Promise<SearchPageRow[]> {
     const search = request.filter.search;
     if (search && walkable(search) && (await this.shares.shareOf(pool, search)) >= COMMON_SHARE) {
       const walked = await this.firstHits(pool, where, request, 'walk');
-      if (walked[1].capped) return walked;
+      if (walked.length > request.limit) return walked;
     }
     return this.firstHits(pool, where, request, 'planned');
   }
 
   /**
-   * One statement: the hits up to the cap, then the page among them. `walk`: the newest (or
+   * One statement: the page's hits, then their rows. `walk`: the newest (or
    * oldest) WALK_LIMIT mails the filter's mailbox and dates allow, each checked in turn, a
    * shape the planner cannot change and plans in a fraction of a millisecond. It is planned
    * for each search all the same: a generic plan, which cannot know the user has a million
@@ -111,32 +112,30 @@ export class MailListQuery {
    * conditions as the planner takes them, from the postings of a rare word, an address's
    * trigrams, or the list (see filteredRows).
    */
-  private async firstHits(pool: Pool, where: MailConditions, request: MailListRequest, way: 'walk' | 'planned'): Promise<[SearchPageRow[], SearchTotal]> {
+  private async firstHits(pool: Pool, where: MailConditions, request: MailListRequest, way: 'walk' | 'planned'): Promise<SearchPageRow[]> {
     const direction = sql.raw(request.order === 'desc' ? 'DESC' : 'ASC');
     const order = sql`ORDER BY m.received_at ${direction}, m.id ${direction}`;
+    const pageAndOne = sql.lit(request.limit + 1);
     const hits =
       way === 'walk'
-        ? sql`SELECT m.id, m.received_at FROM (SELECT * FROM mails m WHERE ${where.listed('m')} ${order} LIMIT ${sql.lit(WALK_LIMIT)}) AS m
-               WHERE ${where.eachMail('m')} ${order} LIMIT ${sql.lit(MAX_SEARCH_COUNTED + 1)}`
-        : sql`SELECT m.id, m.received_at FROM mails m WHERE ${where.on('m')} ${order} LIMIT ${sql.lit(MAX_SEARCH_COUNTED + 1)}`;
+        ? sql`SELECT m.id FROM (SELECT * FROM mails m WHERE ${where.listed('m')} ${order} LIMIT ${sql.lit(WALK_LIMIT)}) AS m
+               WHERE ${where.eachMail('m')} ${order} LIMIT ${pageAndOne}`
+        : sql`SELECT m.id FROM mails m WHERE ${where.on('m')} ${order} LIMIT ${pageAndOne}`;
     const bodies = request.filter.search?.terms.length ? sql`, (SELECT s.body FROM mail_search s WHERE s.mail_id = m.id) AS search_body` : sql``;
-    const statement = sql<SearchPageRow & { hit_count: string }>`WITH hits AS MATERIALIZED (${hits})
-        SELECT ${sql.raw(SUMMARY_COLUMNS)}, (SELECT count(*) FROM hits) AS hit_count${bodies} FROM mails m
-         WHERE m.id IN (SELECT h.id FROM hits h ORDER BY h.received_at ${direction}, h.id ${direction} LIMIT ${request.limit + 1})
-         ${order}`;
-    const rows = way === 'walk' ? await statementRows(pool, statement) : await filteredRows(pool, statement, request.filter, 'search-first-page');
-    const count = Number(rows[0]?.hit_count ?? 0);
-    return [rows, { count: Math.min(count, MAX_SEARCH_COUNTED), capped: count > MAX_SEARCH_COUNTED }];
+    const statement = sql<SearchPageRow>`WITH hits AS MATERIALIZED (${hits})
+        SELECT ${sql.raw(SUMMARY_COLUMNS)}${bodies} FROM mails m WHERE m.id IN (SELECT h.id FROM hits h) ${order}`;
+    return way === 'walk' ? statementRows(pool, statement) : filteredRows(pool, statement, request.filter, 'search-first-page');
   }
 
-  private async total(pool: Pool, where: MailConditions, mailboxes: MailboxCounters[], filter: MailListFilter): Promise<SearchTotal> {
+  private async total(pool: Pool, where: MailConditions, mailboxes: MailboxCounters[], filter: MailListFilter): Promise<CountedTotal> {
     const fromCounters = totalFromCounters(mailboxes, filter);
     if (fromCounters !== undefined) return { count: fromCounters, capped: false };
-    const cap = filter.search ? MAX_SEARCH_COUNTED : MAX_COUNTED;
-    const statement = sql<{ total: string }>`SELECT count(*) AS total FROM (SELECT 1 FROM mails m WHERE ${where.on('m')} LIMIT ${sql.lit(cap + 1)}) AS counted`;
+    const statement = sql<{
+      total: string;
+    }>`SELECT count(*) AS total FROM (SELECT 1 FROM mails m WHERE ${where.on('m')} LIMIT ${sql.lit(MAX_COUNTED + 1)}) AS counted`;
     const [row] = await filteredRows(pool, statement, filter, 'mail-count');
     const counted = Number(row.total);
-    return { count: Math.min(counted, cap), capped: counted > cap };
+    return { count: Math.min(counted, MAX_COUNTED), capped: counted > MAX_COUNTED };
   }
 }
 
@@ -154,7 +153,7 @@ function walkable(search: SearchQuery): boolean {
 }
 
 /** A total counted to a cap: `capped` when there are more. */
-interface SearchTotal {
+interface CountedTotal {
   count: number;
   capped: boolean;
 }
