@@ -4,7 +4,7 @@ import type { UserReads } from '@letterbox/db';
 import { encodeCursor, type ListCursor } from './list-cursor';
 import { afterCursor, filteredRows, mailConditions, statementRows, mailExpressions, type MailConditions, type MailListFilter } from './mail-filter-sql';
 import { mapSummaryRow, SUMMARY_COLUMNS, type MailListPage, type SummaryRow } from '../mail-views';
-import { mailboxCounters, type MailboxCounters } from '../mailboxes/mailbox-queries';
+import { sharedMailboxCounters, type MailboxCounters } from '../mailboxes/mailbox-queries';
 import { totalFromCounters } from './total-from-counters';
 import { addHighlights, markHighlights } from '../search/search-highlight';
 import type { SearchQuery } from '../search/search-query';
@@ -57,7 +57,7 @@ export class MailListQuery {
    * total like "more than 100" told the reader little more than "more".
    */
   private async pageOn(pool: Pool, userId: number, request: MailListRequest): Promise<MailListPage> {
-    const mailboxes = await mailboxCounters(pool, userId);
+    const mailboxes = await sharedMailboxCounters(pool, userId);
     const where = mailConditions(userId, mailboxes, request.filter);
     const search = request.filter.search !== undefined;
     const searchFirstPage = search && !request.cursor;

@@ -19,6 +19,10 @@ const LIST = namedStatement(
 );
 const VERSIONS = namedStatement('mailboxes-versions', 'SELECT id, mailbox_version AS version FROM users WHERE id = ANY($1::int[])');
 const COUNTERS = namedStatement('mailboxes-counters', 'SELECT id, name, role, locked, total_count, unread_count FROM mailboxes WHERE user_id = $1');
+const COUNTERS_OF_USERS = namedStatement(
+  'mailboxes-counters-of-users',
+  'SELECT user_id, id, name, role, locked, total_count, unread_count FROM mailboxes WHERE user_id = ANY($1::int[])',
+);
 
 /**
  * The user's mailboxes as of one version of them (users.mailbox_version, moved on by every change to
@@ -70,11 +74,31 @@ export class MailboxQueries {
   }
 }
 
+interface CountersRow {
+  id: number;
+  name: string;
+  role: string;
+  locked: boolean;
+  total_count: number;
+  unread_count: number;
+}
+
 /** Every mailbox of the user with its lock state and counters: one small indexed read. */
 export async function mailboxCounters(sql: Pool | PoolClient, userId: number): Promise<MailboxCounters[]> {
-  const { rows } = await sql.query<{ id: number; name: string; role: string; locked: boolean; total_count: number; unread_count: number }>({
-    ...COUNTERS,
-    values: [userId],
-  });
-  return rows.map((row) => ({ id: row.id, name: row.name, role: row.role, locked: row.locked, totalCount: row.total_count, unreadCount: row.unread_count }));
+  const { rows } = await sql.query<CountersRow>({ ...COUNTERS, values: [userId] });
+  return rows.map(countersOf);
+}
+
+const countersOfUsers = new BatchedPointReads<number, CountersRow & { user_id: number }>(COUNTERS_OF_USERS, (row) => row.user_id);
+
+/**
+ * The same, read together with the other requests' of this turn of the event loop (BatchedPointReads): for the
+ * lists and searches that read the counters before their one statement, many at once, never inside a transaction.
+ */
+export async function sharedMailboxCounters(sql: Pool, userId: number): Promise<MailboxCounters[]> {
+  return (await countersOfUsers.read(sql, userId)).map(countersOf);
+}
+
+function countersOf(row: CountersRow): MailboxCounters {
+  return { id: row.id, name: row.name, role: row.role, locked: row.locked, totalCount: row.total_count, unreadCount: row.unread_count };
 }
