@@ -28,6 +28,7 @@ import { DeviceTokenTakenError } from '@letterbox/push';
 import {
   AttachmentNotFoundError,
   BulkChangeNotFoundError,
+  BulkChangeNotUndoableError,
   MailboxDeletedError,
   MailboxLockedError,
   MailboxNameTakenError,
@@ -70,6 +71,7 @@ export const classifyDomainError: ErrorClassifier = (error) => {
     error instanceof MailboxNameTakenError ||
     error instanceof SystemMailboxError ||
     error instanceof MailboxDeletedError ||
+    error instanceof BulkChangeNotUndoableError ||
     error instanceof DeviceTokenTakenError
   )
     return { status: 409, detail: error.message };

@@ -22,6 +22,7 @@ import {
   ReadReceipts,
   RenderedContentCache,
   StartBulkChange,
+  UndoBulkChange,
   ThreadQueries,
 } from '@letterbox/mail';
 import { createJobQueues, JobQueues } from '@letterbox/queue';
@@ -108,6 +109,11 @@ export class MailServicesModule implements OnApplicationShutdown {
         provide: StartBulkChange,
         useFactory: (db: Database, changes: BulkChanges, queues: JobQueues) => new StartBulkChange(db.sql, changes, queues),
         inject: [DATABASE, BulkChanges, JobQueues],
+      },
+      {
+        provide: UndoBulkChange,
+        useFactory: (changes: BulkChanges, start: StartBulkChange) => new UndoBulkChange(changes, start),
+        inject: [BulkChanges, StartBulkChange],
       },
       {
         provide: ReadReceipts,

@@ -545,6 +545,7 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     await search.fill('');
     await page.waitForFunction(() => document.querySelectorAll('.mail-row').length >= 50);
 
+    const unreadBeforeAll = await unreadInbox();
     await page.getByRole('button', { name: 'Mark all as read' }).click();
     await page.getByTestId('unread-inbox').waitFor({ state: 'detached' });
     // The server marks them in slices; the line counting them goes once the change is done and the list refreshed.
@@ -552,6 +553,16 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
       .getByRole('status')
       .filter({ hasText: /^Marking / })
       .waitFor({ state: 'detached' });
+
+    // Undo: exactly those become unread again; then all read once more, as the tests after this one expect.
+    const marked = page.getByRole('status').filter({ hasText: `Marked ${unreadBeforeAll} read.` });
+    await marked.getByRole('button', { name: 'Undo' }).click();
+    await page.waitForFunction(
+      (expected) => Number.parseInt(document.querySelector('[data-testid="unread-inbox"]')?.textContent ?? '0', 10) === expected,
+      unreadBeforeAll,
+    );
+    await page.getByRole('button', { name: 'Mark all as read' }).click();
+    await page.getByTestId('unread-inbox').waitFor({ state: 'detached' });
   });
 
   test('an expired session asks to sign in again and returns to where the user was, draft included', async () => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
-import { changeMails, deleteDraft, fetchDraft, reportSpamOf, startBulkChange, type BulkSelection } from './api/endpoints';
+import { changeMails, deleteDraft, fetchDraft, reportSpamOf, startBulkChange, undoBulkChange, type BulkSelection } from './api/endpoints';
 import { messageOf } from './api/http';
 import type { AnswerMode, BulkChange, MailChanges, MailDetail, SendView, Session } from './api/types';
 import { answerDraft } from './compose/answer';
@@ -63,10 +63,15 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   const lastChecked = useRef<number | null>(null);
   const [bulkBusy, setBulkBusy] = useState(false);
   const [bulkError, setBulkError] = useState<string | null>(null);
-  const [bulkProgress, setBulkProgress] = useState<BulkChange | null>(null);
+  const [bulkProgress, setBulkProgress] = useState<{ change: BulkChange; marking: 'read' | 'unread' } | null>(null);
+  /** The last "Mark all as read", finished, while its Undo is offered. */
+  const [markedAllRead, setMarkedAllRead] = useState<BulkChange | null>(null);
 
-  // A selection belongs to the list it was made in.
-  useEffect(() => setChecked(new Set()), [mailbox?.id, options]);
+  // A selection belongs to the list it was made in, and so does the offer to undo.
+  useEffect(() => {
+    setChecked(new Set());
+    setMarkedAllRead(null);
+  }, [mailbox?.id, options]);
 
   // No mailbox in the address (or one that is gone): the inbox. Asked of the address itself, since a hash change
   // may render the new route before the new page (two states, set by two listeners).
@@ -173,14 +178,27 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   /** Every unread mail of the mailbox marked read: the server does it in slices, and the line under the list counts them. */
   async function markAllRead(mailboxId: number) {
     await busyWith(async () => {
-      const ended = await followBulkChange(await startBulkChange({ mailboxId, seen: false }, { seen: true }), setBulkProgress);
+      const ended = await followBulkChange(await startBulkChange({ mailboxId, seen: false }, { seen: true }), (change) =>
+        setBulkProgress({ change, marking: 'read' }),
+      );
       if (ended.status === 'failed') throw new Error(ended.error ?? 'marking all as read failed');
+      if (ended.done > 0) setMarkedAllRead(ended);
     });
   }
 
+  /** What "Mark all as read" marked becomes unread again. */
+  async function undoMarkAllRead(change: BulkChange) {
+    await busyWith(async () => {
+      const ended = await followBulkChange(await undoBulkChange(change.id), (undo) => setBulkProgress({ change: undo, marking: 'unread' }));
+      if (ended.status === 'failed') throw new Error(ended.error ?? 'the undo failed');
+    });
+  }
+
+  /** Any change made from the list ends the offer to undo the last one. */
   async function busyWith(change: () => Promise<void>) {
     setBulkBusy(true);
     setBulkError(null);
+    setMarkedAllRead(null);
     try {
       await change();
       await Promise.all([listRef.current.refresh(), refreshMailboxes()]);
@@ -389,7 +407,15 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
                   )}
                   {bulkProgress && (
                     <p className="bulk-progress" role="status">
-                      {markReadProgress(bulkProgress)}
+                      {markReadProgress(bulkProgress.change, bulkProgress.marking)}
+                    </p>
+                  )}
+                  {markedAllRead && !bulkBusy && (
+                    <p className="bulk-progress" role="status">
+                      Marked {markedAllRead.done.toLocaleString('en')} read.{' '}
+                      <button type="button" className="link" onClick={() => void undoMarkAllRead(markedAllRead)}>
+                        Undo
+                      </button>
                     </p>
                   )}
                   {bulkError && (

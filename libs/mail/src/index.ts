@@ -27,6 +27,7 @@ export { BulkChanges, type BulkFilter } from './change/bulk-changes';
 export { BulkChangeSlices } from './change/bulk-change-slices';
 export { RunBulkChange } from './change/run-bulk-change';
 export { StartBulkChange } from './change/start-bulk-change';
+export { UndoBulkChange } from './change/undo-bulk-change';
 export { bulkChangeSchema, type BulkChangeView } from './change/bulk-change-views';
 export { ReadReceipts, newCertKey, readReceiptKeys } from './receipts/read-receipts';
 export { decodeCursor } from './list/list-cursor';
@@ -42,6 +43,7 @@ export {
   TooManyHeavyReadsError,
   MailboxDeletedError,
   BulkChangeNotFoundError,
+  BulkChangeNotUndoableError,
 } from './mail-errors';
 export { spamVerdictSchema, type SpamVerdict } from './spam-verdict';
 export { mapSummaryRow, SUMMARY_COLUMNS, type MailRecord, type SummaryRow } from './mail-views';

@@ -77,3 +77,13 @@ export class BulkChangeNotFoundError extends Error {
     super(`bulk change ${changeId} does not exist`);
   }
 }
+
+/** A change over a filter that cannot be undone: still running, or not a change of one flag. */
+export class BulkChangeNotUndoableError extends Error {
+  constructor(
+    readonly changeId: number,
+    reason: string,
+  ) {
+    super(`bulk change ${changeId} cannot be undone: ${reason}`);
+  }
+}

@@ -223,4 +223,40 @@ describe('bulk changes: listed mails in one statement, a filter in slices by the
       assert.match(JSON.stringify(answer.body), detail, JSON.stringify(body));
     }
   });
+
+  test('"mark all as read" is undone: exactly the mails it marked become unread again, and the undo can be undone', async () => {
+    const folder = (await call('POST', '/v2/mailboxes', { name: 'Digest' })).body.id as number;
+    const elsewhere = (await call('POST', '/v2/mailboxes', { name: 'Digest kept' })).body.id as number;
+    const ids = await mails(30, folder);
+    await bulk({ ids: ids.slice(0, 10), seen: true });
+    const markAll = await bulk({ filter: { mailboxId: folder, seen: false }, seen: true });
+    assert.equal((await finished(markAll.location ?? '')).done, 20);
+    // Five of the mails it marked are moved away, then flagged by another change over a filter: that change's now.
+    await bulk({ ids: ids.slice(25), mailboxId: elsewhere });
+    const flagAll = await bulk({ filter: { mailboxId: elsewhere }, flagged: true });
+    assert.equal((await finished(flagAll.location ?? '')).done, 5);
+
+    const undo = await call('POST', `/v2/mails/bulk/${markAll.body.id as number}/undo`);
+    assert.equal(undo.status, 202, JSON.stringify(undo.body));
+    assert.equal(undo.location, `/v2/mails/bulk/${undo.body.id as number}`);
+    assert.equal((await finished(undo.location ?? '')).done, 15);
+    const unread = async () =>
+      (await db.sql.query<{ id: string }>('SELECT id FROM mails WHERE id = ANY($1::int8[]) AND NOT seen ORDER BY id', [ids])).rows.map((row) => Number(row.id));
+    assert.deepEqual(await unread(), ids.slice(10, 25), 'the ten read before, and the five changed since, stay read');
+    assert.deepEqual(await counts(folder), { total: 25, unread: 15 });
+
+    const redo = await call('POST', `/v2/mails/bulk/${undo.body.id as number}/undo`);
+    assert.equal((await finished(redo.location ?? '')).done, 15);
+    assert.deepEqual(await unread(), []);
+    const unflag = await call('POST', `/v2/mails/bulk/${flagAll.body.id as number}/undo`);
+    assert.equal((await finished(unflag.location ?? '')).done, 5);
+
+    const move = await bulk({ filter: { mailboxId: folder }, mailboxId: user.mailboxes.inbox });
+    await finished(move.location ?? '');
+    const refused = await call('POST', `/v2/mails/bulk/${move.body.id as number}/undo`);
+    assert.equal(refused.status, 409);
+    assert.equal(refused.type, PROBLEM_JSON);
+    assert.match(String(refused.body.detail), /only a change of one flag/);
+    assert.equal((await call('POST', '/v2/mails/bulk/2000000000/undo')).status, 404);
+  });
 });

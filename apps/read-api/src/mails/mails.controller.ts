@@ -13,6 +13,7 @@ import {
   mailDetailSchema,
   MailDetailQuery,
   StartBulkChange,
+  UndoBulkChange,
   type BulkChangeView,
   type MailDetail,
   type MailSelection,
@@ -31,6 +32,7 @@ export class MailsController {
     private readonly changeInBulk: ChangeMailsInBulk,
     private readonly startBulkChange: StartBulkChange,
     private readonly bulkChanges: BulkChanges,
+    private readonly undoBulkChange: UndoBulkChange,
   ) {}
 
   /** Headers, text, sanitized HTML and attachment metadata; attachment bytes are not read. */
@@ -86,6 +88,24 @@ export class MailsController {
     @Param(new ZodValidationPipe(bulkChangeParams, 'path')) params: z.infer<typeof bulkChangeParams>,
   ): Promise<BulkChangeView> {
     return this.bulkChanges.view(user.userId, params.id);
+  }
+
+  /**
+   * Takes back a finished change of one flag ("Mark all as read"): a new change in slices over the mails it
+   * changed (202, followed at Location); 409 while it runs, or for a move or a delete.
+   */
+  @Post('bulk/:id/undo')
+  @HttpCode(202)
+  @ApiZodPath(bulkChangeParams)
+  @ApiZodResponse(202, bulkChangeSchema)
+  async undoBulk(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(new ZodValidationPipe(bulkChangeParams, 'path')) params: z.infer<typeof bulkChangeParams>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<BulkChangeView> {
+    const undo = await this.undoBulkChange.undo(user.userId, params.id);
+    reply.header('location', `/v2/mails/bulk/${undo.id}`);
+    return undo;
   }
 
   /** "Report spam" for listed mails or whole conversations: moves them to Spam and teaches the spam filter from each that moved. */

@@ -74,6 +74,9 @@ export const startBulkChange = (filter: { mailboxId: number; seen?: boolean }, c
 
 export const fetchBulkChange = (id: number) => requestJson<BulkChange>(`/v2/mails/bulk/${id}`);
 
+/** Takes back a finished change of one flag ("Mark all as read"): another change, followed the same way. */
+export const undoBulkChange = (id: number) => requestJson<BulkChange>(`/v2/mails/bulk/${id}/undo`, { method: 'POST' });
+
 export const createMailbox = (name: string) => requestJson<Mailbox>('/v2/mailboxes', { method: 'POST', json: { name } });
 export const renameMailbox = (id: number, name: string) => requestJson<Mailbox>(`/v2/mailboxes/${id}`, { method: 'PATCH', json: { name } });
 export const deleteMailbox = (id: number) => requestJson<{ id: number; movedToTrash: number }>(`/v2/mailboxes/${id}`, { method: 'DELETE' });

@@ -17,7 +17,7 @@ export async function followBulkChange(change: BulkChange, onProgress: (change: 
 }
 
 /** "Marking 12,000 of ~100,000 read…": the count so far, and the server's estimate when it has one. */
-export function markReadProgress(change: BulkChange): string {
+export function markReadProgress(change: BulkChange, marking: 'read' | 'unread' = 'read'): string {
   const done = change.done.toLocaleString('en');
-  return change.total === undefined ? `Marking ${done} read…` : `Marking ${done} of ~${change.total.toLocaleString('en')} read…`;
+  return change.total === undefined ? `Marking ${done} ${marking}…` : `Marking ${done} of ~${change.total.toLocaleString('en')} ${marking}…`;
 }

@@ -21,6 +21,8 @@ export interface IngestItem {
   recipients: RecipientMessage[];
   /** Its content, ready to be stored: set by the parse stage for a message with recipients left. */
   prepared?: PreparedMail;
+  /** Its bytes, when the parse stage read them from the intake's spool: the later stages need not read them again. */
+  spooled?: Buffer;
   /** Its mails, stored now or by an earlier attempt of its acceptance: set by the store stage. */
   stored: StoredInboundMail[];
   /** rspamd's verdict, and the recipients whose Spam the message goes to: set by the spam stage for a message it scored or a recipient's rule sent to Spam. */

@@ -19,7 +19,8 @@ export interface SliceOutcome extends BulkOutcome {
  * uses, and moves the cursor past them. A crash loses at most the slice in flight, which
  * rolls back; the next run starts after the last committed one, so every mail is changed
  * once. No slice holds more than its own mails' locks: a change to one of the user's
- * mails waits at most for one slice.
+ * mails waits at most for one slice. The mails a slice changes are marked with the change
+ * (mails.bulk_change_id), which its undo takes back (UndoBulkChange).
  */
 export class BulkChangeSlices {
   constructor(
@@ -43,7 +44,14 @@ export class BulkChangeSlices {
       const outcome =
         rows.length === 0
           ? { updated: [], deleted: [], changes: {} }
-          : await changeMails(this.sql, client, { userId: change.userId, mailboxes, where }, { ids: rows.map((row) => Number(row.id)) }, change.action);
+          : await changeMails(
+              this.sql,
+              client,
+              { userId: change.userId, mailboxes, where },
+              { ids: rows.map((row) => Number(row.id)) },
+              change.action,
+              change.id,
+            );
       const finished = rows.length < this.sliceSize;
       await this.changes.advance(client, changeId, {
         changed: outcome.updated.length + outcome.deleted.length,
@@ -57,12 +65,13 @@ export class BulkChangeSlices {
   private sliceQuery(change: BulkChange, matches: Expression<SqlBool>, bound: ListKey) {
     const eb = mailExpressions;
     const withinBound = sql<SqlBool>`(${eb.ref('n.received_at')}, ${eb.ref('n.id')}) <= (${bound.receivedAt}, ${bound.id}::int8)`;
-    const { cursor } = change;
+    const { cursor, filter } = change;
     const { sql: text, parameters } = queryBuilder(this.sql)
       .selectFrom('mails as n')
       .select(['n.id', 'n.received_at'])
       .where(matches)
       .where(withinBound)
+      .where(filter.changedBy === undefined ? sql<SqlBool>`true` : eb('n.bulk_change_id', '=', String(filter.changedBy)))
       .where(cursor ? afterCursor('n', cursor, 'desc') : sql<SqlBool>`true`)
       .orderBy('n.received_at', 'desc')
       .orderBy('n.id', 'desc')

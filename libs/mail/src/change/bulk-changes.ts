@@ -9,8 +9,11 @@ import type { BulkChangeView } from './bulk-change-views';
 /** A position in the list order (newest first): a mail's received time and id. */
 export type ListKey = ListCursor;
 
-/** The mail list's filter but a search: what a change over a filter may take. */
-export type BulkFilter = Omit<MailListFilter, 'search'>;
+/**
+ * The mail list's filter but a search: what a change over a filter may take. An undo's filter
+ * also names the change it takes back (`changedBy`): the mails whose flags that change set last.
+ */
+export type BulkFilter = Omit<MailListFilter, 'search'> & { changedBy?: number };
 
 /** A recorded change over a filter, as its slices need it. */
 export interface BulkChange {
@@ -83,6 +86,13 @@ export class BulkChanges {
     const { rows } = await this.sql.query<BulkChangeRow>({ text: 'SELECT * FROM bulk_changes WHERE id = $1 AND user_id = $2', values: [changeId, userId] });
     if (rows.length === 0) throw new BulkChangeNotFoundError(changeId);
     return viewOf(rows[0]);
+  }
+
+  /** The user's change as its slices see it; another user's is not found. */
+  async find(userId: number, changeId: number): Promise<BulkChange> {
+    const { rows } = await this.sql.query<BulkChangeRow>({ text: 'SELECT * FROM bulk_changes WHERE id = $1 AND user_id = $2', values: [changeId, userId] });
+    if (rows.length === 0) throw new BulkChangeNotFoundError(changeId);
+    return changeOf(rows[0]);
   }
 
   /** The change, locked until the caller's transaction ends: one slice at a time, whoever runs it. */

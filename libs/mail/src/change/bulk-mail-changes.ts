@@ -52,9 +52,17 @@ export interface ChangeableMails {
  * locked (FOR KEY SHARE) before the mails are: a folder deleted meanwhile is then either
  * deleted after the move (its mail, just moved, goes to the trash with it) or found gone
  * here, a MailboxDeletedError, never a foreign-key violation. `pool` is the one `client`
- * came from: the statement is built for it.
+ * came from: the statement is built for it. `changedBy`, a change over a filter, is marked on
+ * the mails whose flags it changed (what its undo takes back).
  */
-export async function changeMails(pool: Pool, client: PoolClient, mails: ChangeableMails, selection: MailSelection, action: BulkAction): Promise<BulkOutcome> {
+export async function changeMails(
+  pool: Pool,
+  client: PoolClient,
+  mails: ChangeableMails,
+  selection: MailSelection,
+  action: BulkAction,
+  changedBy?: number,
+): Promise<BulkOutcome> {
   const { userId, mailboxes } = mails;
   const eb = mailExpressions;
   const selected = eb.and([
@@ -99,7 +107,7 @@ export async function changeMails(pool: Pool, client: PoolClient, mails: Changea
   const rows = await run<{ id: string }>(
     client,
     builder
-      .set(Object.fromEntries(given))
+      .set({ ...Object.fromEntries(given), ...(changedBy === undefined ? {} : { bulk_change_id: String(changedBy) }) })
       .where(selected)
       .where((changed) => changed.or(given.map(([column, value]) => changed(`m.${column}`, 'is distinct from', value))))
       .returning('m.id'),

@@ -38,8 +38,8 @@ export class StartBulkChange {
       action,
       filter,
       bound: await this.newestMail(userId),
-      // What the counters tell of its size without counting; any other condition leaves it unknown.
-      total: totalFromCounters(mailboxes, filter),
+      // What the counters tell of its size without counting; any other condition (an undo's included) leaves it unknown.
+      total: filter.changedBy === undefined ? totalFromCounters(mailboxes, filter) : undefined,
     });
     if (change.status === 'queued') await this.enqueue(change.id, userId);
     return change;

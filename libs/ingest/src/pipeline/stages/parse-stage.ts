@@ -8,7 +8,8 @@ import type { IngestStage } from '../ingest-stage';
  * Reads and parses each message with recipients left, once however many it has, outside
  * any transaction: the spooled ones from the intake's spool files (each file read once for
  * the batch), put into blob storage first, durably, so no mail refers to a blob not on
- * disk; the others from blob storage. A message that cannot be read fails alone.
+ * disk, and kept for the later stages; the others from blob storage. A message that cannot
+ * be read fails alone.
  */
 export class ParseStage implements IngestStage {
   readonly name = 'parse';
@@ -28,7 +29,11 @@ export class ParseStage implements IngestStage {
     await Promise.all(
       items.map((item, position) =>
         prepareAccepted(item.message, spooled[position], this.blobs).then(
-          (prepared) => void (item.prepared = prepared),
+          (prepared) => {
+            item.prepared = prepared;
+            const bytes = spooled[position];
+            if (bytes instanceof Buffer) item.spooled = bytes;
+          },
           (error: unknown) => batch.fail(item, error instanceof Error ? error : new Error(String(error))),
         ),
       ),

@@ -16,7 +16,7 @@ import type { IngestStage } from '../ingest-stage';
  * allowed its sender ("Never spam") or have written to them. A message larger than `maxBytes`,
  * or one rspamd did not answer for in time, is stored unscored; nothing here fails a message.
  * Without a scanner (SPAM_CHECK off) only the users' own rules apply. Parsed before, so its
- * bytes are in blob storage, read from there.
+ * bytes are in memory when they were spooled, and in blob storage otherwise.
  */
 export class SpamStage implements IngestStage {
   readonly name = 'spam';
@@ -67,11 +67,13 @@ export class SpamStage implements IngestStage {
       spamChecksTotal.inc({ outcome: 'too-large' });
       return undefined;
     }
-    const bytes = await this.blobs.readRanges(message.storageKey, [{ start: 0, end: message.size }]).then(
-      ([read]) => read,
-      (error: unknown) =>
-        void this.logger.warn({ inboundId: message.inboundId, err: error }, `${message.inboundId} stored unscored: its bytes could not be read`),
-    );
+    const bytes =
+      item.spooled ??
+      (await this.blobs.readRanges(message.storageKey, [{ start: 0, end: message.size }]).then(
+        ([read]) => read,
+        (error: unknown) =>
+          void this.logger.warn({ inboundId: message.inboundId, err: error }, `${message.inboundId} stored unscored: its bytes could not be read`),
+      ));
     if (!bytes) return undefined;
     return this.check.scanner.check(bytes, { queueId: message.inboundId, ip: peer.ip, helo: peer.helo, mailFrom: peer.mailFrom, rcptTo: peer.rcptTo });
   }
