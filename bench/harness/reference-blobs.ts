@@ -15,9 +15,9 @@ const SIZES: ReferenceSize[] = ['small', 'medium', 'large'];
 export async function copyReferenceBlobs(fixtures: BenchFixtures, diskApiPid: number, s3: BenchS3): Promise<BlobCopy & { storageDir: string }> {
   const ids = await Promise.all(SIZES.map((size) => fixtures.referenceMailId(ALICE_EMAIL, size)));
   const { rows } = await fixtures.sql.query<{ storage_key: string }>('SELECT storage_key FROM mails WHERE id = ANY($1)', [ids]);
-  const { STORAGE_DIR, STORAGE_COMPRESS } = processEnvironment(diskApiPid);
-  // Unset, the API's default: var/storage of its checkout, taken to be this one.
-  const settings = loadConfig(storageConfig, { STORAGE_DIR, STORAGE_COMPRESS });
+  const { STORAGE_DIR, STORAGE_COMPRESS, LETTERBOX_DEMO } = processEnvironment(diskApiPid);
+  // Unset, the API's default: var/storage of its checkout, taken to be this one (which only the demo may use).
+  const settings = loadConfig(storageConfig, { STORAGE_DIR, STORAGE_COMPRESS, LETTERBOX_DEMO });
   const disk = createBlobStore({ ...settings, STORAGE_BACKEND: 'disk' });
   const copy = await copyMissingBlobs(
     disk,

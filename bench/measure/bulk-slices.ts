@@ -9,7 +9,9 @@ import { createTestUser, testBlobStore, testDatabase } from '@letterbox/testing'
  *
  *   createdb -h 127.0.0.1 -U postgres letterbox_slices -O letterbox
  *   DATABASE_URL=postgresql://letterbox:letterbox@127.0.0.1:5432/letterbox_slices node -r @swc-node/register scripts/migrate.ts
- *   DATABASE_URL=... STORAGE_DIR=tmp/slices-storage node -r @swc-node/register bench/measure/bulk-slices.ts
+ *   LETTERBOX_DEMO=true DATABASE_URL=... STORAGE_DIR=tmp/slices-storage node -r @swc-node/register bench/measure/bulk-slices.ts
+ *
+ * (LETTERBOX_DEMO: its storage inside the repository and the demo's secrets are refused otherwise.)
  *
  * The two ways alternate, three times each, on the same mails made unread again before each
  * run (and vacuumed, so neither inherits the other's dead rows). The one UPDATE is the

@@ -100,7 +100,7 @@ describe("export <email> <file.mbox> and import <email> <file.mbox>: a user's ma
     assert.deepEqual(await mailboxesOf(bob.id), await mailboxesOf(ada.id), 'the same mails (by content), flags and counters in each folder');
   });
 
-  test('an mbox from elsewhere goes to the inbox, its quoted lines unquoted, once however often it is imported; a file that is not an mbox is refused', async () => {
+  test('an mbox from elsewhere goes to the inbox, its quoted lines unquoted, once however often it is imported, never by two imports at once; a file that is not an mbox is refused', async () => {
     const eve = await createTestUser(db, 'eve');
     const file = path.join(dir, 'other.mbox');
     await writeFile(
@@ -119,6 +119,16 @@ describe("export <email> <file.mbox> and import <email> <file.mbox>: a user's ma
       ['inbox', 'Subject: one\n\nFrom here\n'],
       ['inbox', 'Subject: two\n\nbody\n'],
     ]);
+    // While another import of hers runs (its session lock held here), a second is refused at once: both would store the same message.
+    const other = await db.sql.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock($1, $2)', [0x6d626f78, eve.id]);
+      const concurrent = await admin('import', eve.email, file);
+      assert.deepEqual([concurrent.code, concurrent.stderr], [1, 'admin: another import for this user is running; run this one once it has ended\n']);
+    } finally {
+      other.release(true);
+    }
+    assert.equal((await admin('import', eve.email, file)).code, 0, 'the lock goes with the session that held it');
     await writeFile(file, 'Subject: not an mbox\n\nbody\n');
     const refused = await admin('import', eve.email, file);
     assert.equal(refused.code, 1);

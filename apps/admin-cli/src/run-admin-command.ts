@@ -8,7 +8,7 @@ import {
   UnknownOfficeError,
   UnknownUserError,
 } from '@letterbox/admin';
-import { BackupRefusedError, MboxFormatError, PostgresToolError, RestoreRefusedError } from '@letterbox/backup';
+import { BackupRefusedError, ImportRunningError, MboxFormatError, PostgresToolError, RestoreRefusedError } from '@letterbox/backup';
 import { ConfigError } from '@letterbox/config';
 import { adminCliServices } from './admin-cli-services';
 import { loadAdminCliConfig } from './admin-cli.config';
@@ -31,6 +31,7 @@ const REFUSALS = [
   RestoreRefusedError,
   PostgresToolError,
   MboxFormatError,
+  ImportRunningError,
 ];
 
 export interface AdminConsole {

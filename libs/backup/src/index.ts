@@ -2,5 +2,5 @@ export { takeBackup, BackupRefusedError, type BackupSources } from './take-backu
 export { restoreBackup, RestoreRefusedError, type RestoreTarget } from './restore-backup';
 export { type BackupManifest, type StoresByCompression } from './backup-layout';
 export { PostgresToolError } from './postgres-tools';
-export { UserMbox } from './mbox/user-mbox';
+export { ImportRunningError, UserMbox } from './mbox/user-mbox';
 export { MboxFormatError } from './mbox/mbox-reader';

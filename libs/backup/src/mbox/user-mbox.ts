@@ -12,6 +12,12 @@ import { mboxEntry } from './mbox-writer';
 const PAGE = 200;
 /** The folder a message without Letterbox's folder header goes to. */
 const INBOX = 'Inbox';
+/** An import for a user while another runs: two would both find a message missing, and store it twice. */
+export class ImportRunningError extends Error {}
+
+/** The first key of the session lock an import holds: its second is the user's id. */
+const IMPORT_LOCK = 0x6d626f78; // "mbox"
+
 /** The flags an entry keeps, as Letterbox's mails have them. */
 const FLAGS = ['seen', 'flagged', 'important'] as const;
 
@@ -20,7 +26,8 @@ const FLAGS = ['seen', 'flagged', 'important'] as const;
  * each streamed from storage into the file, its folder and flags in Letterbox's header lines
  * (mboxEntry); an import streams each message into storage and stores it as any mail is
  * stored (counters, thread, search row), in its folder (a custom one made if missing). A
- * message its folder holds already is not stored again, so an import cut short is run again.
+ * message its folder holds already is not stored again, so an import cut short is run again;
+ * one import per user runs at a time (a session lock), so none is stored twice.
  */
 export class UserMbox {
   private readonly queries: MailExportQueries;
@@ -63,6 +70,30 @@ export class UserMbox {
    * inserted one after the other in the file's order, which an export writes them in again.
    */
   async import(userId: number, file: string): Promise<{ read: number; stored: number }> {
+    return this.alone(userId, () => this.importFile(userId, file));
+  }
+
+  /**
+   * Runs `work` holding the user's import lock: a session lock on a connection of its own, which
+   * holds no transaction open while the work reads files and writes storage; another import of
+   * the same user is refused at once.
+   */
+  private async alone<T>(userId: number, work: () => Promise<T>): Promise<T> {
+    const client = await this.sql.connect();
+    try {
+      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [IMPORT_LOCK, userId]);
+      if (!rows[0].locked) throw new ImportRunningError(`another import for this user is running; run this one once it has ended`);
+      try {
+        return await work();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1, $2)', [IMPORT_LOCK, userId]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  private async importFile(userId: number, file: string): Promise<{ read: number; stored: number }> {
     const mailboxes = new Map<string, Promise<number>>();
     let stored = 0;
     let inserted = Promise.resolve();
