@@ -21,8 +21,12 @@ import {
   testQueuePrefix,
   type TestUser,
   waitFor,
+  logFaultsAsExpected,
 } from '@letterbox/testing';
 import { startTestWorker, type TestWorker } from './testing/delivery-workers';
+
+// Mail to unknown recipients is refused on purpose here: those warnings are expected.
+logFaultsAsExpected();
 
 interface NoticeRow {
   subject: string;

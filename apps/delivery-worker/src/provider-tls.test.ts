@@ -15,8 +15,12 @@ import {
   type TestCertificate,
   waitFor,
   writeTestCertificate,
+  logFaultsAsExpected,
 } from '@letterbox/testing';
 import { startTestWorker } from './testing/delivery-workers';
+
+// The provider's TLS fails on purpose here: the refusals' warnings are expected.
+logFaultsAsExpected();
 
 describe('the delivery worker and the provider’s TLS', () => {
   const queuePrefix = testQueuePrefix();

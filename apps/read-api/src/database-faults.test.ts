@@ -3,8 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
-import { accessTokenFor, createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
+import { accessTokenFor, createTestUser, testBlobStore, testDatabase, type TestUser, logFaultsAsExpected } from '@letterbox/testing';
 import { startReadApiServer } from './testing/read-api-server';
+
+// Every test here breaks the database on purpose: its warnings are expected.
+logFaultsAsExpected();
 
 describe('database faults answer 503 and say nothing of the database', () => {
   let db: Database;

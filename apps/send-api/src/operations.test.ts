@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { Queue } from 'bullmq';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { Database } from '@letterbox/db';
-import { accessTokenFor, createTestUser, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { accessTokenFor, createTestUser, testDatabase, testQueuePrefix, type TestUser, withFaultsExpected } from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from './testing/send-api-server';
 
 const { REDIS_URL } = loadConfig(redisConfig);
@@ -61,26 +61,27 @@ describe('what an operator reads from an API: request ids, health, metrics', () 
     assert.deepEqual(Object.keys(report.info).sort(), ['database', 'redis', 'storage']);
   });
 
-  test('/health/ready is 503 naming what is down, without its address, while /health/live still answers', async () => {
-    const down = await startSendApiServer({
-      QUEUE_PREFIX: prefix,
-      REDIS_URL: 'redis://127.0.0.1:6392',
-      DATABASE_URL: 'postgresql://secret-user:secret@127.0.0.1:1/secret-db',
-    });
-    try {
-      assert.equal((await fetch(`${down.url}/health/live`)).status, 200);
-      const ready = await fetch(`${down.url}/health/ready`);
-      assert.equal(ready.status, 503);
-      const text = await ready.text();
-      const report = JSON.parse(text) as { status: string; error: Record<string, { status: string }>; info: Record<string, unknown> };
-      assert.equal(report.status, 'error');
-      assert.deepEqual(Object.keys(report.error).sort(), ['database', 'redis']);
-      assert.deepEqual(Object.keys(report.info), ['storage']);
-      assert.doesNotMatch(text, /secret|127\.0\.0\.1|ECONNREFUSED|6392/);
-    } finally {
-      await down.close();
-    }
-  });
+  test('/health/ready is 503 naming what is down, without its address, while /health/live still answers', async () =>
+    withFaultsExpected(async () => {
+      const down = await startSendApiServer({
+        QUEUE_PREFIX: prefix,
+        REDIS_URL: 'redis://127.0.0.1:6392',
+        DATABASE_URL: 'postgresql://secret-user:secret@127.0.0.1:1/secret-db',
+      });
+      try {
+        assert.equal((await fetch(`${down.url}/health/live`)).status, 200);
+        const ready = await fetch(`${down.url}/health/ready`);
+        assert.equal(ready.status, 503);
+        const text = await ready.text();
+        const report = JSON.parse(text) as { status: string; error: Record<string, { status: string }>; info: Record<string, unknown> };
+        assert.equal(report.status, 'error');
+        assert.deepEqual(Object.keys(report.error).sort(), ['database', 'redis']);
+        assert.deepEqual(Object.keys(report.info), ['storage']);
+        assert.doesNotMatch(text, /secret|127\.0\.0\.1|ECONNREFUSED|6392/);
+      } finally {
+        await down.close();
+      }
+    }));
 
   test('/metrics, on the ops port only, has request durations by route template, queue depths and the database pool', async () => {
     await fetch(`${api.url}/v2/mails/send/123456`, { headers: { authorization: `Bearer ${accessTokenFor(user)}` } });

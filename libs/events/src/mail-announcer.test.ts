@@ -6,11 +6,14 @@ import pino from 'pino';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import type { UserWrites } from '@letterbox/db';
 import { failFastConnection, whenReady } from '@letterbox/redis';
-import { unlinkKeys } from '@letterbox/testing';
+import { unlinkKeys, logFaultsAsExpected } from '@letterbox/testing';
 import { EventsUnavailableError } from './events-unavailable-error';
 import { MailAnnouncer } from './mail-announcer';
 import { mailCreatedEvents } from './mail-created-events';
 import { UserEvents } from './user-events';
+
+// Publishing to an unreachable Redis is what most of these tests do: its warnings are expected.
+logFaultsAsExpected();
 
 describe('MailAnnouncer', () => {
   const prefix = `test-${randomUUID().slice(0, 8)}`;

@@ -8,7 +8,7 @@ import { eventSubscriberConnection } from './event-connections';
 import { RecordingSink } from './testing/recording-sink';
 import { UserEventFeed } from './user-event-feed';
 import { UserEvents } from './user-events';
-import { redisTargets, unlinkKeys, waitFor } from '@letterbox/testing';
+import { redisTargets, unlinkKeys, waitFor, withFaultsExpected } from '@letterbox/testing';
 
 const created = (mailId: number): MailEvent => ({ type: 'mail.created', mailId, mailboxId: 1 });
 
@@ -114,69 +114,74 @@ for (const { name, target } of redisTargets()) {
       assert.deepEqual(feed.followedUsers(), []);
     });
 
-    test('a stream whose sink fails is dropped without stopping the others', async () => {
-      const userId = newUser();
-      const healthy = new RecordingSink();
-      const failing = new RecordingSink();
-      failing.event = () => {
-        throw new Error('the client is gone');
-      };
-      await feed.follow(userId, failing);
-      const stop = await feed.follow(userId, healthy);
-      await events.publish(userId, created(1));
-      await waitFor(() => healthy.events.length === 1, { what: 'the healthy stream got the event', timeoutMs: 10_000, intervalMs: 25 });
-      assert.match(failing.brokenBy?.message ?? '', /the client is gone/);
-      assert.equal(feed.followerCount(), 1);
-      stop();
-    });
+    test('a stream whose sink fails is dropped without stopping the others', async () =>
+      withFaultsExpected(async () => {
+        const userId = newUser();
+        const healthy = new RecordingSink();
+        const failing = new RecordingSink();
+        failing.event = () => {
+          throw new Error('the client is gone');
+        };
+        await feed.follow(userId, failing);
+        const stop = await feed.follow(userId, healthy);
+        await events.publish(userId, created(1));
+        await waitFor(() => healthy.events.length === 1, { what: 'the healthy stream got the event', timeoutMs: 10_000, intervalMs: 25 });
+        assert.match(failing.brokenBy?.message ?? '', /the client is gone/);
+        assert.equal(feed.followerCount(), 1);
+        stop();
+      }));
 
-    test('when the subscriber connection drops, every stream breaks; the next one subscribes again', oneRedisOnly, async () => {
-      const userId = newUser();
-      const before = [new RecordingSink(), new RecordingSink()];
-      for (const sink of before) await feed.follow(userId, sink);
-      const clients = await commands.client('LIST');
-      const clientId = /id=(\d+) [^\n]* name=(\S+)/g;
-      const ids = [...String(clients).matchAll(clientId)].filter((match) => match[2] === subscriberName).map((match) => match[1]);
-      assert.equal(ids.length, 1);
-      await commands.client('KILL', 'ID', ids[0]);
-      await waitFor(() => before.every((sink) => sink.brokenBy instanceof EventsUnavailableError), {
-        what: 'both streams broke',
-        timeoutMs: 10_000,
-        intervalMs: 25,
-      });
-      assert.deepEqual(feed.followedUsers(), []);
+    test('when the subscriber connection drops, every stream breaks; the next one subscribes again', oneRedisOnly, async () =>
+      withFaultsExpected(async () => {
+        const userId = newUser();
+        const before = [new RecordingSink(), new RecordingSink()];
+        for (const sink of before) await feed.follow(userId, sink);
+        const clients = await commands.client('LIST');
+        const clientId = /id=(\d+) [^\n]* name=(\S+)/g;
+        const ids = [...String(clients).matchAll(clientId)].filter((match) => match[2] === subscriberName).map((match) => match[1]);
+        assert.equal(ids.length, 1);
+        await commands.client('KILL', 'ID', ids[0]);
+        await waitFor(() => before.every((sink) => sink.brokenBy instanceof EventsUnavailableError), {
+          what: 'both streams broke',
+          timeoutMs: 10_000,
+          intervalMs: 25,
+        });
+        assert.deepEqual(feed.followedUsers(), []);
 
-      const renewed = new RecordingSink();
-      await waitFor(
-        async () => {
-          renewed.brokenBy = undefined;
-          const stop = await feed.follow(userId, renewed);
-          if (renewed.brokenBy) return false;
-          await events.publish(userId, created(2));
-          await waitFor(() => renewed.events.length === 1, { what: 'the event after reconnecting arrived', timeoutMs: 10_000, intervalMs: 25 });
-          stop();
-          return true;
-        },
-        { what: 'a stream opened after the reconnect worked', timeoutMs: 10_000, intervalMs: 25 },
-      );
-      assert.deepEqual(renewed.events[0].event, created(2));
-    });
+        const renewed = new RecordingSink();
+        await waitFor(
+          async () => {
+            renewed.brokenBy = undefined;
+            const stop = await feed.follow(userId, renewed);
+            if (renewed.brokenBy) return false;
+            await events.publish(userId, created(2));
+            await waitFor(() => renewed.events.length === 1, { what: 'the event after reconnecting arrived', timeoutMs: 10_000, intervalMs: 25 });
+            stop();
+            return true;
+          },
+          { what: 'a stream opened after the reconnect worked', timeoutMs: 10_000, intervalMs: 25 },
+        );
+        assert.deepEqual(renewed.events[0].event, created(2));
+      }),
+    );
 
-    test('with Redis unreachable a stream breaks instead of waiting for it, and the fan-out holds no one', oneRedisOnly, async () => {
-      const unreachable = { REDIS_URL: 'redis://127.0.0.1:1' };
-      const down = failFastConnection(unreachable, 'redis events');
-      const refusals: Error[] = [];
-      down.on('error', (error: Error) => refusals.push(error));
-      const downSubscriber = eventSubscriberConnection(unreachable, `${prefix}-unreachable`);
-      otherConnections.push(down, downSubscriber);
-      const lonely = new UserEventFeed(downSubscriber, down, prefix);
-      const sink = new RecordingSink();
-      await lonely.follow(newUser(), sink, '1-0');
-      assert.ok(sink.brokenBy instanceof EventsUnavailableError, String(sink.brokenBy));
-      assert.equal(lonely.followerCount(), 0);
-      await assert.rejects(new UserEvents(down, prefix).publish(1, created(1)), EventsUnavailableError);
-      assert.match(String(refusals[0]), /ECONNREFUSED/);
-    });
+    test('with Redis unreachable a stream breaks instead of waiting for it, and the fan-out holds no one', oneRedisOnly, async () =>
+      withFaultsExpected(async () => {
+        const unreachable = { REDIS_URL: 'redis://127.0.0.1:1' };
+        const down = failFastConnection(unreachable, 'redis events');
+        const refusals: Error[] = [];
+        down.on('error', (error: Error) => refusals.push(error));
+        const downSubscriber = eventSubscriberConnection(unreachable, `${prefix}-unreachable`);
+        otherConnections.push(down, downSubscriber);
+        const lonely = new UserEventFeed(downSubscriber, down, prefix);
+        const sink = new RecordingSink();
+        await lonely.follow(newUser(), sink, '1-0');
+        assert.ok(sink.brokenBy instanceof EventsUnavailableError, String(sink.brokenBy));
+        assert.equal(lonely.followerCount(), 0);
+        await assert.rejects(new UserEvents(down, prefix).publish(1, created(1)), EventsUnavailableError);
+        assert.match(String(refusals[0]), /ECONNREFUSED/);
+      }),
+    );
 
     test('closing the feed ends every stream and refuses new ones', async () => {
       const subscriberOfClosing = eventSubscriberConnection(target, `${prefix}-closing`);

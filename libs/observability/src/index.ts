@@ -1,5 +1,5 @@
 export { requestIdFrom, withRequestId, currentRequestId } from './request-context';
-export { rootLogger, loggerFor, nameProcess } from './logger';
+export { rootLogger, loggerFor, nameProcess, processName } from './logger';
 export {
   httpRequestDuration,
   jobDuration,

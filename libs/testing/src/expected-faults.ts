@@ -1,4 +1,4 @@
-import { nameProcess } from '@letterbox/observability';
+import { nameProcess, processName } from '@letterbox/observability';
 
 /** The `app` of the log lines a test file's deliberate faults make: a reader of the test output passes them by. */
 export const EXPECTED_FAULTS_APP = 'expected-faults';
@@ -10,4 +10,18 @@ export const EXPECTED_FAULTS_APP = 'expected-faults';
  */
 export function logFaultsAsExpected(): void {
   nameProcess(EXPECTED_FAULTS_APP);
+}
+
+/**
+ * The same for one test of a file whose other tests provoke no faults: the lines logged in this process
+ * while `work` runs say `"app":"expected-faults"`, and the process's own name comes back after it.
+ */
+export async function withFaultsExpected<T>(work: () => Promise<T>): Promise<T> {
+  const name = processName();
+  nameProcess(EXPECTED_FAULTS_APP);
+  try {
+    return await work();
+  } finally {
+    nameProcess(name);
+  }
 }

@@ -34,4 +34,4 @@ export { startIngestWorkerProcess } from './ingest-worker-process';
 export { startReadApiProcess, type ApiProcess } from './read-api-process';
 export { storedSentCopy } from './sent-copy';
 export { writeTestCertificate, type TestCertificate } from './test-certificate';
-export { logFaultsAsExpected, EXPECTED_FAULTS_APP } from './expected-faults';
+export { logFaultsAsExpected, withFaultsExpected, EXPECTED_FAULTS_APP } from './expected-faults';

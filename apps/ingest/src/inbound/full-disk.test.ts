@@ -5,8 +5,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
-import { createTestUser, type RunningIngestServer, TEST_INGEST_TOKEN, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import {
+  createTestUser,
+  type RunningIngestServer,
+  TEST_INGEST_TOKEN,
+  testDatabase,
+  testQueuePrefix,
+  type TestUser,
+  logFaultsAsExpected,
+} from '@letterbox/testing';
 import { startIngestServer } from '../testing/ingest-server';
+
+// The disk is full on purpose here: its warnings are expected.
+logFaultsAsExpected();
 
 const asRoot = process.getuid?.() === 0;
 

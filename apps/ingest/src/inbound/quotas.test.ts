@@ -19,8 +19,12 @@ import {
   type TestUser,
   usedBytesOf,
   waitFor,
+  logFaultsAsExpected,
 } from '@letterbox/testing';
 import { startIngestServer } from '../testing/ingest-server';
+
+// Mail past a quota is refused on purpose: those warnings are expected.
+logFaultsAsExpected();
 
 /** About 5 KB: past a quota of 2,000 bytes, well within the default. */
 const message = (to: string, messageId: string) =>

@@ -5,8 +5,11 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Database } from '@letterbox/db';
 import { SPOOLED_MESSAGE_BYTES } from '@letterbox/ingest';
 import { BlobNotFoundError, type BlobStore } from '@letterbox/storage';
-import { createTestUser, type RunningIngestServer, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { createTestUser, type RunningIngestServer, testBlobStore, testDatabase, testQueuePrefix, type TestUser, logFaultsAsExpected } from '@letterbox/testing';
 import { startIngestServer } from '../testing/ingest-server';
+
+// Messages are refused and Redis is away on purpose here: those warnings are expected.
+logFaultsAsExpected();
 
 /** Nothing listens here: that ingest's Redis is down. */
 const CLOSED_REDIS_URL = 'redis://127.0.0.1:6390';

@@ -10,7 +10,17 @@ import type { Database } from '@letterbox/db';
 import { UserEventFeed, UserEvents, type MailEvent } from '@letterbox/events';
 import { storeMail } from '@letterbox/mail';
 import { randomMail } from '@letterbox/mail-generator';
-import { createTestUser, login, openEventStream, type SseConnection, type SseEvent, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
+import {
+  createTestUser,
+  login,
+  openEventStream,
+  type SseConnection,
+  type SseEvent,
+  testBlobStore,
+  testDatabase,
+  type TestUser,
+  withFaultsExpected,
+} from '@letterbox/testing';
 import { createReadApi } from '../create-read-api';
 import { loadReadApiConfig } from '../read-api.config';
 
@@ -296,23 +306,24 @@ describe('live mail events on /v2/events', () => {
     }
   });
 
-  test('with Redis unreachable, changes still succeed and a stream ends with an error event', async () => {
-    const cut = await startApi({ QUEUE_PREFIX: prefix, REDIS_URL: 'redis://127.0.0.1:1' });
-    try {
-      const response = await fetch(`${cut.url}/v2/mails/${aliceMail[0]}`, {
-        method: 'PATCH',
-        headers: { authorization: `Bearer ${aliceToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ flagged: false }),
-      });
-      assert.equal(response.status, 200);
-      assert.equal(((await response.json()) as { flagged: boolean }).flagged, false);
-      const connection = await listen(aliceToken, { on: cut });
-      assert.equal((await connection.next()).event, 'error');
-      await connection.ended();
-    } finally {
-      await cut.close();
-    }
-  });
+  test('with Redis unreachable, changes still succeed and a stream ends with an error event', async () =>
+    withFaultsExpected(async () => {
+      const cut = await startApi({ QUEUE_PREFIX: prefix, REDIS_URL: 'redis://127.0.0.1:1' });
+      try {
+        const response = await fetch(`${cut.url}/v2/mails/${aliceMail[0]}`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${aliceToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ flagged: false }),
+        });
+        assert.equal(response.status, 200);
+        assert.equal(((await response.json()) as { flagged: boolean }).flagged, false);
+        const connection = await listen(aliceToken, { on: cut });
+        assert.equal((await connection.next()).event, 'error');
+        await connection.ended();
+      } finally {
+        await cut.close();
+      }
+    }));
   test('a user may hold only so many streams open at once: a new one closes an older one; others and the user’s own requests still answer', async () => {
     const capped = await startApi({ QUEUE_PREFIX: prefix, EVENT_STREAMS_PER_USER: '2' });
     try {

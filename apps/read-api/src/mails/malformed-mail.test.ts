@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { storeMail } from '@letterbox/mail';
 import { malformedMails, randomMail, referenceMail } from '@letterbox/mail-generator';
-import { createTestUser, testBlobStore, testDatabase, testSettings, type TestUser } from '@letterbox/testing';
+import { createTestUser, testBlobStore, testDatabase, testSettings, type TestUser, withFaultsExpected } from '@letterbox/testing';
 import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
@@ -173,44 +173,47 @@ describe('malformed mail is shown, never a server error', () => {
 
     const paths = () => [`/v2/mails/${goneId}`, `/v2/mails/${goneId}/raw`, ...goneParts.map((partId) => `/v2/mails/${goneId}/attachments/${partId}`)];
 
-    test('reading, raw and attachments each answer a 500 problem, promptly and whole', async () => {
-      assert.ok(goneParts.length >= 2);
-      for (const urlPath of [...paths(), `/v2/mails/${goneId}/raw`]) {
-        const response = await get(urlPath);
-        const text = await response.text();
-        assert.equal(response.status, 500, `${urlPath}: ${text}`);
-        assert.equal(response.headers.get('content-type'), PROBLEM_JSON, urlPath);
-        const problem = JSON.parse(text) as { status: number; detail: string };
-        assert.equal(problem.status, 500);
-        assert.ok(!problem.detail.includes(testSettings().STORAGE_DIR), 'no storage path in the answer');
-        assert.ok(!/ENOENT|blob/i.test(problem.detail), 'no internals in the answer');
-      }
-    });
+    test('reading, raw and attachments each answer a 500 problem, promptly and whole', async () =>
+      withFaultsExpected(async () => {
+        assert.ok(goneParts.length >= 2);
+        for (const urlPath of [...paths(), `/v2/mails/${goneId}/raw`]) {
+          const response = await get(urlPath);
+          const text = await response.text();
+          assert.equal(response.status, 500, `${urlPath}: ${text}`);
+          assert.equal(response.headers.get('content-type'), PROBLEM_JSON, urlPath);
+          const problem = JSON.parse(text) as { status: number; detail: string };
+          assert.equal(problem.status, 500);
+          assert.ok(!problem.detail.includes(testSettings().STORAGE_DIR), 'no storage path in the answer');
+          assert.ok(!/ENOENT|blob/i.test(problem.detail), 'no internals in the answer');
+        }
+      }));
 
-    test('a ranged raw request of the missing file is a 500 problem too', async () => {
-      const response = await fetch(`${api.url}/v2/mails/${goneId}/raw`, {
-        headers: { authorization: `Bearer ${token}`, range: 'bytes=10-99' },
-        signal: AbortSignal.timeout(HANG),
-      });
-      await response.arrayBuffer();
-      assert.equal(response.status, 500);
-    });
-
-    test('the server keeps serving: other mail, concurrent requests and health', async () => {
-      const answers = await Promise.all([...paths(), ...paths()].map((urlPath) => get(urlPath)));
-      for (const response of answers) {
+    test('a ranged raw request of the missing file is a 500 problem too', async () =>
+      withFaultsExpected(async () => {
+        const response = await fetch(`${api.url}/v2/mails/${goneId}/raw`, {
+          headers: { authorization: `Bearer ${token}`, range: 'bytes=10-99' },
+          signal: AbortSignal.timeout(HANG),
+        });
         await response.arrayBuffer();
         assert.equal(response.status, 500);
-      }
-      assert.equal((await get(`/v2/mails/${intactId}`)).status, 200);
-      const raw = await get(`/v2/mails/${intactId}/raw`);
-      assert.equal(raw.status, 200);
-      assert.ok((await raw.arrayBuffer()).byteLength > 0);
-      assert.equal((await get('/health')).status, 200);
-      const list = await get(`/v2/mails?mailboxId=${user.mailboxes.inbox}&limit=100`);
-      assert.equal(list.status, 200, 'the list does not read storage and still shows the mail');
-      assert.ok(((await list.json()) as { items: Array<{ id: number }> }).items.some((item) => item.id === goneId));
-    });
+      }));
+
+    test('the server keeps serving: other mail, concurrent requests and health', async () =>
+      withFaultsExpected(async () => {
+        const answers = await Promise.all([...paths(), ...paths()].map((urlPath) => get(urlPath)));
+        for (const response of answers) {
+          await response.arrayBuffer();
+          assert.equal(response.status, 500);
+        }
+        assert.equal((await get(`/v2/mails/${intactId}`)).status, 200);
+        const raw = await get(`/v2/mails/${intactId}/raw`);
+        assert.equal(raw.status, 200);
+        assert.ok((await raw.arrayBuffer()).byteLength > 0);
+        assert.equal((await get('/health')).status, 200);
+        const list = await get(`/v2/mails?mailboxId=${user.mailboxes.inbox}&limit=100`);
+        assert.equal(list.status, 200, 'the list does not read storage and still shows the mail');
+        assert.ok(((await list.json()) as { items: Array<{ id: number }> }).items.some((item) => item.id === goneId));
+      }));
   });
 
   describe('a mail whose stored file was cut short', () => {

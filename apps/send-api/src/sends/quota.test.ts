@@ -4,8 +4,11 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import type { ProblemDetails as Problem } from '@letterbox/http';
 import type { DraftView } from '@letterbox/sending';
-import { accessTokenFor, createTestUser, SendClient, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { accessTokenFor, createTestUser, SendClient, testDatabase, testQueuePrefix, type TestUser, logFaultsAsExpected } from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
+
+// Sends past the quota are refused with 507 on purpose: those warnings are expected.
+logFaultsAsExpected();
 
 const PROBLEM_JSON = /^application\/problem\+json/;
 /** USER_QUOTA_BYTES of this file's send API: the quota of every user without one of their own. */

@@ -15,8 +15,12 @@ import {
   testQueuePrefix,
   type TestUser,
   waitFor,
+  logFaultsAsExpected,
 } from '@letterbox/testing';
 import { startSendApiServer, type RunningSendApi } from '../testing/send-api-server';
+
+// Redis is stopped on purpose here: the connection warnings are expected.
+logFaultsAsExpected();
 
 /** Nothing listens here: the send API's Redis is down. */
 const CLOSED_REDIS_URL = 'redis://127.0.0.1:6390';

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { JOB_DONE, workerConnection } from '@letterbox/queue';
 import type { RedisConnection } from '@letterbox/redis';
-import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testSettings, unlinkKeys } from '@letterbox/testing';
+import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testSettings, unlinkKeys, logFaultsAsExpected } from '@letterbox/testing';
 import { SendDelivery, type SendDeliveryOptions } from './send-delivery';
 import { SenderRateLimit } from './sender-rate-limit';
 import { SendRecords } from '../submit/send-records';
@@ -12,6 +12,9 @@ import type { SendRequest } from '../submit/send-request';
 import { FakeProvider } from '../testing/fake-provider';
 import { deliveryRecord, FakeAttempt, senderOf, sendRequest } from '../testing/recorded-sends';
 import { outgoingMailOptions } from '../testing/outgoing-mail-options';
+
+// Attempts are cut short and refused on purpose here: their warnings are expected.
+logFaultsAsExpected();
 
 describe('SendDelivery: a send run again sends only what did not go', () => {
   const queuePrefix = testQueuePrefix();

@@ -12,7 +12,17 @@ import { TEST_DKIM_KEY_ENCRYPTION_KEY, txtResolver } from '@letterbox/dkim/testi
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '@letterbox/mock-providers';
 import { workerConnection } from '@letterbox/queue';
 import type { RedisConnection } from '@letterbox/redis';
-import { addTestAlias, createTestUser, testBlobStore, testDatabase, testQueuePrefix, testSettings, unlinkKeys, type TestUser } from '@letterbox/testing';
+import {
+  addTestAlias,
+  createTestUser,
+  testBlobStore,
+  testDatabase,
+  testQueuePrefix,
+  testSettings,
+  unlinkKeys,
+  type TestUser,
+  withFaultsExpected,
+} from '@letterbox/testing';
 import { SendDelivery } from './send-delivery';
 import { SenderRateLimit } from './sender-rate-limit';
 import { SendRecords } from '../submit/send-records';
@@ -129,21 +139,22 @@ describe('SendDelivery: what reaches the provider is DKIM-signed and goes from a
     assert.equal(bounceAddresses.parse(`alice@${user.domain}`), undefined);
   });
 
-  test('keys sealed under another DKIM_KEY_ENCRYPTION_KEY: nothing goes out unsigned, the send records why and is tried again', async () => {
-    const user = await signingSender('wrong-key');
-    const to = recipient('fay');
-    const misconfigured = new SendDelivery(db, blobs, smtp, new SenderRateLimit(redis, 1000, 1000, queuePrefix), {
-      readApiPublicUrl: 'http://read.test',
-      ...outgoingMailOptions(db),
-      dkimKeys: new DkimSigningKeys(db.sql, DkimKeyCipher.fromSetting(Buffer.alloc(32, 0x11).toString('hex'))),
-    });
-    const { send } = await new SendRecords(db).record(senderOf(user), sendRequest({ to: [to] }), { queuePrefix });
-    await assert.rejects(misconfigured.deliver({ sendId: send.id }, new FakeAttempt()), DkimKeyDecryptionError);
-    assert.deepEqual(mock.messages({ to }), []);
-    const { status, lastError } = await deliveryRecord(db, send.id);
-    assert.notEqual(status, 'sent');
-    assert.match(lastError ?? '', /does not decrypt under DKIM_KEY_ENCRYPTION_KEY/);
-  });
+  test('keys sealed under another DKIM_KEY_ENCRYPTION_KEY: nothing goes out unsigned, the send records why and is tried again', async () =>
+    withFaultsExpected(async () => {
+      const user = await signingSender('wrong-key');
+      const to = recipient('fay');
+      const misconfigured = new SendDelivery(db, blobs, smtp, new SenderRateLimit(redis, 1000, 1000, queuePrefix), {
+        readApiPublicUrl: 'http://read.test',
+        ...outgoingMailOptions(db),
+        dkimKeys: new DkimSigningKeys(db.sql, DkimKeyCipher.fromSetting(Buffer.alloc(32, 0x11).toString('hex'))),
+      });
+      const { send } = await new SendRecords(db).record(senderOf(user), sendRequest({ to: [to] }), { queuePrefix });
+      await assert.rejects(misconfigured.deliver({ sendId: send.id }, new FakeAttempt()), DkimKeyDecryptionError);
+      assert.deepEqual(mock.messages({ to }), []);
+      const { status, lastError } = await deliveryRecord(db, send.id);
+      assert.notEqual(status, 'sent');
+      assert.match(lastError ?? '', /does not decrypt under DKIM_KEY_ENCRYPTION_KEY/);
+    }));
 
   test('a sender whose domain has no keys is signed with the office’s own domain’s; an office without keys sends unsigned', async () => {
     const user = await signingSender('alias');
