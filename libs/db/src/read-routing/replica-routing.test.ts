@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import IORedis, { type Redis } from 'ioredis';
 import { Pool } from 'pg';
-import { ensureReadReplica, testQueuePrefix, testSettings, waitFor } from '@letterbox/testing';
+import { ensureReadReplica, testQueuePrefix, testSettings, waitFor, withFaultsExpected } from '@letterbox/testing';
 import { createDatabase, type Database } from '../database';
 import { readRouting } from './read-routing';
 
@@ -51,17 +51,18 @@ describe('read routing with a replica', () => {
     await waitFor(async () => (await routing.poolFor(userId)) === db.replica, { what: 'the replica to replay the write' });
   });
 
-  test('while Redis does not answer, every read goes to the primary', async () => {
-    const away = new IORedis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
-    away.on('error', () => undefined); // refused connections are the point here
-    try {
-      const routing = readRouting(db, away, testQueuePrefix());
-      await routing.record([userId]);
-      assert.equal(await routing.poolFor(userId), db.sql);
-    } finally {
-      away.disconnect();
-    }
-  });
+  test('while Redis does not answer, every read goes to the primary', async () =>
+    withFaultsExpected(async () => {
+      const away = new IORedis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+      away.on('error', () => undefined); // refused connections are the point here
+      try {
+        const routing = readRouting(db, away, testQueuePrefix());
+        await routing.record([userId]);
+        assert.equal(await routing.poolFor(userId), db.sql);
+      } finally {
+        away.disconnect();
+      }
+    }));
 
   test('without a replica, everything is the primary', async () => {
     const primaryOnly = createDatabase({ url: testSettings().DATABASE_URL, poolSize: 1, applicationName: 'letterbox-tests' });
