@@ -72,10 +72,10 @@ export class MailsController {
     const action = remove ? { delete: true as const } : { changes };
     if (filter) {
       const change = await this.startBulkChange.start(user.userId, filter, action);
-      reply.status(202).header('location', `/v2/mails/bulk/${change.id}`);
+      reply.status(202).header('location', bulkChangeLocation(change.id));
       return change;
     }
-    const outcome = await this.changeInBulk.apply(user.userId, ids ? { ids } : { threadIds: threadIds ?? [] }, action);
+    const outcome = await this.changeInBulk.apply(user.userId, selectionOf({ ids, threadIds }), action);
     return { updated: outcome.updated.length, deleted: outcome.deleted.length };
   }
 
@@ -104,7 +104,7 @@ export class MailsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BulkChangeView> {
     const undo = await this.undoBulkChange.undo(user.userId, params.id);
-    reply.header('location', `/v2/mails/bulk/${undo.id}`);
+    reply.header('location', bulkChangeLocation(undo.id));
     return undo;
   }
 
@@ -148,6 +148,12 @@ export class MailsController {
   }
 }
 
-function selectionOf(body: z.infer<typeof spamReportBody>): MailSelection {
+/** Listed mails, or whole conversations: the bodies' `ids` or `threadIds`, exactly one of which their schemas let through. */
+function selectionOf(body: { ids?: number[]; threadIds?: number[] }): MailSelection {
   return body.ids ? { ids: body.ids } : { threadIds: body.threadIds ?? [] };
+}
+
+/** Where a change over a filter is followed (GET /v2/mails/bulk/:id). */
+function bulkChangeLocation(changeId: number): string {
+  return `/v2/mails/bulk/${changeId}`;
 }

@@ -18,11 +18,8 @@ const LIST = namedStatement(
   `SELECT ${MAILBOX_COLUMNS}, (SELECT mailbox_version FROM users WHERE id = $1) AS version FROM mailboxes WHERE user_id = $1 ORDER BY ${ROLE_ORDER}, name`,
 );
 const VERSIONS = namedStatement('mailboxes-versions', 'SELECT id, mailbox_version AS version FROM users WHERE id = ANY($1::int[])');
-const COUNTERS = namedStatement('mailboxes-counters', 'SELECT id, name, role, locked, total_count, unread_count FROM mailboxes WHERE user_id = $1');
-const COUNTERS_OF_USERS = namedStatement(
-  'mailboxes-counters-of-users',
-  'SELECT user_id, id, name, role, locked, total_count, unread_count FROM mailboxes WHERE user_id = ANY($1::int[])',
-);
+const COUNTERS = namedStatement('mailboxes-counters', `SELECT ${MAILBOX_COLUMNS} FROM mailboxes WHERE user_id = $1`);
+const COUNTERS_OF_USERS = namedStatement('mailboxes-counters-of-users', `SELECT user_id, ${MAILBOX_COLUMNS} FROM mailboxes WHERE user_id = ANY($1::int[])`);
 
 /**
  * The user's mailboxes as of one version of them (users.mailbox_version, moved on by every change to
@@ -74,22 +71,13 @@ export class MailboxQueries {
   }
 }
 
-interface CountersRow {
-  id: number;
-  name: string;
-  role: string;
-  locked: boolean;
-  total_count: number;
-  unread_count: number;
-}
-
 /** Every mailbox of the user with its lock state and counters: one small indexed read. */
 export async function mailboxCounters(sql: Pool | PoolClient, userId: number): Promise<MailboxCounters[]> {
-  const { rows } = await sql.query<CountersRow>({ ...COUNTERS, values: [userId] });
+  const { rows } = await sql.query<MailboxRow>({ ...COUNTERS, values: [userId] });
   return rows.map(countersOf);
 }
 
-const countersOfUsers = new BatchedPointReads<number, CountersRow & { user_id: number }>(COUNTERS_OF_USERS, (row) => row.user_id);
+const countersOfUsers = new BatchedPointReads<number, MailboxRow & { user_id: number }>(COUNTERS_OF_USERS, (row) => row.user_id);
 
 /**
  * The same, read together with the other requests' of this turn of the event loop (BatchedPointReads): for the
@@ -99,6 +87,6 @@ export async function sharedMailboxCounters(sql: Pool, userId: number): Promise<
   return (await countersOfUsers.read(sql, userId)).map(countersOf);
 }
 
-function countersOf(row: CountersRow): MailboxCounters {
+function countersOf(row: MailboxRow): MailboxCounters {
   return { id: row.id, name: row.name, role: row.role, locked: row.locked, totalCount: row.total_count, unreadCount: row.unread_count };
 }
