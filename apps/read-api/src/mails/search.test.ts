@@ -182,6 +182,40 @@ describe('full-text search: q= on the mail and conversation lists', () => {
     assert.ok(page.items[0].latest.highlight?.marks.length);
   });
 
+  test('a search leaves out locked mailboxes, and one that names a locked or missing mailbox is refused', async () => {
+    const owner = await createTestUser(db, 'searcher-folders');
+    const folder = async (name: string, locked: boolean) =>
+      (
+        await db.sql.query<{ id: number }>("INSERT INTO mailboxes (user_id, name, role, locked) VALUES ($1, $2, 'custom', $3) RETURNING id", [
+          owner.id,
+          name,
+          locked,
+        ])
+      ).rows[0].id;
+    const [vault, projects] = [await folder('Vault', true), await folder('Projects', false)];
+    const file = async (mailboxId: number, subject: string) =>
+      (await storeMail(db, blobs, { userId: owner.id, mailboxId, eml: await compose({ from: 'eve@outside.test', subject, text: 'the harbour plan' }) })).id;
+    await file(vault, 'Vault copy');
+    const inProjects = await file(projects, 'Projects copy');
+    const ownerToken = await api.login(owner.email, owner.password);
+    const ask = (query: string) => fetch(`${api.url}/v2/mails?${query}`, { headers: { authorization: `Bearer ${ownerToken}` } });
+    const idsOf = async (query: string) => {
+      const response = await ask(query);
+      assert.equal(response.status, 200, query);
+      return ((await response.json()) as MailListPage).items.map((item) => item.id);
+    };
+    assert.deepEqual(await idsOf('q=harbour'), [inProjects], "the locked folder's copy is left out");
+    assert.deepEqual(await idsOf('q=from:eve'), [inProjects]);
+    assert.deepEqual(await idsOf(`q=${encodeURIComponent('in:projects harbour')}`), [inProjects], 'in: takes a name in any case');
+    assert.deepEqual(await idsOf(`q=${encodeURIComponent('in:inbox harbour')}`), [], 'a mailbox with no hits is an empty page');
+    for (const query of [`q=${encodeURIComponent('in:Vault harbour')}`, `mailboxId=${vault}&q=harbour`]) {
+      const response = await ask(query);
+      assert.equal(response.status, 423, query);
+      assert.equal(response.headers.get('content-type'), PROBLEM_JSON);
+    }
+    assert.equal((await ask(`mailboxId=${vault + 1_000_000}&q=harbour`)).status, 404);
+  });
+
   test('a query that cannot be understood is a 400 that says why', async () => {
     for (const [q, detail] of [
       ['is:purple', /q: is: must be one of/],

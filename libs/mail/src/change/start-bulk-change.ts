@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { loggerFor } from '@letterbox/observability';
 import type { JobQueues } from '@letterbox/queue';
-import { mailConditions } from '../list/mail-filter-sql';
+import { checkMailboxes } from '../list/mail-filter-sql';
 import { totalFromCounters } from '../list/total-from-counters';
 import { mailboxCounters } from '../mailboxes/mailbox-queries';
 import { usableMailbox, type BulkAction } from './bulk-mail-changes';
@@ -30,7 +30,7 @@ export class StartBulkChange {
 
   async start(userId: number, filter: BulkFilter, action: BulkAction): Promise<BulkChangeView> {
     const mailboxes = await mailboxCounters(this.sql, userId);
-    mailConditions(userId, mailboxes, filter);
+    checkMailboxes(mailboxes, filter);
     if ('changes' in action && action.changes.mailboxId !== undefined) usableMailbox(mailboxes, action.changes.mailboxId);
     const change = await this.changes.record({
       userId,

@@ -55,21 +55,56 @@ type Condition = (m: MailAlias) => Expression<SqlBool>;
  * row for every mail. A filter naming a missing or locked mailbox is refused, here.
  */
 export function mailConditions(userId: number, mailboxes: MailboxCounters[], filter: MailListFilter): MailConditions {
+  checkMailboxes(mailboxes, filter);
+  const eb = mailExpressions;
+  const lockedIds = mailboxes.filter((mailbox) => mailbox.locked).map((mailbox) => mailbox.id);
+  const named = filter.search?.mailbox;
+  return conditionsOf(userId, filter, {
+    notLocked: lockedIds.length > 0 ? (m) => sql<SqlBool>`${eb.ref(`${m}.mailbox_id`)} <> ALL(${lockedIds}::int[])` : undefined,
+    named: named === undefined ? undefined : (m) => eb(`${m}.mailbox_id`, '=', mailboxNamed(mailboxes, named).id),
+  });
+}
+
+/**
+ * The same conditions for a statement that reads no counters first: its locked mailbox ids,
+ * and the mailbox `in:` names, come from subqueries run once before the mails are read (an
+ * InitPlan; still no join of mails to mailboxes). A filter naming a missing or locked mailbox
+ * then finds nothing, and the caller that found nothing asks checkMailboxes why: a search
+ * spends no statement on the mailboxes it does not name.
+ */
+export function mailConditionsInStatement(userId: number, filter: MailListFilter): MailConditions {
+  const eb = mailExpressions;
+  const named = filter.search?.mailbox;
+  const lockedIds = sql`ARRAY(SELECT b.id FROM mailboxes b WHERE b.user_id = ${userId} AND b.locked)`;
+  return conditionsOf(userId, filter, {
+    notLocked: (m) => sql<SqlBool>`${eb.ref(`${m}.mailbox_id`)} <> ALL(${lockedIds})`,
+    named: named === undefined ? undefined : (m) => sql<SqlBool>`${eb.ref(`${m}.mailbox_id`)} = (${namedMailboxId(userId, named)})`,
+  });
+}
+
+/** Refuses a filter that names, by id or by `in:`, a mailbox the user does not have or has locked. */
+export function checkMailboxes(mailboxes: MailboxCounters[], filter: MailListFilter): void {
   if (filter.mailboxId !== undefined) {
     const mailbox = mailboxes.find((candidate) => candidate.id === filter.mailboxId);
     if (!mailbox) throw new MailboxNotFoundError(filter.mailboxId);
     if (mailbox.locked) throw new MailboxLockedError(filter.mailboxId);
   }
+  if (filter.search?.mailbox !== undefined) mailboxNamed(mailboxes, filter.search.mailbox);
+}
+
+/** How a filter's statement leaves out locked mailboxes (none locked: nothing to leave out) and finds the one `in:` names. */
+interface MailboxTerms {
+  notLocked?: Condition;
+  named?: Condition;
+}
+
+function conditionsOf(userId: number, filter: MailListFilter, mailboxTerms: MailboxTerms): MailConditions {
   const eb = mailExpressions;
-  const lockedIds = mailboxes.filter((mailbox) => mailbox.locked).map((mailbox) => mailbox.id);
   const { mailboxId, search } = filter;
   const listed: Condition[] = [(m) => eb(`${m}.user_id`, '=', userId), (m) => eb(`${m}.deleted_at`, 'is', null)];
-  if (lockedIds.length > 0) listed.push((m) => sql<SqlBool>`${eb.ref(`${m}.mailbox_id`)} <> ALL(${lockedIds}::int[])`);
+  if (mailboxTerms.notLocked) listed.push(mailboxTerms.notLocked);
   if (mailboxId !== undefined) listed.push((m) => eb(`${m}.mailbox_id`, '=', mailboxId));
-  if (search?.mailbox !== undefined) {
-    const namedId = mailboxNamed(mailboxes, search.mailbox);
-    listed.push((m) => eb(`${m}.mailbox_id`, '=', namedId));
-  }
+  if (mailboxTerms.named) listed.push(mailboxTerms.named);
   listed.push(...dateConditions(filter), ...(search ? dateConditions(search) : []));
   const checked = [...fieldConditions(filter), ...(search ? fieldConditions(search) : [])];
   const words = search ? searchConditions(userId, search) : { fields: [], postings: [], eachMail: [] };
@@ -138,14 +173,22 @@ function searchConditions(userId: number, search: SearchQuery): { fields: Condit
 }
 
 /** `in:` names a mailbox by its role (inbox, sent, drafts, trash, spam) or its name, in any case. */
-function mailboxNamed(mailboxes: MailboxCounters[], name: string): number {
+function mailboxNamed(mailboxes: MailboxCounters[], name: string): MailboxCounters {
   const wanted = name.toLowerCase();
   const mailbox =
     mailboxes.find((candidate) => candidate.role !== 'custom' && candidate.role === wanted) ??
     mailboxes.find((candidate) => candidate.name.toLowerCase() === wanted);
   if (!mailbox) throw new SearchQueryError(`in: you have no mailbox named "${name}"`);
   if (mailbox.locked) throw new MailboxLockedError(mailbox.id);
-  return mailbox.id;
+  return mailbox;
+}
+
+/** The id of the mailbox `in:` names, as mailboxNamed picks it (a role before a name), as a subquery: NULL when none is. */
+function namedMailboxId(userId: number, name: string): RawBuilder<number | null> {
+  const wanted = name.toLowerCase();
+  const byRole = sql<SqlBool>`(b.role <> 'custom' AND b.role::text = ${wanted})`;
+  return sql`SELECT b.id FROM mailboxes b WHERE b.user_id = ${userId} AND (${byRole} OR lower(b.name) = ${wanted})
+    ORDER BY ${byRole} DESC, b.name LIMIT 1`;
 }
 
 /** The condition that continues a list after `cursor`. */
