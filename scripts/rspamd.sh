@@ -46,11 +46,15 @@ servers = "$REDIS_HOST:$REDIS_PORT";
 db = "$REDIS_DB";
 CONF
 # Lookups a machine without the internet would wait on (block lists, fuzzy hashes, URL
-# redirects, rspamd's own updates), and checks the intake makes already (SPF, DKIM, DMARC, ARC).
+# redirects, rspamd's own updates), checks the intake makes already (SPF, DKIM, DMARC, ARC),
+# and the scan history rspamd would write to Redis for every message: Letterbox keeps each
+# mail's score and symbols itself (mails.spam).
 for module in rbl surbl fuzzy_check asn greylist mx_check ratelimit neural reputation url_redirector \
-  replies phishing dkim_signing arc spf dkim dmarc hfilter rspamd_update dcc external_services; do
+  replies phishing dkim_signing arc spf dkim dmarc hfilter rspamd_update dcc external_services history_redis; do
   echo 'enabled = false;' >"$DIR/local.d/$module.conf"
 done
+# A line per scanned message at info: the verdict is on the mail's detail, and the lines cost the scanner's CPU.
+echo 'level = "warning";' >"$DIR/local.d/logging.inc"
 cat >"$DIR/local.d/options.inc" <<CONF
 dns {
   timeout = 0.5s;
