@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createHttpApp, type ApiDescription } from '@letterbox/http';
+import { createHttpApp, useTextBodyParser, type ApiDescription } from '@letterbox/http';
+import { MAX_SCRIPT_BYTES } from '@letterbox/sieve';
 import { classifyDomainError } from './domain-errors';
 import { mailboxListRoute } from './mailboxes/mailbox-list.route';
 import { mailListRoute } from './mails/mail-list.route';
@@ -12,8 +13,8 @@ export const READ_API: ApiDescription = {
   directRoutes: [mailboxListRoute, mailListRoute],
 };
 
-export function createReadApi(config: ReadApiConfig, logger?: false): Promise<NestFastifyApplication> {
-  return createHttpApp(ReadApiModule.forConfig(config), {
+export async function createReadApi(config: ReadApiConfig, logger?: false): Promise<NestFastifyApplication> {
+  const app = await createHttpApp(ReadApiModule.forConfig(config), {
     ...READ_API,
     bodyLimit: 64 * 1024,
     classifyError: classifyDomainError,
@@ -21,4 +22,7 @@ export function createReadApi(config: ReadApiConfig, logger?: false): Promise<Ne
     trustedProxies: config.TRUSTED_PROXIES,
     logger,
   });
+  // A Sieve script (PUT /v2/sieve) is text; past twice its limit it is not read at all, below that refused by name.
+  useTextBodyParser(app.getHttpAdapter().getInstance(), 2 * MAX_SCRIPT_BYTES);
+  return app;
 }

@@ -25,6 +25,7 @@ import {
   UserNotFoundError,
 } from '@letterbox/admin';
 import { DeviceTokenTakenError } from '@letterbox/push';
+import { SieveScriptError } from '@letterbox/sieve';
 import {
   AttachmentNotFoundError,
   BulkChangeNotFoundError,
@@ -67,6 +68,9 @@ export const classifyDomainError: ErrorClassifier = (error) => {
     return { status: 404, detail: error.message };
   }
   if (error instanceof SearchQueryError) return { status: 400, detail: error.message };
+  if (error instanceof SieveScriptError) {
+    return { status: 422, detail: `body: ${error.message}`, errors: [{ field: 'body', message: error.message }] };
+  }
   if (
     error instanceof MailboxNameTakenError ||
     error instanceof SystemMailboxError ||

@@ -8,6 +8,8 @@ import {
   ChangeMail,
   ReportSpam,
   SenderRules,
+  SaveSieveScript,
+  SieveScripts,
   ChangeMailboxes,
   ChangeMailsInBulk,
   ContactQueries,
@@ -57,6 +59,12 @@ export class MailServicesModule implements OnApplicationShutdown {
       { provide: ContactQueries, useFactory: (reads: UserReads) => new ContactQueries(reads), inject: [READ_ROUTING] },
       // Written on the primary: the ingest reads them there, and the user's next list must show their change.
       { provide: SenderRules, useFactory: (db: Database) => new SenderRules(db.sql), inject: [DATABASE] },
+      { provide: SieveScripts, useFactory: (db: Database) => new SieveScripts(db.sql), inject: [DATABASE] },
+      {
+        provide: SaveSieveScript,
+        useFactory: (db: Database, scripts: SieveScripts) => new SaveSieveScript(db.sql, scripts),
+        inject: [DATABASE, SieveScripts],
+      },
       {
         provide: PerUserLimit,
         useFactory: () => new PerUserLimit({ perUser: config.HEAVY_REQUESTS_PER_USER, waitMs: config.HEAVY_REQUESTS_WAIT_MS }),

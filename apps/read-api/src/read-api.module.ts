@@ -12,6 +12,7 @@ import { MailboxesController } from './mailboxes/mailboxes.controller';
 import { MailDownloadsController } from './mails/mail-downloads.controller';
 import { MailsController } from './mails/mails.controller';
 import { ReceiptConfirmController } from './receipts/receipt-confirm.controller';
+import { SieveController } from './rules/sieve.controller';
 import { SpamSendersController } from './spam/spam-senders.controller';
 import { ThreadsController } from './threads/threads.controller';
 import type { ReadApiConfig } from './read-api.config';
@@ -36,6 +37,7 @@ export class ReadApiModule {
         ThreadsController,
         ContactsController,
         SpamSendersController,
+        SieveController,
         MailDownloadsController,
         ReceiptConfirmController,
       ],

@@ -11,4 +11,5 @@ export { ZodValidationPipe } from './zod-validation.pipe';
 export { ApiZodQuery, ApiZodBody, ApiZodPath, ApiZodResponse, queryParameters } from './openapi-zod';
 export { writeOpenApiDocumentFromArgs, type ApiDescription } from './openapi-document';
 export { runClustered } from './run-clustered';
+export { useTextBodyParser } from './text-body-parser';
 export { integerParam } from './request-params';

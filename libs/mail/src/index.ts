@@ -67,5 +67,8 @@ export { searchableText } from './search/search-text';
 export { ContactQueries, contactListSchema, type ContactSuggestion } from './contacts/contacts';
 export { writtenToAmong, correspondentKey, type SenderOfRecipient } from './contacts/correspondents';
 export { SenderRules, senderRulesAmong, senderAddressSchema, senderRuleListSchema, type SenderRule, type SenderRuleList } from './contacts/sender-rules';
+export { SieveScripts, sieveScriptsOf, type StoredSieveScript } from './rules/sieve-scripts';
+export { SaveSieveScript } from './rules/save-sieve-script';
+export { sieveFolder } from './rules/sieve-folders';
 export { mailBlobReferencesSql } from './store/mail-blob-references';
 export { MailExportQueries, type ExportedMail } from './export/mail-export-queries';
