@@ -17,6 +17,8 @@ export interface InboundMailRow {
   mailbox: 'inbox' | 'spam';
   /** rspamd's verdict, when it scored the message. */
   spam?: SpamVerdict;
+  /** The recipient's rules: the folder they file it into (the mailbox of `mailbox`'s role when it is gone), and its flags. */
+  filed?: { mailboxId?: number; seen: boolean; flagged: boolean };
 }
 
 /** A notification's title must name someone: mail without a From address is stored too. */
@@ -45,7 +47,7 @@ export interface StoredInboundMail {
  */
 export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Promise<StoredInboundMail[]> {
   if (rows.length === 0) return [];
-  const input = rows.map(({ inboundId, userId, dedupKey, messageId, receivedAt, prepared, authentication, mailbox, spam }) =>
+  const input = rows.map(({ inboundId, userId, dedupKey, messageId, receivedAt, prepared, authentication, mailbox, spam, filed }) =>
     INPUT.row(
       {
         inbound_id: inboundId,
@@ -55,6 +57,10 @@ export async function insertInboundBatch(sql: Pool, rows: InboundMailRow[]): Pro
         authentication: authentication ?? null,
         mailbox_role: mailbox,
         spam: spam ?? null,
+        // 0 for none: no mailbox has it.
+        folder_id: filed?.mailboxId ?? 0,
+        seen: filed?.seen ?? false,
+        flagged: filed?.flagged ?? false,
       },
       // Under the acceptance's Message-ID: the one its dedup key was made from.
       { ...prepared, messageId },
@@ -88,19 +94,23 @@ const INPUT = mailRowsInput({
   authentication: 'jsonb',
   mailbox_role: 'text',
   spam: 'jsonb',
+  folder_id: 'int',
+  seen: 'boolean',
+  flagged: 'boolean',
 });
 
 // Mail ids are drawn while claiming, so the claim records the mail it stands for; a mail
-// claimed now is stored unread in its recipient's mailbox of the role asked (the inbox
-// when the recipient has no mailbox of that role).
+// claimed now is stored with the flags its recipient's rules gave it (none: unread) in the folder
+// they filed it into, else in the recipient's mailbox of the role asked (the inbox when the
+// recipient has no mailbox of that role, or the folder is gone).
 const INSERT_INBOUND_BATCH = namedStatement(
   'insert-inbound-batch',
   `WITH input AS (
   SELECT * FROM ${INPUT.recordset('$1', 'i')}
 ), targets AS (
   SELECT DISTINCT ON (i.user_id, i.dedup_key) i.user_id, i.dedup_key, m.id AS mailbox_id
-    FROM input i JOIN mailboxes m ON m.user_id = i.user_id AND m.role IN ('inbox', i.mailbox_role::mailbox_role)
-   ORDER BY i.user_id, i.dedup_key, m.role = 'inbox'
+    FROM input i JOIN mailboxes m ON m.user_id = i.user_id AND (m.id = i.folder_id OR m.role IN ('inbox', i.mailbox_role::mailbox_role))
+   ORDER BY i.user_id, i.dedup_key, m.id = i.folder_id IS NOT TRUE, m.role = 'inbox'
 ), claimed AS (
   INSERT INTO inbound_messages (user_id, dedup_key, inbound_id, mail_id)
   SELECT i.user_id, i.dedup_key, i.inbound_id, nextval(pg_get_serial_sequence('mails', 'id'))
@@ -115,8 +125,8 @@ const INSERT_INBOUND_BATCH = namedStatement(
       user_id: 'i.user_id',
       mailbox_id: 'b.mailbox_id',
       received_at: 'i.received_at',
-      seen: 'false',
-      flagged: 'false',
+      seen: 'i.seen',
+      flagged: 'i.flagged',
       important: 'false',
       authentication: 'i.authentication',
       spam: 'i.spam',

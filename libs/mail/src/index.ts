@@ -6,7 +6,7 @@ export { replaceMailMessage, discardMailsSql } from './store/draft-mail-writes';
 export { markAnsweredSql, returnSentCopyToDrafts } from './store/sent-mail-writes';
 export { insertMailClones } from './store/mail-clones';
 export { storableText, storableJson } from './store/storable-text';
-export { MailboxQueries } from './mailboxes/mailbox-queries';
+export { MailboxQueries, sharedMailboxCounters, type MailboxCounters } from './mailboxes/mailbox-queries';
 export { MailboxChanges } from './mailboxes/mailbox-changes';
 export { ChangeMailboxes } from './mailboxes/change-mailboxes';
 export { MailListQuery } from './list/mail-list-query';

@@ -27,6 +27,16 @@ export interface IngestItem {
   stored: StoredInboundMail[];
   /** rspamd's verdict, and the recipients whose Spam the message goes to: set by the spam stage for a message it scored or a recipient's rule sent to Spam. */
   spam?: { verdict?: SpamVerdict; spamFor: ReadonlySet<number> };
+  /** What the recipients' rules decided, by user id: set by the rules stage for those whose script ran. */
+  rules?: ReadonlyMap<number, RuleOutcome>;
+}
+
+/** Where a recipient's rules put their copy (a folder by id; the inbox without one), with its flags, or that it is not stored. */
+export interface RuleOutcome {
+  mailboxId?: number;
+  seen: boolean;
+  flagged: boolean;
+  discarded: boolean;
 }
 
 /** The recipient's mailbox a message goes to: Spam when the intake's checks or the spam stage put it there. */

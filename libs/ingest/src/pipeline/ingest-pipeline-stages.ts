@@ -7,6 +7,7 @@ import type { RedisConnection } from '@letterbox/redis';
 import type { IncomingBounces } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import { IngestedMessages } from '../ingested-messages';
+import { RecipientDirectory } from '../recipient-directory';
 import type { IntakeSpool } from '../intake-spool';
 import type { RspamdScanner } from '../spam/rspamd-scanner';
 import { AnnounceStage } from './stages/announce-stage';
@@ -16,6 +17,7 @@ import { IngestPipeline } from './ingest-pipeline';
 import type { IngestStage } from './ingest-stage';
 import { ParseStage } from './stages/parse-stage';
 import { RememberStage } from './stages/remember-stage';
+import { RulesStage } from './stages/rules-stage';
 import { SpamStage } from './stages/spam-stage';
 import { StoreStage } from './stages/store-stage';
 
@@ -43,7 +45,8 @@ export interface IngestPipelineOptions {
  * Known duplicates are dropped before anything is read; a message is parsed before it is
  * stored, stored before its storing is remembered and announced; a bounce becomes its sender's notices
  * before the store, which they join in the announcements; rspamd scores what is parsed, and its
- * verdict with the recipients' blocked and allowed senders decides the mailbox the store puts it in. A new stage is a class
+ * verdict with the recipients' blocked and allowed senders decides whether it goes to Spam; the recipients' rules (Sieve)
+ * then file the rest into their folders, with flags, or discard it, before the store. A new stage is a class
  * of its own (an IngestStage, in a file of its own) and a line here, where it belongs: a
  * check of the message's content between parse and store, say.
  */
@@ -55,6 +58,7 @@ export function ingestStages(options: IngestPipelineOptions): IngestStage[] {
     new ParseStage(blobs, spool),
     new BounceStage(db.sql, blobs, spool, bounces, logger),
     new SpamStage(db.sql, blobs, spam, logger),
+    new RulesStage(db.sql, blobs, new RecipientDirectory(db.sql), logger),
     new StoreStage(db.sql, logger),
     new RememberStage(ingested),
     new AnnounceStage(announcer, queues, logger),

@@ -122,10 +122,10 @@ describe('the ingest pipeline', () => {
     return rows[0].count;
   }
 
-  test('runs its stages in the order listed: dedup, parse, bounce, spam, store, remember, announce', () => {
+  test('runs its stages in the order listed: dedup, parse, bounce, spam, rules, store, remember, announce', () => {
     assert.deepEqual(
       ingestStages(options).map(({ name }) => name),
-      ['dedup', 'parse', 'bounce', 'spam', 'store', 'remember', 'announce'],
+      ['dedup', 'parse', 'bounce', 'spam', 'rules', 'store', 'remember', 'announce'],
     );
   });
 

@@ -6,7 +6,8 @@ import { mailboxOf, type IngestBatch, type IngestItem } from '../ingest-batch';
 import type { IngestStage } from '../ingest-stage';
 
 /**
- * Stores the parsed messages in their recipients' inboxes (or Spam, as the intake's checks or the spam stage decided) with one statement (one
+ * Stores the parsed messages in their recipients' inboxes (or Spam, as the intake's checks or the spam stage decided; or the
+ * folder their rules chose, with the flags they set, and not at all for a recipient whose rules discarded it) with one statement (one
  * transaction, one round trip): a pair stored before, by any worker, is skipped. A
  * message whose values PostgreSQL refuses is found by halving the batch and stored bare
  * (it was acknowledged; its EML is in storage, whole), all in the same attempt. Each
@@ -29,7 +30,9 @@ export class StoreStage implements IngestStage {
       if (!prepared) continue;
       itemOf.set(message.inboundId, item);
       const receivedAt = new Date(message.receivedAt);
-      for (const { userId, dedupKey } of item.recipients)
+      for (const { userId, dedupKey } of item.recipients) {
+        const filed = item.rules?.get(userId);
+        if (filed?.discarded) continue;
         rows.push({
           inboundId: message.inboundId,
           userId,
@@ -40,7 +43,9 @@ export class StoreStage implements IngestStage {
           authentication: message.authentication,
           mailbox: mailboxOf(item, userId),
           spam: item.spam?.verdict,
+          filed,
         });
+      }
     }
     const stored = await insertInboundInPieces(this.sql, rows, (row, error) =>
       this.logger.error(

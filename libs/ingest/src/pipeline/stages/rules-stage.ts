@@ -1,0 +1,114 @@
+import type { Logger } from 'pino';
+import type { Pool } from 'pg';
+import { sharedMailboxCounters, sieveFolder, sieveScriptsOf, type StoredSieveScript } from '@letterbox/mail';
+import { runSieve } from '@letterbox/sieve';
+import type { BlobStore } from '@letterbox/storage';
+import type { RecipientDirectory } from '../../recipient-directory';
+import { CompiledScripts } from '../../rules/compiled-scripts';
+import { sieveMessageOf } from '../../rules/sieve-message';
+import { mailboxOf, type IngestBatch, type IngestItem, type RuleOutcome } from '../ingest-batch';
+import type { IngestStage } from '../ingest-stage';
+
+/** A header block longer than this is read by its start only. */
+const MAX_HEADER_BLOCK = 256 * 1024;
+
+/**
+ * Runs each recipient's rules (their Sieve script) on the message, for the recipients whose
+ * copy goes to their inbox: mail headed for Spam stays there. It records where each copy goes (a
+ * folder, or nowhere: discard, reject) and the flags it gets, for the store stage. The scripts
+ * of the batch's recipients are read in one statement, and each compiled once while unchanged;
+ * each run is bounded in work (libs/sieve), and one whose message cannot be read, or whose
+ * folder is gone, keeps the mail in the inbox: a rule never loses a mail.
+ */
+export class RulesStage implements IngestStage {
+  readonly name = 'rules';
+  private readonly compiled: CompiledScripts;
+
+  constructor(
+    private readonly sql: Pool,
+    private readonly blobs: BlobStore,
+    private readonly directory: RecipientDirectory,
+    private readonly logger: Logger,
+  ) {
+    this.compiled = new CompiledScripts((userId, error) => logger.warn({ userId, err: error }, `the rules of user ${userId} no longer compile: not run`));
+  }
+
+  async run(batch: IngestBatch): Promise<void> {
+    const items = batch.ongoing.filter((item) => item.prepared && item.recipients.length > 0);
+    const scripts = await sieveScriptsOf(
+      this.sql,
+      items.flatMap((item) => inboxRecipients(item)),
+    );
+    if (scripts.size === 0) return;
+    await Promise.all(items.map((item) => this.runFor(item, scripts)));
+  }
+
+  private async runFor(item: IngestItem, scripts: Map<number, StoredSieveScript>): Promise<void> {
+    const { message, prepared } = item;
+    const ruled = inboxRecipients(item).filter((userId) => scripts.has(userId));
+    if (!prepared || ruled.length === 0) return;
+    const headerBlock = await this.headerBlockOf(item);
+    if (!headerBlock) return;
+    const [envelopeTo, mailboxes] = await Promise.all([
+      this.envelopeRecipients(message.peer?.rcptTo ?? []),
+      Promise.all(ruled.map((userId) => sharedMailboxCounters(this.sql, userId))),
+    ]);
+    const outcomes = new Map<number, RuleOutcome>();
+    ruled.forEach((userId, position) => {
+      const program = this.compiled.programOf(userId, scripts.get(userId) as StoredSieveScript);
+      if (!program) return;
+      const envelope = { from: message.peer?.mailFrom ?? '', to: envelopeTo.get(userId) ?? '' };
+      const outcome = runSieve(program, sieveMessageOf(headerBlock, prepared, envelope));
+      const flags = { seen: outcome.flags.includes('seen'), flagged: outcome.flags.includes('flagged') };
+      if (outcome.exhausted)
+        this.logger.warn({ inboundId: message.inboundId, userId }, `${message.inboundId}: the rules of user ${userId} used their budget; kept in the inbox`);
+      const { destination } = outcome;
+      if (destination.kind === 'discarded') {
+        const why = destination.reason === undefined ? 'discarded' : `rejected (${destination.reason.trim().slice(0, 200)})`;
+        this.logger.info({ inboundId: message.inboundId, userId }, `${message.inboundId} ${why} by the rules of user ${userId}`);
+        outcomes.set(userId, { ...flags, discarded: true });
+      } else if (destination.kind === 'folder') {
+        const folder = sieveFolder(mailboxes[position], destination.name);
+        if (!folder)
+          this.logger.warn(
+            { inboundId: message.inboundId, userId },
+            `${message.inboundId}: user ${userId} has no folder "${destination.name}" now; kept in the inbox`,
+          );
+        outcomes.set(userId, { ...flags, discarded: false, ...(folder ? { mailboxId: folder.id } : {}) });
+      } else {
+        outcomes.set(userId, { ...flags, discarded: false });
+      }
+    });
+    if (outcomes.size > 0) item.rules = outcomes;
+  }
+
+  /** The message's top-level header block: from the spooled bytes the parse stage kept, else read from storage. */
+  private async headerBlockOf(item: IngestItem): Promise<Buffer | undefined> {
+    const end = Math.min(item.prepared?.layout.headerEnd ?? 0, MAX_HEADER_BLOCK);
+    if (item.spooled) return item.spooled.subarray(0, end);
+    try {
+      const [block] = await this.blobs.readRanges(item.message.storageKey, [{ start: 0, end }]);
+      return block;
+    } catch (error) {
+      this.logger.warn(
+        { inboundId: item.message.inboundId, err: error },
+        `${item.message.inboundId}: its header could not be read; stored without its recipients' rules`,
+      );
+      return undefined;
+    }
+  }
+
+  /** Each recipient's address in the envelope: the first one given that reaches them (their own, an alias, a group's). */
+  private async envelopeRecipients(rcptTo: string[]): Promise<Map<number, string>> {
+    const { known } = await this.directory.resolve(rcptTo);
+    const addressOf = new Map<number, string>();
+    for (const address of rcptTo.map((given) => given.trim().toLowerCase())) {
+      for (const userId of known.get(address)?.userIds ?? []) if (!addressOf.has(userId)) addressOf.set(userId, address);
+    }
+    return addressOf;
+  }
+}
+
+function inboxRecipients(item: IngestItem): number[] {
+  return item.recipients.filter(({ userId }) => mailboxOf(item, userId) === 'inbox').map(({ userId }) => userId);
+}
