@@ -158,6 +158,52 @@ describe('the account and administration in a real browser', { timeout: 10 * 60_
     assert.equal(await meStatus(String(elsewhere.body.accessToken)), 401);
   });
 
+  test('a rule made in the settings files a mail into a folder as it arrives; the script stays editable, and a bad one is refused by its line', async () => {
+    const user = await createTestUser(db, 'rules');
+    await db.sql.query("INSERT INTO mailboxes (user_id, name, role) VALUES ($1, 'Bills', 'custom')", [user.id]);
+    await withPage(async (page) => {
+      await signIn(page, user.email, user.password);
+      await openSettings(page);
+      const rules = page.getByRole('region', { name: 'Rules' });
+      const form = rules.getByRole('form', { name: 'New rule' });
+      await form.getByLabel('Name').fill('Bills');
+      await form.getByLabel('When').selectOption('from');
+      await form.getByLabel('Value').fill('billing@vendor.example');
+      await form.getByLabel('Then').selectOption('fileinto');
+      await form.getByLabel('Folder').selectOption('Bills');
+      await form.getByRole('button', { name: 'Add rule' }).click();
+      const script = rules.getByLabel('The rules as a Sieve script');
+      assert.match(
+        await script.inputValue(),
+        /^require \["fileinto"\];\n# rule:\[Bills\]\nif address :contains "from" "billing@vendor\.example" \{\n {2}fileinto "Bills";\n\}\n$/,
+      );
+      await rules.getByRole('button', { name: 'Save rules' }).click();
+      await rules.getByRole('status').filter({ hasText: 'Rules saved.' }).waitFor();
+
+      await script.fill(`${await script.inputValue()}fileinto "Nowhere";\n`);
+      await rules.getByRole('button', { name: 'Save rules' }).click();
+      await rules.getByRole('alert').filter({ hasText: 'line 6, column 10: there is no folder named "Nowhere"' }).waitFor();
+      await screenshot(page, 'rules-refused');
+      await page.reload();
+      assert.doesNotMatch(await rules.getByLabel('The rules as a Sieve script').inputValue(), /Nowhere/, 'the rules stayed as saved');
+
+      const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: platform.ingestSmtpPort, secure: false, ignoreTLS: true });
+      try {
+        await smtp.sendMail({ from: 'billing@vendor.example', to: user.email, subject: 'Invoice 11/2026', text: 'Due in 30 days.' });
+        await smtp.sendMail({ from: 'friend@outside.example', to: user.email, subject: 'Lunch?', text: 'Noon?' });
+      } finally {
+        smtp.close();
+      }
+      await page.goto(platform.webmailUrl);
+      await page.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: /Bills/ }).click();
+      await page.getByText('Invoice 11/2026').waitFor();
+      assert.equal(await page.getByText('Lunch?').count(), 0, 'the other mail is not in the folder');
+      await inboxLink(page).click();
+      await page.getByText('Lunch?').waitFor();
+      await screenshot(page, 'rules-filed');
+    });
+  });
+
   test('the sidebar shows the storage used of the quota, and warns from 90 %', async () => {
     const user = await createTestUser(db, 'hoarder');
     await storeMail(db, testBlobStore(), {

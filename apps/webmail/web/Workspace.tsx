@@ -348,7 +348,9 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
         Skip to the mail list
       </a>
       <TopBar user={session.user} me={me} page={page} live={live} onCompose={startCompose} onSignOut={onSignOut} />
-      {page.kind === 'settings' && <Settings user={session.user} me={me} onChanged={refreshMe} onSession={onSession} onSessionsEnded={onSessionsEnded} />}
+      {page.kind === 'settings' && (
+        <Settings user={session.user} me={me} mailboxes={mailboxes} onChanged={refreshMe} onSession={onSession} onSessionsEnded={onSessionsEnded} />
+      )}
       {page.kind === 'admin' && <AdminArea section={page.section} me={me} />}
       <div className="workspace" data-view={route.mailId === null ? 'list' : 'reader'} hidden={page.kind !== 'mail'}>
         <aside className="sidebar">

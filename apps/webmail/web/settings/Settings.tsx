@@ -1,20 +1,23 @@
-import type { Me, Session, User } from '../api/types';
+import type { Mailbox, Me, Session, User } from '../api/types';
 import { Loading } from '../shared/LoadStates';
 import { PasswordChangeForm } from '../session/PasswordChangeForm';
+import { RulesSettings } from './RulesSettings';
 import { SessionsSettings } from './SessionsSettings';
 import { TwoFactorSettings } from './TwoFactorSettings';
 
 interface Props {
   user: User;
   me: Me | null;
+  /** The folders rules can file into; null while they load. */
+  mailboxes: Mailbox[] | null;
   /** After a change the profile shows (two-factor on or off). */
   onChanged(): Promise<void>;
   onSession(session: Session): void;
   onSessionsEnded(): void;
 }
 
-/** The user's own settings: password, two-factor sign-in, sessions. */
-export function Settings({ user, me, onChanged, onSession, onSessionsEnded }: Props) {
+/** The user's own settings: password, two-factor sign-in, sessions, rules. */
+export function Settings({ user, me, mailboxes, onChanged, onSession, onSessionsEnded }: Props) {
   return (
     <main className="page" aria-labelledby="settings-title">
       <h2 id="settings-title">Settings</h2>
@@ -28,6 +31,7 @@ export function Settings({ user, me, onChanged, onSession, onSessionsEnded }: Pr
       </section>
       {me ? <TwoFactorSettings enabled={me.totpEnabled} onChanged={onChanged} /> : <Loading />}
       <SessionsSettings onSessionsEnded={onSessionsEnded} />
+      {mailboxes ? <RulesSettings mailboxes={mailboxes} /> : <Loading />}
     </main>
   );
 }

@@ -1,0 +1,166 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { isAbort, messageOf } from '../api/http';
+import { fetchRules, saveRules } from '../api/rules';
+import type { Mailbox } from '../api/types';
+import { useAction } from '../shared/useAction';
+import { withRule, type RuleDraft } from './sieve-rules';
+
+const FIELDS: Array<[RuleDraft['field'], string]> = [
+  ['from', 'From'],
+  ['to', 'To or Cc'],
+  ['subject', 'Subject'],
+  ['header', 'A header'],
+  ['list', 'Mailing list (List-Id)'],
+  ['attachment', 'Has attachments'],
+  ['size', 'Larger than (KB)'],
+];
+const ACTIONS: Array<[RuleDraft['action'], string]> = [
+  ['fileinto', 'Move to folder'],
+  ['read', 'Mark as read'],
+  ['flag', 'Flag'],
+  ['discard', 'Delete at once'],
+];
+
+const EMPTY_RULE: RuleDraft = { name: '', field: 'from', header: '', operator: 'contains', value: '', action: 'fileinto', folder: '' };
+
+/**
+ * Rules that sort mail as it arrives, kept as one Sieve script: the form adds a rule to the
+ * script, and the script itself stays editable as text (a managesieve script pasted in works as
+ * written). Saving sends the whole script; a problem the server finds is shown with its line.
+ */
+export function RulesSettings({ mailboxes }: { mailboxes: Mailbox[] }) {
+  const [script, setScript] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [rule, setRule] = useState<RuleDraft>(EMPTY_RULE);
+  const [saved, setSaved] = useState(false);
+  const { run, busy, error } = useAction();
+  const folders = mailboxes.filter((mailbox) => mailbox.role !== 'inbox');
+
+  useEffect(() => {
+    const abort = new AbortController();
+    fetchRules(abort.signal).then(setScript, (failure: unknown) => {
+      if (!isAbort(failure)) setLoadError(messageOf(failure));
+    });
+    return () => abort.abort();
+  }, []);
+
+  const change = (fields: Partial<RuleDraft>) => setRule((current) => ({ ...current, ...fields }));
+  const needsValue = rule.field !== 'attachment' && rule.field !== 'list';
+
+  function addRule(event: FormEvent) {
+    event.preventDefault();
+    const folder = rule.folder || folders[0]?.name || '';
+    setScript((current) => withRule(current ?? '', { ...rule, folder, name: rule.name.trim() || `Rule ${new Date().toLocaleString()}` }));
+    setRule(EMPTY_RULE);
+    setSaved(false);
+  }
+
+  async function save() {
+    setSaved(false);
+    if (await run(() => saveRules(script ?? ''))) setSaved(true);
+  }
+
+  return (
+    <section className="card" aria-labelledby="rules-title">
+      <h3 id="rules-title">Rules</h3>
+      <p className="muted">Applied to each mail as it arrives, in order. Mail that goes to Spam is left there.</p>
+      {loadError && (
+        <p className="error" role="alert">
+          {loadError}
+        </p>
+      )}
+      <form className="rule-form" aria-label="New rule" onSubmit={addRule}>
+        <div className="rule-field">
+          <label htmlFor="rule-name">Name</label>
+          <input id="rule-name" value={rule.name} onChange={(event) => change({ name: event.target.value })} placeholder="Bills" />
+        </div>
+        <div className="rule-field">
+          <label htmlFor="rule-field">When</label>
+          <select id="rule-field" value={rule.field} onChange={(event) => change({ field: event.target.value as RuleDraft['field'] })}>
+            {FIELDS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {rule.field === 'header' && (
+          <div className="rule-field">
+            <label htmlFor="rule-header">Header</label>
+            <input id="rule-header" required value={rule.header} onChange={(event) => change({ header: event.target.value })} placeholder="X-Priority" />
+          </div>
+        )}
+        {rule.field !== 'attachment' && rule.field !== 'size' && (
+          <div className="rule-field">
+            <label htmlFor="rule-operator">Match</label>
+            <select id="rule-operator" value={rule.operator} onChange={(event) => change({ operator: event.target.value as RuleDraft['operator'] })}>
+              <option value="contains">contains</option>
+              <option value="is">is</option>
+            </select>
+          </div>
+        )}
+        {rule.field !== 'attachment' && (
+          <div className="rule-field">
+            <label htmlFor="rule-value">Value</label>
+            <input
+              id="rule-value"
+              required={needsValue}
+              inputMode={rule.field === 'size' ? 'numeric' : undefined}
+              value={rule.value}
+              onChange={(event) => change({ value: event.target.value })}
+            />
+          </div>
+        )}
+        <div className="rule-field">
+          <label htmlFor="rule-action">Then</label>
+          <select id="rule-action" value={rule.action} onChange={(event) => change({ action: event.target.value as RuleDraft['action'] })}>
+            {ACTIONS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {rule.action === 'fileinto' && (
+          <div className="rule-field">
+            <label htmlFor="rule-folder">Folder</label>
+            <select id="rule-folder" value={rule.folder || folders[0]?.name || ''} onChange={(event) => change({ folder: event.target.value })}>
+              {folders.map((mailbox) => (
+                <option key={mailbox.id} value={mailbox.name}>
+                  {mailbox.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <button type="submit" disabled={script === null}>
+          Add rule
+        </button>
+      </form>
+      <label htmlFor="rules-script">The rules as a Sieve script</label>
+      <textarea
+        id="rules-script"
+        className="rules-script"
+        spellCheck={false}
+        rows={12}
+        value={script ?? ''}
+        disabled={script === null}
+        onChange={(event) => {
+          setScript(event.target.value);
+          setSaved(false);
+        }}
+      />
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {saved && <p role="status">Rules saved.</p>}
+      <div className="form-buttons">
+        <button type="button" className="primary" disabled={busy || script === null} onClick={() => void save()}>
+          Save rules
+        </button>
+      </div>
+    </section>
+  );
+}
