@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { blobGraceConfig, bounceTokenConfig, databaseConfig, loadConfig, opsConfig, redisConfig, spamCheckConfig, storageConfig } from '@letterbox/config';
+import {
+  blobGraceConfig,
+  bounceTokenConfig,
+  databaseConfig,
+  loadConfig,
+  opsConfig,
+  quotaConfig,
+  redisConfig,
+  spamCheckConfig,
+  storageConfig,
+} from '@letterbox/config';
 
 export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -12,6 +22,8 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       ...bounceTokenConfig,
       ...blobGraceConfig,
       ...spamCheckConfig,
+      /** Out-of-office replies are sends of their users, within their quota. */
+      ...quotaConfig,
       /** Mail older than this many days in Spam is deleted by the worker's sweep. */
       SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
       /** How often the Spam sweep runs; each run deletes at most BLOB_SWEEP_BATCH mails. */

@@ -1,11 +1,12 @@
+import { identitiesOf } from '@letterbox/accounts';
 import { DatabaseBlobReferences } from '@letterbox/blob-references';
-import { databaseFromSettings, readRouting } from '@letterbox/db';
+import { databaseFromSettings, primaryOnly, readRouting } from '@letterbox/db';
 import { createMailAnnouncer, mailCreatedEvents } from '@letterbox/events';
 import { createIngestPipeline, InboundAcceptances, ingestJobHandlers, intakeSpoolFor, RspamdLearner, RspamdScanner } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
 import { createJobQueues, JOB_DONE, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
-import { BulkChanges, BulkChangeSlices, RunBulkChange, SpamSweep, StartBulkChange } from '@letterbox/mail';
-import { BounceAddresses, IncomingBounces, SentCopies } from '@letterbox/sending';
+import { BulkChanges, BulkChangeSlices, MailQueries, RunBulkChange, SpamSweep, StartBulkChange } from '@letterbox/mail';
+import { BounceAddresses, IncomingBounces, SenderDirectory, SendOutbox, SendSubmission, SentCopies, VacationResponder } from '@letterbox/sending';
 import { BlobCollector, createBlobStore } from '@letterbox/storage';
 import type { IngestWorkerConfig } from './ingest-worker.config';
 
@@ -38,7 +39,32 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
     maxBytes: config.SPAM_CHECK_MAX_BYTES,
     timeoutMs: config.SPAM_CHECK_TIMEOUT_MS,
   });
-  const pipeline = createIngestPipeline({ db, blobs, redis: commands, queuePrefix: config.QUEUE_PREFIX, queues, announcer, spool, bounces, spam, logger });
+  // Out-of-office replies go through the send pipeline, as the send API's sends do (no Sent copy).
+  const vacation = new VacationResponder(
+    db.sql,
+    new SenderDirectory((userIds) => identitiesOf(db, userIds), { maxSize: 100, maxWaitMs: 0 }),
+    new SendSubmission({
+      db,
+      blobs,
+      mails: new MailQueries(primaryOnly(db.sql)),
+      outbox: new SendOutbox(db, queues),
+      queuePrefix: config.QUEUE_PREFIX,
+      defaultQuotaBytes: config.USER_QUOTA_BYTES,
+    }),
+  );
+  const pipeline = createIngestPipeline({
+    db,
+    blobs,
+    redis: commands,
+    queuePrefix: config.QUEUE_PREFIX,
+    queues,
+    announcer,
+    spool,
+    bounces,
+    spam,
+    vacation,
+    logger,
+  });
   const bulkChanges = new BulkChanges(db.sql);
   const bulkRuns = new RunBulkChange(new BulkChangeSlices(db.sql, bulkChanges, config.BULK_CHANGE_SLICE_SIZE), bulkChanges, announcer);
   const bulkStarts = new StartBulkChange(db.sql, bulkChanges, queues);

@@ -28,6 +28,7 @@ import {
   ThreadQueries,
 } from '@letterbox/mail';
 import { createJobQueues, JobQueues } from '@letterbox/queue';
+import { VacationSettings } from '@letterbox/sending';
 import { DATABASE, READ_ROUTING } from '@letterbox/nest-infrastructure';
 import { BlobStore } from '@letterbox/storage';
 import { attachmentPath } from './mails/attachment-path';
@@ -60,6 +61,7 @@ export class MailServicesModule implements OnApplicationShutdown {
       // Written on the primary: the ingest reads them there, and the user's next list must show their change.
       { provide: SenderRules, useFactory: (db: Database) => new SenderRules(db.sql), inject: [DATABASE] },
       { provide: SieveScripts, useFactory: (db: Database) => new SieveScripts(db.sql), inject: [DATABASE] },
+      { provide: VacationSettings, useFactory: (db: Database) => new VacationSettings(db.sql), inject: [DATABASE] },
       {
         provide: SaveSieveScript,
         useFactory: (db: Database, scripts: SieveScripts) => new SaveSieveScript(db.sql, scripts),

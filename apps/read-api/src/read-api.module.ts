@@ -13,6 +13,7 @@ import { MailDownloadsController } from './mails/mail-downloads.controller';
 import { MailsController } from './mails/mails.controller';
 import { ReceiptConfirmController } from './receipts/receipt-confirm.controller';
 import { SieveController } from './rules/sieve.controller';
+import { VacationController } from './settings/vacation.controller';
 import { SpamSendersController } from './spam/spam-senders.controller';
 import { ThreadsController } from './threads/threads.controller';
 import type { ReadApiConfig } from './read-api.config';
@@ -38,6 +39,7 @@ export class ReadApiModule {
         ContactsController,
         SpamSendersController,
         SieveController,
+        VacationController,
         MailDownloadsController,
         ReceiptConfirmController,
       ],

@@ -204,6 +204,56 @@ describe('the account and administration in a real browser', { timeout: 10 * 60_
     });
   });
 
+  test('an out-of-office reply set in the settings reaches an outside sender once, marked automatic, and never a list', async () => {
+    const user = await createTestUser(db, 'away');
+    await withPage(async (page) => {
+      await signIn(page, user.email, user.password);
+      await openSettings(page);
+      const card = page.getByRole('region', { name: 'Out-of-office reply' });
+      await card.getByLabel('Send an out-of-office reply').check();
+      await card.getByLabel('Subject').fill('Away this week');
+      await card.getByLabel('Message').fill('I am away this week and will answer on Monday.');
+      await card.getByRole('button', { name: 'Save reply' }).click();
+      await card.getByRole('status').filter({ hasText: 'Out-of-office reply saved.' }).waitFor();
+      await screenshot(page, 'vacation-saved');
+    });
+    const sender = `carol-${randomUUID().slice(0, 8)}@outside.example`;
+    const list = `news-${randomUUID().slice(0, 8)}@outside.example`;
+    const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: platform.ingestSmtpPort, secure: false, ignoreTLS: true });
+    try {
+      await smtp.sendMail({ from: sender, to: user.email, subject: 'Are you there?', text: 'Hello?' });
+      await smtp.sendMail({ from: sender, to: user.email, subject: 'Still there?', text: 'Hello again?' });
+      await smtp.sendMail({
+        from: list,
+        to: user.email,
+        subject: 'Weekly news',
+        text: 'News.',
+        list: { id: 'news.outside.example', unsubscribe: `mailto:${list}` },
+      });
+    } finally {
+      smtp.close();
+    }
+    const deliveredTo = async (address: string) =>
+      (await (await fetch(`${platform.mockProvidersUrl}/smtp/messages?to=${encodeURIComponent(address)}`)).json()) as {
+        total: number;
+        items: Array<{ headers: Array<{ name: string; value: string }> }>;
+      };
+    const replies = await waitFor(
+      async () => {
+        const delivered = await deliveredTo(sender);
+        return delivered.total > 0 ? delivered : undefined;
+      },
+      { timeoutMs: 60_000, what: 'the out-of-office reply at the mock SMTP provider' },
+    );
+    const header = (name: string) => replies.items[0].headers.find((candidate) => candidate.name.toLowerCase() === name)?.value;
+    assert.equal(header('subject'), 'Away this week');
+    assert.equal(header('auto-submitted'), 'auto-replied');
+    assert.ok(header('in-reply-to'), 'it answers the first mail');
+    await sleep(3000);
+    assert.equal((await deliveredTo(sender)).total, 1, 'one reply for two mails');
+    assert.equal((await deliveredTo(list)).total, 0, 'no reply to a list');
+  });
+
   test('the sidebar shows the storage used of the quota, and warns from 90 %', async () => {
     const user = await createTestUser(db, 'hoarder');
     await storeMail(db, testBlobStore(), {

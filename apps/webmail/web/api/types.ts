@@ -26,6 +26,8 @@ export type {
   ContactList,
   /** A change over a filter, done in slices by the server: how far it is. */
   BulkChange,
+  /** The out-of-office reply: its text, and whether and when it is sent. */
+  Vacation,
 } from './generated/read-api';
 /** ServerDraft: a draft as the send API keeps it; its version is what the next save must name. */
 export type { Draft as ServerDraft, SubmittedSend, SendRecipient, ScheduledSend, ScheduledSendList } from './generated/send-api';

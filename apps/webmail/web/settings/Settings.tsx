@@ -4,6 +4,7 @@ import { PasswordChangeForm } from '../session/PasswordChangeForm';
 import { RulesSettings } from './RulesSettings';
 import { SessionsSettings } from './SessionsSettings';
 import { TwoFactorSettings } from './TwoFactorSettings';
+import { VacationSettings } from './VacationSettings';
 
 interface Props {
   user: User;
@@ -16,7 +17,7 @@ interface Props {
   onSessionsEnded(): void;
 }
 
-/** The user's own settings: password, two-factor sign-in, sessions, rules. */
+/** The user's own settings: password, two-factor sign-in, sessions, the out-of-office reply, rules. */
 export function Settings({ user, me, mailboxes, onChanged, onSession, onSessionsEnded }: Props) {
   return (
     <main className="page" aria-labelledby="settings-title">
@@ -31,6 +32,7 @@ export function Settings({ user, me, mailboxes, onChanged, onSession, onSessions
       </section>
       {me ? <TwoFactorSettings enabled={me.totpEnabled} onChanged={onChanged} /> : <Loading />}
       <SessionsSettings onSessionsEnded={onSessionsEnded} />
+      <VacationSettings />
       {mailboxes ? <RulesSettings mailboxes={mailboxes} /> : <Loading />}
     </main>
   );

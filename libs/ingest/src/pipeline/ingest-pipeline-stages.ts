@@ -4,7 +4,7 @@ import type { MailAnnouncer } from '@letterbox/events';
 import { loggerFor } from '@letterbox/observability';
 import type { JobQueues } from '@letterbox/queue';
 import type { RedisConnection } from '@letterbox/redis';
-import type { IncomingBounces } from '@letterbox/sending';
+import type { IncomingBounces, VacationResponder } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import { IngestedMessages } from '../ingested-messages';
 import { RecipientDirectory } from '../recipient-directory';
@@ -20,6 +20,7 @@ import { RememberStage } from './stages/remember-stage';
 import { RulesStage } from './stages/rules-stage';
 import { SpamStage } from './stages/spam-stage';
 import { StoreStage } from './stages/store-stage';
+import { VacationStage } from './stages/vacation-stage';
 
 /** What the stages use. */
 export interface IngestPipelineOptions {
@@ -37,6 +38,8 @@ export interface IngestPipelineOptions {
   bounces: IncomingBounces;
   /** What scores incoming mail (SPAM_CHECK), and the size past which a message is stored unscored; without it none is scored, and only users' blocked senders go to Spam. */
   spam?: { scanner: RspamdScanner; maxBytes: number };
+  /** What sends out-of-office replies; without it, none are sent. */
+  vacation?: VacationResponder;
   logger?: Logger;
 }
 
@@ -46,12 +49,13 @@ export interface IngestPipelineOptions {
  * stored, stored before its storing is remembered and announced; a bounce becomes its sender's notices
  * before the store, which they join in the announcements; rspamd scores what is parsed, and its
  * verdict with the recipients' blocked and allowed senders decides whether it goes to Spam; the recipients' rules (Sieve)
- * then file the rest into their folders, with flags, or discard it, before the store. A new stage is a class
+ * then file the rest into their folders, with flags, or discard it, before the store; out-of-office replies answer
+ * what was stored once it is announced. A new stage is a class
  * of its own (an IngestStage, in a file of its own) and a line here, where it belongs: a
  * check of the message's content between parse and store, say.
  */
 export function ingestStages(options: IngestPipelineOptions): IngestStage[] {
-  const { db, blobs, redis, queuePrefix, queues, announcer, spool, bounces, spam, logger = loggerFor('ingest') } = options;
+  const { db, blobs, redis, queuePrefix, queues, announcer, spool, bounces, spam, vacation, logger = loggerFor('ingest') } = options;
   const ingested = new IngestedMessages(redis, queuePrefix);
   return [
     new DedupStage(ingested),
@@ -62,6 +66,7 @@ export function ingestStages(options: IngestPipelineOptions): IngestStage[] {
     new StoreStage(db.sql, logger),
     new RememberStage(ingested),
     new AnnounceStage(announcer, queues, logger),
+    ...(vacation ? [new VacationStage(db.sql, blobs, vacation, logger)] : []),
   ];
 }
 

@@ -45,6 +45,7 @@ export function messageOptions(blobs: BlobStore, sender: Sender, request: SendRe
     // A forward is no answer, but its References keep it in the original's conversation.
     inReplyTo: request.answering && request.answering.mode !== 'forward' ? request.answering.messageId : undefined,
     references: request.answering?.references,
+    ...(request.autoSubmitted ? { headers: { 'Auto-Submitted': request.autoSubmitted } } : {}),
     attachments: request.attachments.map((attachment) => ({
       filename: attachment.filename,
       contentType: attachment.contentType,

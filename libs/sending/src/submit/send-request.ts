@@ -52,6 +52,8 @@ export const sendRequestSchema = z.object({
   sendAt: z.string().optional(),
   attachments: z.array(sendAttachmentSchema),
   answering: answeredMailSchema.optional(),
+  /** An automatic reply (RFC 3834): its Auto-Submitted header tells other responders never to answer it. */
+  autoSubmitted: z.literal('auto-replied').optional(),
 });
 export type SendRequest = z.infer<typeof sendRequestSchema>;
 

@@ -6,11 +6,9 @@ import type { BlobStore } from '@letterbox/storage';
 import type { RecipientDirectory } from '../../recipient-directory';
 import { CompiledScripts } from '../../rules/compiled-scripts';
 import { sieveMessageOf } from '../../rules/sieve-message';
+import { readMessageHeaders } from '../message-headers';
 import { mailboxOf, type IngestBatch, type IngestItem, type RuleOutcome } from '../ingest-batch';
 import type { IngestStage } from '../ingest-stage';
-
-/** A header block longer than this is read by its start only. */
-const MAX_HEADER_BLOCK = 256 * 1024;
 
 /**
  * Runs each recipient's rules (their Sieve script) on the message, for the recipients whose
@@ -47,8 +45,8 @@ export class RulesStage implements IngestStage {
     const { message, prepared } = item;
     const ruled = inboxRecipients(item).filter((userId) => scripts.has(userId));
     if (!prepared || ruled.length === 0) return;
-    const headerBlock = await this.headerBlockOf(item);
-    if (!headerBlock) return;
+    const headers = await readMessageHeaders(item, this.blobs, this.logger, "without its recipients' rules");
+    if (!headers) return;
     const [envelopeTo, mailboxes] = await Promise.all([
       this.envelopeRecipients(message.peer?.rcptTo ?? []),
       Promise.all(ruled.map((userId) => sharedMailboxCounters(this.sql, userId))),
@@ -58,7 +56,7 @@ export class RulesStage implements IngestStage {
       const program = this.compiled.programOf(userId, scripts.get(userId) as StoredSieveScript);
       if (!program) return;
       const envelope = { from: message.peer?.mailFrom ?? '', to: envelopeTo.get(userId) ?? '' };
-      const outcome = runSieve(program, sieveMessageOf(headerBlock, prepared, envelope));
+      const outcome = runSieve(program, sieveMessageOf(headers, prepared, envelope));
       const flags = { seen: outcome.flags.includes('seen'), flagged: outcome.flags.includes('flagged') };
       if (outcome.exhausted)
         this.logger.warn({ inboundId: message.inboundId, userId }, `${message.inboundId}: the rules of user ${userId} used their budget; kept in the inbox`);
@@ -80,22 +78,6 @@ export class RulesStage implements IngestStage {
       }
     });
     if (outcomes.size > 0) item.rules = outcomes;
-  }
-
-  /** The message's top-level header block: from the spooled bytes the parse stage kept, else read from storage. */
-  private async headerBlockOf(item: IngestItem): Promise<Buffer | undefined> {
-    const end = Math.min(item.prepared?.layout.headerEnd ?? 0, MAX_HEADER_BLOCK);
-    if (item.spooled) return item.spooled.subarray(0, end);
-    try {
-      const [block] = await this.blobs.readRanges(item.message.storageKey, [{ start: 0, end }]);
-      return block;
-    } catch (error) {
-      this.logger.warn(
-        { inboundId: item.message.inboundId, err: error },
-        `${item.message.inboundId}: its header could not be read; stored without its recipients' rules`,
-      );
-      return undefined;
-    }
   }
 
   /** Each recipient's address in the envelope: the first one given that reaches them (their own, an alias, a group's). */

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Database } from '@letterbox/db';
+import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
+import { startReadApiServer, type RunningApi } from '../testing/read-api-server';
+
+describe('the out-of-office reply: GET and PUT /v2/settings/vacation', () => {
+  let db: Database;
+  let api: RunningApi;
+  let user: TestUser;
+  let token: string;
+
+  before(async () => {
+    db = testDatabase();
+    user = await createTestUser(db, 'vacation');
+    api = await startReadApiServer();
+    token = await api.login(user.email, user.password);
+  });
+
+  after(async () => {
+    await api?.close();
+    await db?.close();
+  });
+
+  const call = (method: string, json?: unknown) =>
+    fetch(`${api.url}/v2/settings/vacation`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+
+  test('off until set; set with dates, its HTML sanitized; read back as stored', async () => {
+    const initial = (await (await call('GET')).json()) as { enabled: boolean };
+    assert.equal(initial.enabled, false);
+    const wanted = {
+      enabled: true,
+      from: '2026-12-20T00:00:00.000Z',
+      until: '2027-01-04T00:00:00.000Z',
+      subject: 'Away for the holidays',
+      text: 'Back on 4 January.',
+      html: '<p>Back on <b>4 January</b>.<script>alert(1)</script></p>',
+    };
+    const response = await call('PUT', wanted);
+    assert.equal(response.status, 200);
+    const stored = (await response.json()) as typeof wanted;
+    assert.equal(stored.html, '<p>Back on <b>4 January</b>.</p>');
+    assert.deepEqual(await (await call('GET')).json(), stored);
+  });
+
+  test('a reply that cannot be is a 400 naming the field', async () => {
+    for (const [body, field] of [
+      [{ enabled: true, subject: '', text: 'x' }, 'subject'],
+      [{ enabled: true, subject: 'Away', text: 'x', from: '2027-01-04T00:00:00Z', until: '2026-12-20T00:00:00Z' }, 'until'],
+      [{ enabled: 'yes', subject: 'Away', text: 'x' }, 'enabled'],
+    ] as const) {
+      const response = await call('PUT', body);
+      assert.equal(response.status, 400, JSON.stringify(body));
+      const problem = (await response.json()) as { errors: Array<{ field: string }> };
+      assert.ok(
+        problem.errors.some((error) => error.field.endsWith(field)),
+        JSON.stringify(problem),
+      );
+    }
+  });
+});

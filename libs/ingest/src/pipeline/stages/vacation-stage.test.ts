@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
+import { identitiesOf } from '@letterbox/accounts';
+import { loadConfig, redisConfig } from '@letterbox/config';
+import { primaryOnly, type Database } from '@letterbox/db';
+import { createMailAnnouncer } from '@letterbox/events';
+import { MailQueries } from '@letterbox/mail';
+import { workerConnection, type JobQueues } from '@letterbox/queue';
+import type { RedisConnection } from '@letterbox/redis';
+import { BounceAddresses, IncomingBounces, SenderDirectory, SendOutbox, SendSubmission, VacationResponder, VacationSettings } from '@letterbox/sending';
+import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testQueues, unlinkKeys, type TestUser } from '@letterbox/testing';
+import type { IngestMessage } from '../ingest-batch';
+import { IngestPipeline } from '../ingest-pipeline';
+import { ingestStages } from '../ingest-pipeline-stages';
+
+/** The vacation stage after the announcement: out-of-office replies through the send pipeline, as RFC 3834 allows them. */
+describe('the vacation stage', () => {
+  const blobs = testBlobStore();
+  const prefix = testQueuePrefix();
+  let db: Database;
+  let redis: RedisConnection;
+  let queues: JobQueues;
+  let user: TestUser;
+  let pipeline: IngestPipeline;
+
+  before(async () => {
+    db = testDatabase();
+    redis = workerConnection(loadConfig(redisConfig));
+    queues = testQueues(prefix);
+    user = await createTestUser(db, 'away');
+    await new VacationSettings(db.sql).put(user.id, {
+      enabled: true,
+      from: new Date(Date.now() - 60_000).toISOString(),
+      until: new Date(Date.now() + 86_400_000).toISOString(),
+      subject: 'Away until Monday',
+      text: 'I am away until Monday.',
+      html: '<p onclick="steal()">I am <b>away</b> until Monday.</p>',
+    });
+    const vacation = new VacationResponder(
+      db.sql,
+      new SenderDirectory((userIds) => identitiesOf(db, userIds), { maxSize: 100, maxWaitMs: 0 }),
+      new SendSubmission({
+        db,
+        blobs,
+        mails: new MailQueries(primaryOnly(db.sql)),
+        outbox: new SendOutbox(db, queues),
+        queuePrefix: prefix,
+        defaultQuotaBytes: 2 ** 31,
+      }),
+    );
+    pipeline = new IngestPipeline(
+      ingestStages({
+        db,
+        blobs,
+        redis,
+        queuePrefix: prefix,
+        queues,
+        announcer: createMailAnnouncer({ redis, queuePrefix: prefix, writes: primaryOnly(db.sql) }),
+        bounces: new IncomingBounces(db.sql, new BounceAddresses('a-test-bounce-token-secret-of-32-characters')),
+        vacation,
+        logger: pino({ level: 'silent' }),
+      }),
+    );
+  });
+
+  after(async () => {
+    await queues?.close();
+    if (redis) await unlinkKeys(redis, `${prefix}:*`);
+    redis?.disconnect();
+    await db?.close();
+  });
+
+  async function fromOutside(from: string, options: { to?: string; headers?: string } = {}): Promise<IngestMessage> {
+    const messageId = `<${randomUUID()}@example.org>`;
+    const eml = `From: ${from}\r\nTo: ${options.to ?? user.email}\r\nSubject: Question\r\nMessage-ID: ${messageId}\r\n${options.headers ?? ''}Date: Fri, 27 Nov 2026 10:00:00 +0000\r\n\r\nAre you there?\r\n`;
+    const blob = await blobs.put(Buffer.from(eml));
+    return {
+      inboundId: randomUUID(),
+      storageKey: blob.key,
+      size: blob.size,
+      messageId,
+      recipientIds: [user.id],
+      receivedAt: new Date().toISOString(),
+      peer: { ip: '203.0.113.7', helo: 'mx.example.org', mailFrom: from, rcptTo: [user.email] },
+    };
+  }
+
+  async function repliesTo(address: string) {
+    const { rows } = await db.sql.query<{
+      request: { to: string[]; subject: string; html?: string; saveCopy: boolean; autoSubmitted?: string; answering?: { messageId: string } };
+    }>("SELECT request FROM outbound_sends WHERE user_id = $1 AND request->'to' ? $2", [user.id, address]);
+    return rows.map((row) => row.request);
+  }
+
+  test('an outside sender gets one reply a week, through the send pipeline, marked as an automatic answer to their mail', async () => {
+    const sender = `carol-${randomUUID().slice(0, 8)}@example.org`;
+    const first = await fromOutside(sender);
+    await pipeline.run([first]);
+    await pipeline.run([await fromOutside(sender)]);
+    const replies = await repliesTo(sender);
+    assert.equal(replies.length, 1, 'one reply, however many mails');
+    const [reply] = replies;
+    assert.equal(reply.subject, 'Away until Monday');
+    assert.equal(reply.autoSubmitted, 'auto-replied');
+    assert.equal(reply.saveCopy, false, 'no Sent copy');
+    assert.equal(reply.answering?.messageId, first.messageId);
+    assert.doesNotMatch(reply.html ?? '', /onclick/, 'the HTML was sanitized');
+  });
+
+  test('no reply to lists, bulk or automatic mail, machines, the null sender, or mail where the user is not in To or Cc', async () => {
+    const cases: Array<[string, IngestMessage]> = [];
+    const add = async (label: string, from: string, options: { to?: string; headers?: string } = {}) => cases.push([from, await fromOutside(from, options)]);
+    await add('list', `list-${randomUUID().slice(0, 8)}@example.org`, { headers: 'List-Id: <news.example.org>\r\n' });
+    await add('unsubscribe', `news-${randomUUID().slice(0, 8)}@example.org`, { headers: 'List-Unsubscribe: <mailto:off@example.org>\r\n' });
+    await add('bulk', `bulk-${randomUUID().slice(0, 8)}@example.org`, { headers: 'Precedence: bulk\r\n' });
+    await add('auto', `robot-${randomUUID().slice(0, 8)}@example.org`, { headers: 'Auto-Submitted: auto-replied\r\n' });
+    await add('noreply', 'no-reply@example.org');
+    await add('bcc', `dave-${randomUUID().slice(0, 8)}@example.org`, { to: 'someone-else@example.org' });
+    const nullSender = await fromOutside(`erin-${randomUUID().slice(0, 8)}@example.org`);
+    nullSender.peer = { ...(nullSender.peer as NonNullable<IngestMessage['peer']>), mailFrom: '' };
+    await pipeline.run([...cases.map(([, message]) => message), nullSender]);
+    for (const [from] of cases) assert.deepEqual(await repliesTo(from), [], from);
+    assert.deepEqual(await repliesTo(''), [], 'the null sender');
+  });
+
+  test('the reply is off outside its dates', async () => {
+    const settings = new VacationSettings(db.sql);
+    const on = await settings.get(user.id);
+    await settings.put(user.id, { ...on, from: new Date(Date.now() + 86_400_000).toISOString(), until: null });
+    const sender = `frank-${randomUUID().slice(0, 8)}@example.org`;
+    await pipeline.run([await fromOutside(sender)]);
+    assert.deepEqual(await repliesTo(sender), []);
+    await settings.put(user.id, on);
+  });
+});

@@ -1,0 +1,70 @@
+import type { Logger } from 'pino';
+import type { Pool } from 'pg';
+import { activeVacationsOf, type VacationResponder } from '@letterbox/sending';
+import type { BlobStore } from '@letterbox/storage';
+import { mailboxOf, type IngestBatch, type IngestItem } from '../ingest-batch';
+import type { IngestStage } from '../ingest-stage';
+import { readMessageHeaders } from '../message-headers';
+
+/**
+ * Answers the mail just stored for recipients whose out-of-office reply is on (VacationResponder:
+ * the rules of RFC 3834, once a week a sender), after it is announced, so a reply never delays
+ * a mail. Mail put in Spam gets no reply. The replies of a batch are read in one statement; one
+ * that cannot be queued is logged and not retried (the mail itself is stored and announced).
+ */
+export class VacationStage implements IngestStage {
+  readonly name = 'vacation';
+
+  constructor(
+    private readonly sql: Pool,
+    private readonly blobs: BlobStore,
+    private readonly responder: VacationResponder,
+    private readonly logger: Logger,
+  ) {}
+
+  async run(batch: IngestBatch): Promise<void> {
+    const items = batch.ongoing.filter((item) => item.prepared && item.message.peer && answerable(item).length > 0);
+    const vacations = await activeVacationsOf(
+      this.sql,
+      items.flatMap((item) => answerable(item).map((mail) => mail.userId)),
+    );
+    if (vacations.size === 0) return;
+    await Promise.all(items.map((item) => this.answer(item, vacations)));
+  }
+
+  private async answer(item: IngestItem, vacations: Awaited<ReturnType<typeof activeVacationsOf>>): Promise<void> {
+    const mails = answerable(item).filter((mail) => vacations.has(mail.userId));
+    if (mails.length === 0 || !item.prepared) return;
+    const headers = await readMessageHeaders(item, this.blobs, this.logger, 'without out-of-office replies');
+    if (!headers) return;
+    const { message, prepared } = item;
+    const facts = {
+      header: headers.header,
+      toAndCc: [...headers.addresses('to'), ...headers.addresses('cc')],
+      envelopeFrom: (message.peer?.mailFrom ?? '').trim().toLowerCase(),
+      inboundId: message.inboundId,
+      messageId: message.messageId,
+      references: prepared.summary.references,
+      subject: prepared.summary.subject,
+    };
+    for (const mail of mails) {
+      const vacation = vacations.get(mail.userId);
+      if (!vacation) continue;
+      try {
+        const outcome = await this.responder.reply(vacation, { ...facts, mailId: mail.mailId });
+        if (outcome.replied)
+          this.logger.info({ inboundId: message.inboundId, userId: mail.userId }, `${message.inboundId}: out-of-office reply queued for user ${mail.userId}`);
+      } catch (error) {
+        this.logger.warn(
+          { inboundId: message.inboundId, userId: mail.userId, err: error },
+          `${message.inboundId}: the out-of-office reply of user ${mail.userId} could not be queued`,
+        );
+      }
+    }
+  }
+}
+
+/** The mails stored now for a recipient, not in Spam: those a reply may answer. */
+function answerable(item: IngestItem) {
+  return item.stored.filter((mail) => mail.storedNow && mailboxOf(item, mail.userId) === 'inbox');
+}

@@ -1,0 +1,59 @@
+import type { Pool } from 'pg';
+import type { SenderDirectory } from '../sender-directory';
+import type { SendSubmission } from '../submit/send-submission';
+import { noAutoReplyBecause, type AutoReplyCandidate } from './auto-reply-rules';
+import { claimVacationReply } from './vacation-replies';
+import type { ActiveVacation } from './vacation-settings';
+
+/** A mail stored for a user whose reply is on: what the reply answers. */
+export interface VacationMail extends Omit<AutoReplyCandidate, 'ownAddresses'> {
+  /** The acceptance it came with: a retried batch sends no second reply (the send's idempotency key). */
+  inboundId: string;
+  mailId: number;
+  messageId: string;
+  references: string[];
+  subject: string;
+}
+
+/** What became of a mail's reply: sent (queued), or why not. */
+export type VacationOutcome = { replied: true } | { replied: false; because: string };
+
+/**
+ * The out-of-office reply to one mail, through the send pipeline like any send (recorded,
+ * DKIM-signed, rate-limited, no Sent copy) with Auto-Submitted: auto-replied, In-Reply-To and
+ * References; sent when the rules of RFC 3834 allow one and the sender was not answered this week.
+ */
+export class VacationResponder {
+  constructor(
+    private readonly sql: Pool,
+    private readonly senders: SenderDirectory,
+    private readonly submission: SendSubmission,
+  ) {}
+
+  async reply(vacation: ActiveVacation, mail: VacationMail): Promise<VacationOutcome> {
+    const sender = await this.senders.of({ userId: vacation.userId, officeId: vacation.officeId });
+    const because = noAutoReplyBecause({ ...mail, ownAddresses: sender.addresses });
+    if (because) return { replied: false, because };
+    if (!(await claimVacationReply(this.sql, vacation.userId, mail.envelopeFrom))) return { replied: false, because: 'answered this week already' };
+    await this.submission.submitRequest(
+      sender,
+      {
+        to: [mail.envelopeFrom],
+        cc: [],
+        bcc: [],
+        subject: vacation.subject,
+        text: vacation.text,
+        ...(vacation.html ? { html: vacation.html } : {}),
+        important: false,
+        saveCopy: false,
+        sendSeparately: false,
+        requestReadReceipt: false,
+        attachments: [],
+        answering: { mailId: mail.mailId, mode: 'reply', messageId: mail.messageId, references: [...mail.references, mail.messageId] },
+        autoSubmitted: 'auto-replied',
+      },
+      `vacation:${mail.inboundId}:${vacation.userId}`,
+    );
+    return { replied: true };
+  }
+}

@@ -1,0 +1,92 @@
+import type { Pool } from 'pg';
+import { z } from 'zod';
+import { namedStatement } from '@letterbox/db';
+import { sanitizeMailHtml } from '@letterbox/mime';
+
+/** The out-of-office reply as the API takes it. */
+export const vacationRequestSchema = z
+  .object({
+    enabled: z.boolean(),
+    /** When replies start and stop; absent or null: from now on, until turned off. */
+    from: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 time' }).nullable().optional(),
+    until: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 time' }).nullable().optional(),
+    subject: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+    text: z.string().min(1, 'must not be empty').max(10_000, 'must be at most 10,000 characters'),
+    html: z.string().max(50_000, 'must be at most 50,000 characters').nullable().optional(),
+  })
+  .strict()
+  .refine((vacation) => !vacation.from || !vacation.until || vacation.from < vacation.until, { message: 'must be after from', path: ['until'] });
+
+/** The same, as the API answers it. */
+export const vacationSchema = vacationRequestSchema.meta({ id: 'Vacation' });
+export type Vacation = z.infer<typeof vacationSchema>;
+
+/** What a user who never set one has. */
+const NONE: Vacation = { enabled: false, from: null, until: null, subject: 'Out of office', text: 'I am away and will answer when I am back.', html: null };
+
+const GET = namedStatement('vacation-get', 'SELECT enabled, starts_at, ends_at, subject, text, html FROM vacation_settings WHERE user_id = $1');
+const PUT = namedStatement(
+  'vacation-put',
+  `INSERT INTO vacation_settings (user_id, enabled, starts_at, ends_at, subject, text, html) VALUES ($1, $2, $3, $4, $5, $6, $7)
+   ON CONFLICT (user_id) DO UPDATE SET enabled = EXCLUDED.enabled, starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at,
+     subject = EXCLUDED.subject, text = EXCLUDED.text, html = EXCLUDED.html, updated_at = now()`,
+);
+// The office comes with it: a reply goes out as its user, in their office.
+const ACTIVE = namedStatement(
+  'vacation-active',
+  `SELECT v.user_id, u.office_id, v.subject, v.text, v.html FROM vacation_settings v JOIN users u ON u.id = v.user_id
+    WHERE v.user_id = ANY($1::int[]) AND v.enabled AND (v.starts_at IS NULL OR v.starts_at <= now()) AND (v.ends_at IS NULL OR v.ends_at > now())`,
+);
+
+interface VacationRow {
+  enabled: boolean;
+  starts_at: Date | null;
+  ends_at: Date | null;
+  subject: string;
+  text: string;
+  html: string | null;
+}
+
+/** A reply that is on now, for one of the users asked about. */
+export interface ActiveVacation {
+  userId: number;
+  officeId: number;
+  subject: string;
+  text: string;
+  html: string | null;
+}
+
+/** Each user's out-of-office reply: its text, and whether and when it is on. Its HTML is sanitized as it is stored. */
+export class VacationSettings {
+  constructor(private readonly sql: Pool) {}
+
+  async get(userId: number): Promise<Vacation> {
+    const { rows } = await this.sql.query<VacationRow>({ ...GET, values: [userId] });
+    const row = rows[0];
+    if (!row) return NONE;
+    return {
+      enabled: row.enabled,
+      from: row.starts_at?.toISOString() ?? null,
+      until: row.ends_at?.toISOString() ?? null,
+      subject: row.subject,
+      text: row.text,
+      html: row.html,
+    };
+  }
+
+  async put(userId: number, vacation: Vacation): Promise<Vacation> {
+    const html = vacation.html ? sanitizeMailHtml(vacation.html) : null;
+    await this.sql.query({ ...PUT, values: [userId, vacation.enabled, vacation.from ?? null, vacation.until ?? null, vacation.subject, vacation.text, html] });
+    return this.get(userId);
+  }
+}
+
+/** The replies on now of those of the users who have one, in one statement. */
+export async function activeVacationsOf(sql: Pool, userIds: number[]): Promise<Map<number, ActiveVacation>> {
+  if (userIds.length === 0) return new Map();
+  const { rows } = await sql.query<{ user_id: number; office_id: number; subject: string; text: string; html: string | null }>({
+    ...ACTIVE,
+    values: [[...new Set(userIds)]],
+  });
+  return new Map(rows.map((row) => [row.user_id, { userId: row.user_id, officeId: row.office_id, subject: row.subject, text: row.text, html: row.html }]));
+}
