@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { poll } from '@letterbox/testing';
 import { CHECKED_ORIGIN, SignedNewsletters } from '../data/signed-newsletters';
 import { INGEST_RECIPIENT_COUNT } from '../data/ingest-users';
+import { TWENTY_RULES } from '../data/twenty-rules';
 import type { BenchFixtures } from '../harness/bench-fixtures';
 import {
   coresBetween,
@@ -34,14 +35,17 @@ const BASELINE_PORT = 3937;
 
 /**
  * What a burst is posted to, each in every run: the bare floor, the intake before the spool
- * (baseline), the ingest app, and the same app with its checks of incoming mail off.
+ * (baseline), the ingest app, the same app with its checks of incoming mail off, and the ingest
+ * app again with a 20-rule Sieve script on every recipient.
  */
 interface BurstTarget {
-  name: 'floor' | 'baseline' | 'ingest app' | 'ingest app, checks off';
+  name: 'floor' | 'baseline' | 'ingest app' | 'ingest app, checks off' | 'ingest app, 20 rules each';
   base: URL;
   pid: number;
   /** Whether it stores: the floor only answers. */
   stores: boolean;
+  /** Each recipient has the 20-rule script (bench/data/twenty-rules.ts) while its bursts run. */
+  rules?: true;
 }
 
 export const ingestBurstScenario: ProcedureScenario = {
@@ -116,6 +120,7 @@ async function runIngestBurst(_fixtures: BenchFixtures, options: ProcedureOption
       { name: 'baseline', base: baseline.base, pid: baseline.pid, stores: true },
       { name: 'ingest app', base: stack.baseOf('ingest'), pid: ingest.pid, stores: true },
       { name: 'ingest app, checks off', base: stack.baseOf('ingest-unchecked'), pid: unchecked.pid, stores: true },
+      { name: 'ingest app, 20 rules each', base: stack.baseOf('ingest'), pid: ingest.pid, stores: true, rules: true },
     ];
     notes.push(
       `every mail a ~3 KB newsletter from pass.example signed with its RSA-2048 and Ed25519 test keys, posted with ${CHECKED_ORIGIN}: ` +
@@ -124,13 +129,13 @@ async function runIngestBurst(_fixtures: BenchFixtures, options: ProcedureOption
       `ingest apps, ingest worker (INGEST_BATCH_SIZE 100, INGEST_BATCH_WAIT_MS 10, INGEST_CONCURRENCY 200: its defaults${envNote(options.workerEnv)}), ` +
         `notify worker (its defaults) and mock FCM (${MOCK_FCM_LATENCY_MS} ms) from dist/, queue prefix ${INGEST_BENCH_PREFIX}, storage in ${stack.storageDir}`,
     );
-    for (const target of targets) notes.push(await warmUp(stack, target, newsletters));
+    for (const target of targets) notes.push(await withRules(stack, target, () => warmUp(stack, target, newsletters)));
     for (let run = 1; run <= RUNS; run += 1) {
       console.log(`   run ${run} of ${RUNS} ...`);
       let floorP95: number | undefined;
       // The same burst to each in turn, within seconds: the machine is the same for all three.
       for (const target of targets) {
-        const result = await burst(stack, run, target, floorP95, newsletters);
+        const result = await withRules(stack, target, () => burst(stack, run, target, floorP95, newsletters));
         if (target.name === 'floor') floorP95 = result.ackMs.p95;
         runs.push(result);
         notes.push(runNote(result));
@@ -141,7 +146,7 @@ async function runIngestBurst(_fixtures: BenchFixtures, options: ProcedureOption
         await sleep(1000);
       }
     }
-    notes.push(checksCostNote(runs));
+    notes.push(checksCostNote(runs), rulesCostNote(runs));
   } finally {
     for (const server of naive) await server.stop();
     notes.push(...(await stack.close()));
@@ -165,6 +170,23 @@ async function runIngestBurst(_fixtures: BenchFixtures, options: ProcedureOption
 }
 
 const HEADERS = { 'content-type': 'message/rfc822', authorization: `Bearer ${INGEST_BENCH_TOKEN}` };
+
+/** Runs `work` with the 20-rule script on every recipient when the target asks for it, and their rules removed after. */
+async function withRules<T>(stack: IngestStack, target: BurstTarget, work: () => Promise<T>): Promise<T> {
+  if (!target.rules) return work();
+  await stack.sql.query(`INSERT INTO mailboxes (user_id, name, role) SELECT id, 'Archive', 'custom' FROM unnest($1::int[]) AS id ON CONFLICT DO NOTHING`, [
+    stack.recipients.map((recipient) => recipient.id),
+  ]);
+  await stack.sql.query(
+    'INSERT INTO sieve_scripts (user_id, script) SELECT id, $2 FROM unnest($1::int[]) AS id ON CONFLICT (user_id) DO UPDATE SET script = EXCLUDED.script, updated_at = now()',
+    [stack.recipients.map((recipient) => recipient.id), TWENTY_RULES],
+  );
+  try {
+    return await work();
+  } finally {
+    await stack.sql.query('DELETE FROM sieve_scripts WHERE user_id = ANY($1::int[])', [stack.recipients.map((recipient) => recipient.id)]);
+  }
+}
 
 /**
  * An unmeasured burst like the measured ones: with a smaller warm-up (50 mails) the first
@@ -375,6 +397,18 @@ function checksCostNote(runs: BurstRun[]): string {
   return (
     `checks on ÷ off (medians over ${RUNS} runs; the target is at least ×0.8): intake ${rate(checked.intake)} ÷ ${rate(unchecked.intake)} ${ratio(checked.intake, unchecked.intake)}, ` +
     `storing ${rate(checked.storing)} ÷ ${rate(unchecked.storing)} ${ratio(checked.storing, unchecked.storing)} (mails ÷ seconds from the first request to the last acknowledgement, and to the last mail stored)`
+  );
+}
+
+/** What a 20-rule script on every recipient costs the storing: the ingest app's bursts with and without it. */
+function rulesCostNote(runs: BurstRun[]): string {
+  const storing = (name: BurstTarget['name']) =>
+    median(runs.filter((run) => run.target === name).map((run) => (run.allStoredSeconds === undefined ? undefined : run.stored / run.allStoredSeconds)));
+  const [withRules, without] = [storing('ingest app, 20 rules each'), storing('ingest app')];
+  const rate = (value: number | undefined) => (value === undefined ? '—' : `${Math.round(value)}/s`);
+  return (
+    `20 rules each ÷ no rules (medians over ${RUNS} runs): storing ${rate(withRules)} ÷ ${rate(without)} ` +
+    `${withRules === undefined || without === undefined ? '—' : `×${(withRules / without).toFixed(2)}`} (mails ÷ seconds from the first request to the last mail stored)`
   );
 }
 

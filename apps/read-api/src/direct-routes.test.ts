@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
 import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
@@ -19,6 +20,26 @@ function twoAuthorizationHeaders(url: string, values: string[]): Promise<{ statu
   });
 }
 const WEBMAIL_ORIGIN = 'http://127.0.0.1:8080';
+
+/** An answer's bytes as sent, not decoded (fetch would decode them). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status?: number; encoding?: string; vary?: string; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode,
+            encoding: response.headers['content-encoding'],
+            vary: response.headers.vary,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      })
+      .on('error', reject);
+  });
+}
 
 /** GET /v2/mailboxes is served beside Nest (a direct route): what Nest's guard, filter and hooks gave it, it still has. */
 describe('the mailbox list served beside Nest', () => {
@@ -51,6 +72,23 @@ describe('the mailbox list served beside Nest', () => {
     assert.equal(problem.instance, '/v2/mailboxes');
     assert.match(problem.detail, detail);
   };
+
+  test('answers are compressed as the client accepts, Brotli first; without Accept-Encoding they come as they are', async () => {
+    // Past the 1 KB below which nothing is compressed: a user with twenty folders.
+    const owner = await createTestUser(db, 'compressed');
+    await db.sql.query("INSERT INTO mailboxes (user_id, name, role) SELECT $1, 'Folder ' || n, 'custom' FROM generate_series(1, 20) AS n", [owner.id]);
+    const headers = bearer(await api.login(owner.email, owner.password));
+    const plain = await rawGet(`${api.url}/v2/mailboxes`, headers);
+    assert.ok(plain.body.length > 1024, `the list is ${plain.body.length} bytes`);
+    const br = await rawGet(`${api.url}/v2/mailboxes`, { ...headers, 'accept-encoding': 'gzip, deflate, br' });
+    const gzip = await rawGet(`${api.url}/v2/mailboxes`, { ...headers, 'accept-encoding': 'gzip' });
+    assert.equal(plain.encoding, undefined);
+    assert.equal(br.encoding, 'br');
+    assert.equal(gzip.encoding, 'gzip');
+    assert.match(br.vary ?? '', /accept-encoding/i);
+    assert.deepEqual(JSON.parse(brotliDecompressSync(br.body).toString()), JSON.parse(plain.body.toString()));
+    assert.deepEqual(JSON.parse(gunzipSync(gzip.body).toString()), JSON.parse(plain.body.toString()));
+  });
 
   test('without a token, with a forged one, or with two Authorization headers: a problem, as from the guard', async () => {
     await refused(await list({}), 401, /a bearer token is required/);

@@ -76,6 +76,10 @@ export async function createWebmailServer(options: WebmailServerOptions): Promis
     root: options.staticDir,
     index: 'index.html',
     wildcard: true,
+    // The build's Brotli and gzip copies (apps/webmail/precompress.mts), as the browser accepts them.
+    preCompressed: true,
+    // Source maps stay with the build: they would publish the source.
+    allowedPath: (pathName) => !pathName.endsWith('.map'),
     setHeaders: (response, file) => {
       const hashed = file.includes(`${path.sep}assets${path.sep}`);
       response.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -42,5 +42,13 @@ export { BounceAddresses, looksLikeBounceAddress, type BounceTarget } from './de
 export { IncomingBounces, type NoticeToStore } from './bounces/incoming-bounces';
 export { Suppressions, type SuppressionRow } from './bounces/suppressions';
 export { BOUNCE_READ_BYTES } from './bounces/delivery-status-report';
-export { VacationSettings, vacationSchema, vacationRequestSchema, activeVacationsOf, type Vacation, type ActiveVacation } from './vacation/vacation-settings';
+export {
+  VacationSettings,
+  vacationSchema,
+  vacationRequestSchema,
+  activeVacationsOf,
+  officesOf,
+  type Vacation,
+  type ActiveVacation,
+} from './vacation/vacation-settings';
 export { VacationResponder, type VacationMail, type VacationOutcome } from './vacation/vacation-responder';

@@ -14,11 +14,12 @@ const SUPPORTED = new Set([
   'relational',
   'copy',
   'reject',
+  'vacation',
   'comparator-i;ascii-numeric',
   'comparator-i;octet',
   'comparator-i;ascii-casemap',
 ]);
-const NOT_YET = new Set(['vacation', 'vacation-seconds', 'variables', 'date', 'regex', 'editheader', 'mailbox', 'include', 'enotify', 'ereject']);
+const NOT_YET = new Set(['vacation-seconds', 'variables', 'date', 'regex', 'editheader', 'mailbox', 'include', 'enotify', 'ereject']);
 
 const FLAGS: Record<string, SieveFlag> = { '\\seen': 'seen', '\\flagged': 'flagged' };
 const RELATIONS = new Set(['gt', 'ge', 'lt', 'le', 'eq', 'ne']);
@@ -84,6 +85,7 @@ function statement(command: Command, context: Context): SieveStatement {
   if (command.name === 'if') return { kind: 'if', branches: [branch(command, context)] };
   if (command.block) throw errorAt(command.at, `${command.name} takes no block`);
   if (command.tests.length > 0) throw errorAt(command.tests[0].at, `${command.name} takes no test`);
+  if (command.name === 'vacation') return vacation(command, context);
   const flags = { flags: { extension: 'imap4flags', takes: 'strings' } } as const;
   const tagRules: TagRules = command.name === 'fileinto' ? { copy: { extension: 'copy', takes: 'nothing' }, ...flags } : command.name === 'keep' ? flags : {};
   const tags = taggedArguments(command, context, tagRules);
@@ -117,11 +119,40 @@ function statement(command: Command, context: Context): SieveStatement {
       return { kind: 'flags', change: command.name === 'setflag' ? 'set' : command.name === 'addflag' ? 'add' : 'remove', flags: flagList(list) };
     }
     case 'redirect':
-    case 'vacation':
       throw errorAt(command.at, `${command.name} is not available in Letterbox yet`);
     default:
       throw errorAt(command.at, `unknown command "${command.name}"`);
   }
+}
+
+/** RFC 5230's `:days`: at least one, and a sender is never answered less than a day apart; at most a year. */
+const MAX_VACATION_DAYS = 365;
+
+/** `vacation [:days n] [:subject s] [:from s] [:addresses list] [:handle s] reason` (RFC 5230); `:mime` is not taken. */
+function vacation(command: Command, context: Context): SieveStatement {
+  needs(context, command.at, 'vacation');
+  if (command.block) throw errorAt(command.at, 'vacation takes no block');
+  const tags = taggedArguments(command, context, {
+    days: { takes: 'number' },
+    subject: { takes: 'string' },
+    from: { takes: 'string' },
+    addresses: { takes: 'strings' },
+    handle: { takes: 'string' },
+    mime: { takes: 'nothing' },
+  });
+  if (tags.given.mime) throw errorAt(tags.given.mime, 'vacation :mime is not available in Letterbox yet; write the reason as text');
+  const [reason] = positional(command, 1, tags.rest);
+  const daysArgument = tags.given.days;
+  const days = daysArgument?.kind === 'number' ? daysArgument.value : 7;
+  if (days < 1 || days > MAX_VACATION_DAYS) throw errorAt(daysArgument ?? command.at, `:days must be 1 to ${MAX_VACATION_DAYS}`);
+  return {
+    kind: 'vacation',
+    reason: single(reason, 'the reason'),
+    days,
+    ...(tags.given.subject ? { subject: single(tags.given.subject, 'the subject') } : {}),
+    ...(tags.given.from ? { from: single(tags.given.from, 'the From address') } : {}),
+    addresses: tags.given.addresses ? strings(tags.given.addresses, 'the addresses') : [],
+  };
 }
 
 function test(node: Test, context: Context): SieveTest {
@@ -213,7 +244,7 @@ interface Tags {
 }
 
 /** The tags a command or test may take: the extension each needs, and whether a value follows it. */
-type TagRules = Record<string, { extension?: string; takes: 'nothing' | 'string' | 'strings' }>;
+type TagRules = Record<string, { extension?: string; takes: 'nothing' | 'number' | 'string' | 'strings' }>;
 
 function taggedArguments(node: Test, context: Context, rules: TagRules): Tags {
   const tags: Tags = { given: {}, rest: [] };
@@ -233,6 +264,12 @@ function taggedArguments(node: Test, context: Context, rules: TagRules): Tags {
       continue;
     }
     const value = args[index + 1];
+    if (rule.takes === 'number') {
+      if (value?.kind !== 'number') throw errorAt(argument, `:${argument.name} must be followed by a number`);
+      tags.given[argument.name] = value;
+      index++;
+      continue;
+    }
     if (value?.kind !== 'strings' || (rule.takes === 'string' && value.list)) {
       throw errorAt(argument, `:${argument.name} must be followed by ${rule.takes === 'string' ? 'a string' : 'a string or a list of strings'}`);
     }

@@ -18,10 +18,22 @@ export interface SieveMessage {
 /** Where the mail goes: the inbox, a folder by its name, or nowhere (discard, reject). */
 export type SieveDestination = { kind: 'inbox' } | { kind: 'folder'; name: string } | { kind: 'discarded'; reason?: string };
 
+/** An out-of-office reply the script asks for (RFC 5230): sent, if the rules of RFC 3834 allow, by the one who stores the mail. */
+export interface SieveVacation {
+  reason: string;
+  /** A sender is answered once in this many days at most. */
+  days: number;
+  subject?: string;
+  from?: string;
+  /** More addresses of the user's, besides the ones Letterbox knows. */
+  addresses: string[];
+}
+
 export interface SieveOutcome {
   destination: SieveDestination;
   /** The flags the stored mail gets. */
   flags: SieveFlag[];
+  vacation?: SieveVacation;
   /** The run used its whole budget: it stopped there and the mail was kept in the inbox. */
   exhausted?: true;
 }
@@ -54,6 +66,7 @@ class Run {
   private readonly kept: Array<{ folder?: string; flags: SieveFlag[] }> = [];
   private implicitKeep = true;
   private rejected?: string;
+  private vacation?: SieveVacation;
 
   constructor(
     private readonly message: SieveMessage,
@@ -67,8 +80,13 @@ class Run {
   outcome(): SieveOutcome {
     const filed = this.kept.find((copy) => copy.folder !== undefined);
     const chosen = filed ?? this.kept[0] ?? (this.implicitKeep ? { flags: [...this.flags] } : undefined);
+    // A mail stored for no one is answered by no one: a reject says no, and a discard says nothing.
     if (!chosen) return { destination: { kind: 'discarded', ...(this.rejected !== undefined ? { reason: this.rejected } : {}) }, flags: [] };
-    return { destination: chosen.folder === undefined ? { kind: 'inbox' } : { kind: 'folder', name: chosen.folder }, flags: chosen.flags };
+    return {
+      destination: chosen.folder === undefined ? { kind: 'inbox' } : { kind: 'folder', name: chosen.folder },
+      flags: chosen.flags,
+      ...(this.vacation ? { vacation: this.vacation } : {}),
+    };
   }
 
   private statement(statement: SieveStatement): void {
@@ -95,6 +113,11 @@ class Run {
         this.implicitKeep = false;
         this.rejected = statement.reason;
         return;
+      case 'vacation': {
+        const { kind: _vacation, ...asked } = statement;
+        this.vacation ??= asked;
+        return;
+      }
       case 'flags':
         if (statement.change === 'set') this.flags = new Set(statement.flags);
         else if (statement.change === 'add') for (const flag of statement.flags) this.flags.add(flag);

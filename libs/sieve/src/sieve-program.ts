@@ -31,6 +31,7 @@ export type SieveStatement =
   | { kind: 'reject'; reason: string }
   | { kind: 'stop' }
   | { kind: 'flags'; change: 'set' | 'add' | 'remove'; flags: SieveFlag[] }
+  | { kind: 'vacation'; reason: string; days: number; subject?: string; from?: string; addresses: string[] }
   | { kind: 'if'; branches: Array<{ test?: SieveTest; body: SieveStatement[] }> };
 
 /** A script ready to run: its statements, and the folders it files into (each where it is first named). */

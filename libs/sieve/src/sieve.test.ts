@@ -78,11 +78,25 @@ Not accepted.
     assert.deepEqual(outcomeOf(script).destination, { kind: 'discarded', reason: 'Not accepted.\r\n.dot-stuffed\r\n' });
   });
 
+  test('vacation (RFC 5230) asks for a reply beside keeping the mail; a discard answers no one', () => {
+    const script =
+      'require ["vacation", "fileinto"]; if header :contains "subject" "invoice" { fileinto "Bills"; } vacation :days 3 :subject "Away" :addresses ["me@old.example"] "Back on Monday.";';
+    assert.deepEqual(outcomeOf(script), {
+      destination: { kind: 'folder', name: 'Bills' },
+      flags: [],
+      vacation: { reason: 'Back on Monday.', days: 3, subject: 'Away', addresses: ['me@old.example'] },
+    });
+    assert.deepEqual(outcomeOf('require "vacation"; vacation "Away."; discard;'), { destination: { kind: 'discarded' }, flags: [] });
+  });
+
   test('a script Letterbox cannot take is refused at the line and column of its problem', () => {
     const refusals: Array<[string, RegExp]> = [
       ['require "fileinto";\nif header :contains "subject" "x" {\n  filein "A";\n}', /^line 3, column 3: unknown command "filein"$/],
       ['fileinto "A";', /line 1, column 1: this needs require "fileinto"/],
-      ['require "vacation";', /line 1, column 9: the extension "vacation" is not available in Letterbox yet/],
+      ['require "variables";', /line 1, column 9: the extension "variables" is not available in Letterbox yet/],
+      ['require "vacation"; vacation :mime "x";', /vacation :mime is not available in Letterbox yet/],
+      ['require "vacation"; vacation :days 0 "x";', /:days must be 1 to 365/],
+      ['vacation "x";', /this needs require "vacation"/],
       ['require "x-unknown";', /the extension "x-unknown" is not supported/],
       ['if header :contains "subject" "x" { keep; ', /the script ends where "}" to close the block of if was expected/],
       ['keep;\nrequire "fileinto";', /line 2, column 1: require must come before every other command/],

@@ -50,6 +50,10 @@ describe('folders: made, renamed, deleted; mailboxes locked and unlocked', () =>
     assert.ok((await mailboxes()).some((mailbox) => mailbox.id === made.body.id));
     problem(await call('POST', '/v2/mailboxes', { name: 'Projects' }), 409, /already have a mailbox named "Projects"/);
     problem(await call('POST', '/v2/mailboxes', { name: 'Inbox' }), 409, /already have a mailbox named "Inbox"/);
+    problem(await call('POST', '/v2/mailboxes', { name: 'PROJECTS' }), 409, /already have a mailbox named "PROJECTS"/);
+    problem(await call('POST', '/v2/mailboxes', { name: 'inbox' }), 409, /already have a mailbox named "inbox"/);
+    problem(await call('POST', '/v2/mailboxes', { name: '\u200b\u200d' }), 400, /must contain a visible character/);
+    problem(await call('POST', '/v2/mailboxes', { name: 'Invoices\u202egpj.exe' }), 400, /bidirectional control characters/);
     problem(await call('POST', '/v2/mailboxes', { name: ' ' }), 400, /name/);
     problem(await call('POST', '/v2/mailboxes', { name: 'a\u0000b' }), 400, /control characters/);
     problem(await call('POST', '/v2/mailboxes', { name: 'x'.repeat(101) }), 400, /at most 100/);

@@ -1,4 +1,5 @@
 import type { PreparedMail, SpamVerdict } from '@letterbox/mail';
+import type { SieveVacation } from '@letterbox/sieve';
 import type { InboundMessageJob, JobTrace } from '@letterbox/queue';
 import type { StoredInboundMail } from '../inbound-batch-insert';
 import type { RecipientMessage } from '../ingested-messages';
@@ -37,6 +38,8 @@ export interface RuleOutcome {
   seen: boolean;
   flagged: boolean;
   discarded: boolean;
+  /** The out-of-office reply the script asked for (`vacation`), which the vacation stage sends in place of the settings' one. */
+  vacation?: SieveVacation;
 }
 
 /** The recipient's mailbox a message goes to: Spam when the intake's checks or the spam stage put it there. */

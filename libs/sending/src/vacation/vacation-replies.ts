@@ -1,9 +1,6 @@
 import type { Pool } from 'pg';
 import { namedStatement } from '@letterbox/db';
 
-/** RFC 5230's default `:days`: a sender is answered once a week at most. */
-export const REPLY_INTERVAL_DAYS = 7;
-
 // The claim and its test in one statement: of two workers answering the same sender at once, one gets the row.
 const CLAIM = namedStatement(
   'vacation-replies-claim',
@@ -13,8 +10,8 @@ const CLAIM = namedStatement(
    RETURNING user_id`,
 );
 
-/** Claims the reply to a sender: true when none went to them in the last REPLY_INTERVAL_DAYS, and now one is owed. */
-export async function claimVacationReply(sql: Pool, userId: number, sender: string): Promise<boolean> {
-  const { rowCount } = await sql.query({ ...CLAIM, values: [userId, sender.toLowerCase(), REPLY_INTERVAL_DAYS] });
+/** Claims the reply to a sender: true when none went to them in the last `days`, and now one is owed. */
+export async function claimVacationReply(sql: Pool, userId: number, sender: string, days: number): Promise<boolean> {
+  const { rowCount } = await sql.query({ ...CLAIM, values: [userId, sender.toLowerCase(), days] });
   return (rowCount ?? 0) > 0;
 }

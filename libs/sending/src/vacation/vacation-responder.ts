@@ -21,7 +21,7 @@ export type VacationOutcome = { replied: true } | { replied: false; because: str
 /**
  * The out-of-office reply to one mail, through the send pipeline like any send (recorded,
  * DKIM-signed, rate-limited, no Sent copy) with Auto-Submitted: auto-replied, In-Reply-To and
- * References; sent when the rules of RFC 3834 allow one and the sender was not answered this week.
+ * References; sent when the rules of RFC 3834 allow one and the sender was not answered within the reply's days.
  */
 export class VacationResponder {
   constructor(
@@ -32,12 +32,17 @@ export class VacationResponder {
 
   async reply(vacation: ActiveVacation, mail: VacationMail): Promise<VacationOutcome> {
     const sender = await this.senders.of({ userId: vacation.userId, officeId: vacation.officeId });
-    const because = noAutoReplyBecause({ ...mail, ownAddresses: sender.addresses });
+    const ownAddresses = [...sender.addresses, ...(vacation.moreAddresses ?? []).map((address) => address.toLowerCase())];
+    const because = noAutoReplyBecause({ ...mail, ownAddresses });
     if (because) return { replied: false, because };
-    if (!(await claimVacationReply(this.sql, vacation.userId, mail.envelopeFrom))) return { replied: false, because: 'answered this week already' };
+    if (!(await claimVacationReply(this.sql, vacation.userId, mail.envelopeFrom, vacation.days))) {
+      return { replied: false, because: `answered in the last ${vacation.days} days already` };
+    }
+    const from = vacation.from?.toLowerCase();
     await this.submission.submitRequest(
       sender,
       {
+        ...(from && sender.addresses.includes(from) ? { from } : {}),
         to: [mail.envelopeFrom],
         cc: [],
         bcc: [],

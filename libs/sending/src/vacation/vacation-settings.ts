@@ -47,14 +47,23 @@ interface VacationRow {
   html: string | null;
 }
 
-/** A reply that is on now, for one of the users asked about. */
+/** A reply that is on now, for one of the users asked about: from their settings, or from their Sieve script's `vacation`. */
 export interface ActiveVacation {
   userId: number;
   officeId: number;
   subject: string;
   text: string;
   html: string | null;
+  /** A sender is answered once in this many days at most. */
+  days: number;
+  /** The address it goes out from, when one of the user's own; their primary otherwise. */
+  from?: string;
+  /** Addresses of the user's that Letterbox does not know as theirs (a script's `:addresses`). */
+  moreAddresses?: string[];
 }
+
+/** The days between two replies to one sender when the user does not say (RFC 5230's default). */
+export const DEFAULT_REPLY_DAYS = 7;
 
 /** Each user's out-of-office reply: its text, and whether and when it is on. Its HTML is sanitized as it is stored. */
 export class VacationSettings {
@@ -88,5 +97,19 @@ export async function activeVacationsOf(sql: Pool, userIds: number[]): Promise<M
     ...ACTIVE,
     values: [[...new Set(userIds)]],
   });
-  return new Map(rows.map((row) => [row.user_id, { userId: row.user_id, officeId: row.office_id, subject: row.subject, text: row.text, html: row.html }]));
+  return new Map(
+    rows.map((row) => [
+      row.user_id,
+      { userId: row.user_id, officeId: row.office_id, subject: row.subject, text: row.text, html: row.html, days: DEFAULT_REPLY_DAYS },
+    ]),
+  );
+}
+
+const OFFICES = namedStatement('vacation-offices', 'SELECT id, office_id FROM users WHERE id = ANY($1::int[])');
+
+/** The office of each of the users: a reply goes out as its user, in their office. */
+export async function officesOf(sql: Pool, userIds: number[]): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map();
+  const { rows } = await sql.query<{ id: number; office_id: number }>({ ...OFFICES, values: [[...new Set(userIds)]] });
+  return new Map(rows.map((row) => [row.id, row.office_id]));
 }

@@ -47,35 +47,37 @@ export class RulesStage implements IngestStage {
     if (!prepared || ruled.length === 0) return;
     const headers = await readMessageHeaders(item, this.blobs, this.logger, "without its recipients' rules");
     if (!headers) return;
-    const [envelopeTo, mailboxes] = await Promise.all([
-      this.envelopeRecipients(message.peer?.rcptTo ?? []),
-      Promise.all(ruled.map((userId) => sharedMailboxCounters(this.sql, userId))),
-    ]);
+    const envelopeTo = await this.envelopeRecipients(message.peer?.rcptTo ?? []);
     const outcomes = new Map<number, RuleOutcome>();
-    ruled.forEach((userId, position) => {
+    const filed: Array<{ userId: number; folder: string }> = [];
+    for (const userId of ruled) {
       const program = this.compiled.programOf(userId, scripts.get(userId) as StoredSieveScript);
-      if (!program) return;
+      if (!program) continue;
       const envelope = { from: message.peer?.mailFrom ?? '', to: envelopeTo.get(userId) ?? '' };
       const outcome = runSieve(program, sieveMessageOf(headers, prepared, envelope));
-      const flags = { seen: outcome.flags.includes('seen'), flagged: outcome.flags.includes('flagged') };
       if (outcome.exhausted)
         this.logger.warn({ inboundId: message.inboundId, userId }, `${message.inboundId}: the rules of user ${userId} used their budget; kept in the inbox`);
       const { destination } = outcome;
-      if (destination.kind === 'discarded') {
+      const discarded = destination.kind === 'discarded';
+      if (discarded) {
         const why = destination.reason === undefined ? 'discarded' : `rejected (${destination.reason.trim().slice(0, 200)})`;
         this.logger.info({ inboundId: message.inboundId, userId }, `${message.inboundId} ${why} by the rules of user ${userId}`);
-        outcomes.set(userId, { ...flags, discarded: true });
-      } else if (destination.kind === 'folder') {
-        const folder = sieveFolder(mailboxes[position], destination.name);
-        if (!folder)
-          this.logger.warn(
-            { inboundId: message.inboundId, userId },
-            `${message.inboundId}: user ${userId} has no folder "${destination.name}" now; kept in the inbox`,
-          );
-        outcomes.set(userId, { ...flags, discarded: false, ...(folder ? { mailboxId: folder.id } : {}) });
-      } else {
-        outcomes.set(userId, { ...flags, discarded: false });
       }
+      if (destination.kind === 'folder') filed.push({ userId, folder: destination.name });
+      outcomes.set(userId, {
+        seen: outcome.flags.includes('seen'),
+        flagged: outcome.flags.includes('flagged'),
+        discarded,
+        ...(outcome.vacation ? { vacation: outcome.vacation } : {}),
+      });
+    }
+    // Folders by name, read only for the recipients whose rules filed the mail.
+    const mailboxes = await Promise.all(filed.map(({ userId }) => sharedMailboxCounters(this.sql, userId)));
+    filed.forEach(({ userId, folder }, position) => {
+      const mailbox = sieveFolder(mailboxes[position], folder);
+      const outcome = outcomes.get(userId);
+      if (mailbox && outcome) outcome.mailboxId = mailbox.id;
+      else this.logger.warn({ inboundId: message.inboundId, userId }, `${message.inboundId}: user ${userId} has no folder "${folder}" now; kept in the inbox`);
     });
     if (outcomes.size > 0) item.rules = outcomes;
   }

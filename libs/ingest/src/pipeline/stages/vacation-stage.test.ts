@@ -6,7 +6,7 @@ import { identitiesOf } from '@letterbox/accounts';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import { primaryOnly, type Database } from '@letterbox/db';
 import { createMailAnnouncer } from '@letterbox/events';
-import { MailQueries } from '@letterbox/mail';
+import { MailQueries, SaveSieveScript, SieveScripts } from '@letterbox/mail';
 import { workerConnection, type JobQueues } from '@letterbox/queue';
 import type { RedisConnection } from '@letterbox/redis';
 import { BounceAddresses, IncomingBounces, SenderDirectory, SendOutbox, SendSubmission, VacationResponder, VacationSettings } from '@letterbox/sending';
@@ -72,25 +72,26 @@ describe('the vacation stage', () => {
     await db?.close();
   });
 
-  async function fromOutside(from: string, options: { to?: string; headers?: string } = {}): Promise<IngestMessage> {
+  async function fromOutside(from: string, options: { to?: string; headers?: string; recipient?: TestUser } = {}): Promise<IngestMessage> {
+    const recipient = options.recipient ?? user;
     const messageId = `<${randomUUID()}@example.org>`;
-    const eml = `From: ${from}\r\nTo: ${options.to ?? user.email}\r\nSubject: Question\r\nMessage-ID: ${messageId}\r\n${options.headers ?? ''}Date: Fri, 27 Nov 2026 10:00:00 +0000\r\n\r\nAre you there?\r\n`;
+    const eml = `From: ${from}\r\nTo: ${options.to ?? recipient.email}\r\nSubject: Question\r\nMessage-ID: ${messageId}\r\n${options.headers ?? ''}Date: Fri, 27 Nov 2026 10:00:00 +0000\r\n\r\nAre you there?\r\n`;
     const blob = await blobs.put(Buffer.from(eml));
     return {
       inboundId: randomUUID(),
       storageKey: blob.key,
       size: blob.size,
       messageId,
-      recipientIds: [user.id],
+      recipientIds: [recipient.id],
       receivedAt: new Date().toISOString(),
-      peer: { ip: '203.0.113.7', helo: 'mx.example.org', mailFrom: from, rcptTo: [user.email] },
+      peer: { ip: '203.0.113.7', helo: 'mx.example.org', mailFrom: from, rcptTo: [recipient.email] },
     };
   }
 
-  async function repliesTo(address: string) {
+  async function repliesTo(address: string, from = user) {
     const { rows } = await db.sql.query<{
-      request: { to: string[]; subject: string; html?: string; saveCopy: boolean; autoSubmitted?: string; answering?: { messageId: string } };
-    }>("SELECT request FROM outbound_sends WHERE user_id = $1 AND request->'to' ? $2", [user.id, address]);
+      request: { to: string[]; subject: string; text?: string; html?: string; saveCopy: boolean; autoSubmitted?: string; answering?: { messageId: string } };
+    }>("SELECT request FROM outbound_sends WHERE user_id = $1 AND request->'to' ? $2", [from.id, address]);
     return rows.map((row) => row.request);
   }
 
@@ -110,8 +111,9 @@ describe('the vacation stage', () => {
   });
 
   test('no reply to lists, bulk or automatic mail, machines, the null sender, or mail where the user is not in To or Cc', async () => {
-    const cases: Array<[string, IngestMessage]> = [];
-    const add = async (label: string, from: string, options: { to?: string; headers?: string } = {}) => cases.push([from, await fromOutside(from, options)]);
+    const cases: Array<[what: string, from: string, IngestMessage]> = [];
+    const add = async (what: string, from: string, options: { to?: string; headers?: string } = {}) =>
+      cases.push([what, from, await fromOutside(from, options)]);
     await add('list', `list-${randomUUID().slice(0, 8)}@example.org`, { headers: 'List-Id: <news.example.org>\r\n' });
     await add('unsubscribe', `news-${randomUUID().slice(0, 8)}@example.org`, { headers: 'List-Unsubscribe: <mailto:off@example.org>\r\n' });
     await add('bulk', `bulk-${randomUUID().slice(0, 8)}@example.org`, { headers: 'Precedence: bulk\r\n' });
@@ -120,9 +122,23 @@ describe('the vacation stage', () => {
     await add('bcc', `dave-${randomUUID().slice(0, 8)}@example.org`, { to: 'someone-else@example.org' });
     const nullSender = await fromOutside(`erin-${randomUUID().slice(0, 8)}@example.org`);
     nullSender.peer = { ...(nullSender.peer as NonNullable<IngestMessage['peer']>), mailFrom: '' };
-    await pipeline.run([...cases.map(([, message]) => message), nullSender]);
-    for (const [from] of cases) assert.deepEqual(await repliesTo(from), [], from);
+    await pipeline.run([...cases.map(([, , message]) => message), nullSender]);
+    for (const [what, from] of cases) assert.deepEqual(await repliesTo(from), [], what);
     assert.deepEqual(await repliesTo(''), [], 'the null sender');
+  });
+
+  test('a script\'s vacation asks for the reply without settings: its text, "Auto:" and the subject, its :addresses as the user\'s', async () => {
+    const scripted = await createTestUser(db, 'away-by-script');
+    await new SaveSieveScript(db.sql, new SieveScripts(db.sql)).save(
+      scripted.id,
+      'require "vacation";\nvacation :days 2 :addresses ["me@old.example"] "Gone fishing.";',
+    );
+    const sender = `gil-${randomUUID().slice(0, 8)}@example.org`;
+    await pipeline.run([await fromOutside(sender, { recipient: scripted, to: 'me@old.example' })]);
+    const replies = await repliesTo(sender, scripted);
+    assert.equal(replies.length, 1);
+    assert.equal(replies[0].subject, 'Auto: Question');
+    assert.equal(replies[0].text, 'Gone fishing.');
   });
 
   test('the reply is off outside its dates', async () => {

@@ -1,14 +1,15 @@
 import type { Logger } from 'pino';
 import type { Pool } from 'pg';
-import { activeVacationsOf, type VacationResponder } from '@letterbox/sending';
+import { activeVacationsOf, officesOf, type ActiveVacation, type VacationResponder } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import { mailboxOf, type IngestBatch, type IngestItem } from '../ingest-batch';
 import type { IngestStage } from '../ingest-stage';
 import { readMessageHeaders } from '../message-headers';
 
 /**
- * Answers the mail just stored for recipients whose out-of-office reply is on (VacationResponder:
- * the rules of RFC 3834, once a week a sender), after it is announced, so a reply never delays
+ * Answers the mail just stored for recipients whose out-of-office reply is on, or whose Sieve script
+ * asked for one (`vacation`, which comes first) (VacationResponder: the rules of RFC 3834, once
+ * a sender within the reply's days), after it is announced, so a reply never delays
  * a mail. Mail put in Spam gets no reply. The replies of a batch are read in one statement; one
  * that cannot be queued is logged and not retried (the mail itself is stored and announced).
  */
@@ -24,16 +25,39 @@ export class VacationStage implements IngestStage {
 
   async run(batch: IngestBatch): Promise<void> {
     const items = batch.ongoing.filter((item) => item.prepared && item.message.peer && answerable(item).length > 0);
-    const vacations = await activeVacationsOf(
-      this.sql,
-      items.flatMap((item) => answerable(item).map((mail) => mail.userId)),
-    );
-    if (vacations.size === 0) return;
-    await Promise.all(items.map((item) => this.answer(item, vacations)));
+    const userIds = items.flatMap((item) => answerable(item).map((mail) => mail.userId));
+    const scripted = items.flatMap((item) => answerable(item).filter((mail) => item.rules?.get(mail.userId)?.vacation));
+    const [settings, offices] = await Promise.all([
+      activeVacationsOf(this.sql, userIds),
+      officesOf(
+        this.sql,
+        scripted.map((mail) => mail.userId),
+      ),
+    ]);
+    if (settings.size === 0 && offices.size === 0) return;
+    await Promise.all(items.map((item) => this.answer(item, (userId) => this.vacationOf(item, userId, settings, offices))));
   }
 
-  private async answer(item: IngestItem, vacations: Awaited<ReturnType<typeof activeVacationsOf>>): Promise<void> {
-    const mails = answerable(item).filter((mail) => vacations.has(mail.userId));
+  /** The reply a recipient's script asked for (`vacation`), else the one of their settings that is on, if any. */
+  private vacationOf(item: IngestItem, userId: number, settings: Map<number, ActiveVacation>, offices: Map<number, number>): ActiveVacation | undefined {
+    const asked = item.rules?.get(userId)?.vacation;
+    const officeId = offices.get(userId);
+    if (!asked || officeId === undefined) return settings.get(userId);
+    return {
+      userId,
+      officeId,
+      // RFC 5230 §4.3: without :subject, "Auto:" and the subject answered.
+      subject: asked.subject ?? `Auto: ${item.prepared?.summary.subject ?? ''}`.trim(),
+      text: asked.reason,
+      html: null,
+      days: asked.days,
+      ...(asked.from ? { from: asked.from } : {}),
+      moreAddresses: asked.addresses,
+    };
+  }
+
+  private async answer(item: IngestItem, vacationOf: (userId: number) => ActiveVacation | undefined): Promise<void> {
+    const mails = answerable(item).filter((mail) => vacationOf(mail.userId));
     if (mails.length === 0 || !item.prepared) return;
     const headers = await readMessageHeaders(item, this.blobs, this.logger, 'without out-of-office replies');
     if (!headers) return;
@@ -48,7 +72,7 @@ export class VacationStage implements IngestStage {
       subject: prepared.summary.subject,
     };
     for (const mail of mails) {
-      const vacation = vacations.get(mail.userId);
+      const vacation = vacationOf(mail.userId);
       if (!vacation) continue;
       try {
         const outcome = await this.responder.reply(vacation, { ...facts, mailId: mail.mailId });
