@@ -1,5 +1,6 @@
 import {
   AccountDisabledError,
+  IdentityNotFoundError,
   TooManyWrongPasswordsError,
   TotpAlreadyOnError,
   TotpInvalidError,
@@ -63,7 +64,8 @@ export const classifyDomainError: ErrorClassifier = (error) => {
     error instanceof AliasNotFoundError ||
     error instanceof SuppressionNotFoundError ||
     error instanceof UnknownDomainError ||
-    error instanceof DkimKeyNotFoundError
+    error instanceof DkimKeyNotFoundError ||
+    error instanceof IdentityNotFoundError
   ) {
     return { status: 404, detail: error.message };
   }

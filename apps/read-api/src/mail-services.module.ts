@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { confirmPassword } from '@letterbox/accounts';
+import { confirmPassword, IdentitySettings } from '@letterbox/accounts';
 import { createSqlPool, type Database, type UserReads } from '@letterbox/db';
 import { MailAnnouncer } from '@letterbox/events';
 import {
@@ -62,6 +62,7 @@ export class MailServicesModule implements OnApplicationShutdown {
       { provide: SenderRules, useFactory: (db: Database) => new SenderRules(db.sql), inject: [DATABASE] },
       { provide: SieveScripts, useFactory: (db: Database) => new SieveScripts(db.sql), inject: [DATABASE] },
       { provide: VacationSettings, useFactory: (db: Database) => new VacationSettings(db.sql), inject: [DATABASE] },
+      { provide: IdentitySettings, useFactory: (db: Database) => new IdentitySettings(db.sql), inject: [DATABASE] },
       {
         provide: SaveSieveScript,
         useFactory: (db: Database, scripts: SieveScripts) => new SaveSieveScript(db.sql, scripts),

@@ -13,6 +13,7 @@ import { MailDownloadsController } from './mails/mail-downloads.controller';
 import { MailsController } from './mails/mails.controller';
 import { ReceiptConfirmController } from './receipts/receipt-confirm.controller';
 import { SieveController } from './rules/sieve.controller';
+import { IdentitiesController } from './settings/identities.controller';
 import { VacationController } from './settings/vacation.controller';
 import { SpamSendersController } from './spam/spam-senders.controller';
 import { ThreadsController } from './threads/threads.controller';
@@ -40,6 +41,7 @@ export class ReadApiModule {
         SpamSendersController,
         SieveController,
         VacationController,
+        IdentitiesController,
         MailDownloadsController,
         ReceiptConfirmController,
       ],

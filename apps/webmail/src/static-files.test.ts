@@ -19,6 +19,7 @@ describe("the SPA's files", () => {
     const staticDir = mkdtempSync(path.join(tmpdir(), 'webmail-static-'));
     mkdirSync(path.join(staticDir, 'assets'));
     writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Letterbox</title>');
+    writeFileSync(path.join(staticDir, 'index.html.br'), brotliCompressSync('<!doctype html><title>Letterbox</title>'));
     const file = path.join(staticDir, 'assets', 'index-abc123.js');
     writeFileSync(file, script);
     writeFileSync(`${file}.br`, brotliCompressSync(script));
@@ -67,6 +68,13 @@ describe("the SPA's files", () => {
     const plain = await get('/assets/index-abc123.js', 'identity');
     assert.equal(plain.encoding, null);
     assert.equal(plain.body.toString(), script);
+  });
+
+  test('the root is the app, compressed as well: a client that accepts gzip or br and asks for anything gets index.html', async () => {
+    const root = await get('/', 'gzip, deflate, br');
+    assert.equal(root.status, 200);
+    assert.equal(root.encoding, 'br');
+    assert.equal(brotliDecompressSync(root.body).toString(), '<!doctype html><title>Letterbox</title>');
   });
 
   test('never include the source maps', async () => {

@@ -86,6 +86,8 @@ export async function createWebmailServer(options: WebmailServerOptions): Promis
     },
   });
 
+  // The root by name: @fastify/static's preCompressed lookup does not find a folder's index for a client that accepts gzip or br.
+  app.get('/', (_request, reply) => reply.sendFile('index.html'));
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/health/live', async () => ({ status: 'ok' }));
   const checks = upstreamChecks(options);

@@ -2,6 +2,15 @@ export { confirmPassword, createOffice, createUser, removeUser, type SessionAnno
 export { insertOffice, insertUser, SYSTEM_MAILBOXES, type CreatedUser, type UserRow } from './account-rows';
 export { CachedUserSessions } from './cached-user-sessions';
 export { identitiesOf } from './user-identities';
+export {
+  IdentitySettings,
+  IdentityNotFoundError,
+  identitySchema,
+  identityListSchema,
+  identityChangesSchema,
+  type Identity,
+  type IdentityChanges,
+} from './identities/identity-settings';
 export { Authentication, type SignedIn } from './authentication';
 export type { AccountProfile } from './account-profile';
 export { profileChanges, ProfileSettings, type ProfileChanges } from './profile-settings';

@@ -1,6 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { constants as zlib } from 'node:zlib';
-import fastifyCompress from '@fastify/compress';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -8,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { httpRequestDuration, loggerFor, requestIdFrom, withRequestId } from '@letterbox/observability';
+import { compressAnswers } from './compressed-answers';
 import { useJsonBodyParser } from './json-body-parser';
 import { openApiDocument, type ApiDescription } from './openapi-document';
 import { serveDirectly } from './direct-routes';
@@ -47,7 +46,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
   });
   useJsonBodyParser(adapter.getInstance());
   observeRequests(adapter.getInstance());
-  await compressAnswers(adapter.getInstance());
+  compressAnswers(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: options.logger,
     bufferLogs: options.logger !== false,
@@ -68,24 +67,6 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
   serveDirectly(adapter.getInstance(), app, options.directRoutes ?? [], problems);
   SwaggerModule.setup('docs', app, openApiDocument(app, options), { jsonDocumentUrl: 'docs/openapi.json' });
   return app;
-}
-
-/** JSON and text answers: a list page goes from 447 to 35 KB. Mail, attachments and event streams pass as they are. */
-const COMPRESSED_TYPES = /^(application\/(problem\+)?json|text\/(plain|html|csv))\b/;
-
-/**
- * Answers compressed as the client accepts (Brotli at a quality that costs about what gzip does, then gzip),
- * from 1 KB: the webmail's browser asks for it; a client that sends no Accept-Encoding gets them as they are.
- */
-async function compressAnswers(fastify: FastifyInstance): Promise<void> {
-  await fastify.register(fastifyCompress, {
-    global: true,
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    customTypes: COMPRESSED_TYPES,
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 6 },
-  });
 }
 
 /** Probes and scrapes: answered many times a minute, worth no line each. */

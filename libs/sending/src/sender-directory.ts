@@ -6,12 +6,12 @@ import type { Sender } from './submit/send-request';
 export interface SenderIdentity extends Pick<Sender, 'email' | 'displayName'> {
   /** Lower-case: the primary first, then the aliases. */
   addresses: string[];
+  /** The name mail from an address shows, for the addresses that have their own (identities); else displayName. */
+  addressNames?: Record<string, string>;
 }
 
-/** The signed-in user as a sender, with the addresses they may choose as From. */
-export interface SignedInSender extends Sender {
-  addresses: string[];
-}
+/** The signed-in user as a sender, with the addresses they may choose as From and the names those of their own show. */
+export interface SignedInSender extends Sender, Pick<SenderIdentity, 'addresses' | 'addressNames'> {}
 
 /** The identities of these users, in the order given; undefined for a user who no longer exists. */
 export type SenderIdentities = (userIds: number[]) => Promise<Array<SenderIdentity | undefined>>;

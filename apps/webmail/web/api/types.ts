@@ -28,6 +28,9 @@ export type {
   BulkChange,
   /** The out-of-office reply: its text, and whether and when it is sent. */
   Vacation,
+  /** One of the user's own addresses as they send from it: its name and signature. */
+  Identity,
+  IdentityList,
 } from './generated/read-api';
 /** ServerDraft: a draft as the send API keeps it; its version is what the next save must name. */
 export type { Draft as ServerDraft, SubmittedSend, SendRecipient, ScheduledSend, ScheduledSendList } from './generated/send-api';

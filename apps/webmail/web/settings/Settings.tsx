@@ -1,6 +1,7 @@
 import type { Mailbox, Me, Session, User } from '../api/types';
 import { Loading } from '../shared/LoadStates';
 import { PasswordChangeForm } from '../session/PasswordChangeForm';
+import { IdentitiesSettings } from './IdentitiesSettings';
 import { RulesSettings } from './RulesSettings';
 import { SessionsSettings } from './SessionsSettings';
 import { TwoFactorSettings } from './TwoFactorSettings';
@@ -17,7 +18,7 @@ interface Props {
   onSessionsEnded(): void;
 }
 
-/** The user's own settings: password, two-factor sign-in, sessions, the out-of-office reply, rules. */
+/** The user's own settings: password, two-factor sign-in, sessions, addresses and signatures, the out-of-office reply, rules. */
 export function Settings({ user, me, mailboxes, onChanged, onSession, onSessionsEnded }: Props) {
   return (
     <main className="page" aria-labelledby="settings-title">
@@ -32,6 +33,7 @@ export function Settings({ user, me, mailboxes, onChanged, onSession, onSessions
       </section>
       {me ? <TwoFactorSettings enabled={me.totpEnabled} onChanged={onChanged} /> : <Loading />}
       <SessionsSettings onSessionsEnded={onSessionsEnded} />
+      <IdentitiesSettings />
       <VacationSettings />
       {mailboxes ? <RulesSettings mailboxes={mailboxes} /> : <Loading />}
     </main>

@@ -32,7 +32,7 @@ export interface Delivery {
 export function messageOptions(blobs: BlobStore, sender: Sender, request: SendRequest, identity: MessageIdentity, delivery: Delivery): Mail.Options {
   const from = fromAddressOf(sender, request);
   return {
-    from: { name: sender.displayName, address: from },
+    from: { name: request.fromName ?? sender.displayName, address: from },
     to: delivery.headerTo,
     cc: delivery.headerCc.length > 0 ? delivery.headerCc : undefined,
     envelope: { from, to: delivery.recipients },

@@ -36,6 +36,8 @@ export type AnsweredMail = z.infer<typeof answeredMailSchema>;
 export const sendRequestSchema = z.object({
   /** The sender's own address it goes out from, lower-case, one of their aliases or their primary; absent: the primary. */
   from: z.string().optional(),
+  /** The name that address shows, when it has its own (an identity's); absent: the sender's. */
+  fromName: z.string().optional(),
   to: z.array(z.string()),
   cc: z.array(z.string()),
   bcc: z.array(z.string()),

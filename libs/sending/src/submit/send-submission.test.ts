@@ -7,8 +7,9 @@ import { JobQueues } from '@letterbox/queue';
 import { failFastConnection, type RedisConnection } from '@letterbox/redis';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testSettings, unlinkKeys } from '@letterbox/testing';
 import { IdempotencyKeyReusedError, NoRecipientsError } from '../send-errors';
+import { messageOptions } from '../compose/compose-message';
 import { SendOutbox } from './send-outbox';
-import type { AnsweredMail } from './send-request';
+import type { AnsweredMail, SendRequest } from './send-request';
 import { SendSubmission } from './send-submission';
 import { SentCopies } from '../sent-copies/sent-copies';
 import { senderOf, sendRequest, TEST_QUOTA_BYTES } from '../testing/recorded-sends';
@@ -47,10 +48,7 @@ describe('SendSubmission: a send from the request to the queue', () => {
   });
 
   async function recordedRequest(sendId: number) {
-    const { rows } = await db.sql.query<{ request: { to: string[]; subject: string; messageId: string; answering?: AnsweredMail } }>(
-      'SELECT request FROM outbound_sends WHERE id = $1',
-      [sendId],
-    );
+    const { rows } = await db.sql.query<{ request: SendRequest & { messageId: string } }>('SELECT request FROM outbound_sends WHERE id = $1', [sendId]);
     return rows[0].request;
   }
 
@@ -62,6 +60,25 @@ describe('SendSubmission: a send from the request to the queue', () => {
     assert.notEqual(send.sentMailId, null);
     assert.equal(await queues.has('deliver-send', { sendId: send.id }), true);
     assert.equal(await queues.has('store-sent-copies', { sendIds: [send.id] }), true);
+  });
+
+  test("a send from an address with a name of its own (an identity's) goes out with that name", async () => {
+    const user = await createTestUser(db, 'identity');
+    const alias = `sales@${user.domain}`;
+    const sender = { ...senderOf(user), addresses: [user.email, alias], addressNames: { [alias]: 'Sales desk' } };
+    const { send } = await submission.submitRequest(sender, sendRequest({ from: alias.toUpperCase(), to: [recipient('ann')] }));
+    const request = await recordedRequest(send.id);
+    assert.equal(request.fromName, 'Sales desk');
+    const options = messageOptions(
+      blobs,
+      sender,
+      request,
+      { messageId: '<m@x>', date: new Date() },
+      { recipients: ['ann@x.example'], headerTo: request.to, headerCc: [] },
+    );
+    assert.deepEqual(options.from, { name: 'Sales desk', address: alias });
+    const plain = await recordedRequest((await submission.submitRequest(sender, sendRequest({ to: [recipient('bob')] }))).send.id);
+    assert.equal(plain.fromName, undefined, "the primary has no name of its own: the user's");
   });
 
   test('the same idempotency key gives back the first send; given with another request it is refused', async () => {

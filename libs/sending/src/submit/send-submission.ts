@@ -89,7 +89,8 @@ export class SendSubmission {
   ): Promise<{ send: SendStatusView; created: boolean }> {
     if (recipientsOf(asked).length === 0) throw new NoRecipientsError();
     const from = ownFromAddress(sender, asked.from);
-    const request = from === undefined ? asked : { ...asked, from };
+    const fromName = sender.addressNames?.[from ?? sender.email.toLowerCase()];
+    const request = { ...asked, ...(from === undefined ? {} : { from }), ...(fromName === undefined ? {} : { fromName }) };
     const quota = { defaultBytes: this.defaultQuotaBytes, messageBytes: estimatedMessageBytes(request) - freedBytes };
     const recorded = await this.records.record(sender, request, { idempotencyKey, queuePrefix: this.queuePrefix, quota });
     if (recorded.created) {

@@ -1,0 +1,72 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { isAbort, messageOf } from '../api/http';
+import { changeIdentity, fetchIdentities } from '../api/identities';
+import type { Identity } from '../api/types';
+import { useAction } from '../shared/useAction';
+
+/** Each of the user's addresses with the name mail from it shows and its signature, which compose puts above the quote. */
+export function IdentitiesSettings() {
+  const [identities, setIdentities] = useState<Identity[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    fetchIdentities(abort.signal).then(
+      (list) => setIdentities(list.items),
+      (failure: unknown) => {
+        if (!isAbort(failure)) setLoadError(messageOf(failure));
+      },
+    );
+    return () => abort.abort();
+  }, []);
+
+  return (
+    <section className="card" aria-labelledby="identities-title">
+      <h3 id="identities-title">Addresses and signatures</h3>
+      <p className="muted">The name your mail shows, and the signature put above the quote, for each address you send from.</p>
+      {loadError && (
+        <p className="error" role="alert">
+          {loadError}
+        </p>
+      )}
+      {identities?.map((identity) => (
+        <IdentityForm key={identity.address} identity={identity} />
+      ))}
+    </section>
+  );
+}
+
+function IdentityForm({ identity }: { identity: Identity }) {
+  const [displayName, setDisplayName] = useState(identity.displayName);
+  const [signature, setSignature] = useState(identity.signatureText ?? '');
+  const [saved, setSaved] = useState(false);
+  const { run, busy, error } = useAction();
+  const id = identity.address.replace(/[^a-z0-9]/gi, '-');
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setSaved(false);
+    if (await run(() => changeIdentity(identity.address, { displayName, signatureText: signature.trim() === '' ? null : signature }))) setSaved(true);
+  }
+
+  return (
+    <form className="stacked-form identity-form" aria-label={identity.address} onSubmit={(event) => void save(event)}>
+      <h4>{identity.address}</h4>
+      <label htmlFor={`identity-name-${id}`}>Name</label>
+      <input id={`identity-name-${id}`} required maxLength={200} value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
+      <label htmlFor={`identity-signature-${id}`}>Signature</label>
+      <textarea id={`identity-signature-${id}`} rows={3} maxLength={5000} value={signature} onChange={(event) => setSignature(event.target.value)} />
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {saved && <p role="status">Saved.</p>}
+      <div className="form-buttons">
+        <button type="submit" disabled={busy}>
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}
