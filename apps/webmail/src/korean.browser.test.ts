@@ -44,6 +44,7 @@ describe('the webmail in Korean in a real browser', { timeout: 5 * 60_000 }, () 
       await page.getByRole('button', { name: '로그인' }).waitFor();
       assert.equal(await page.locator('html').getAttribute('lang'), 'ko');
       assert.equal(await page.title(), '로그인 – Letterbox');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'korean-sign-in.png'), fullPage: true });
 
       await page.getByLabel('이메일').fill(user.email);
       await page.getByLabel('비밀번호', { exact: true }).fill(user.password);
@@ -54,9 +55,11 @@ describe('the webmail in Korean in a real browser', { timeout: 5 * 60_000 }, () 
       await mailboxes.getByRole('link', { name: /휴지통/ }).waitFor();
       await page.getByRole('button', { name: '메일쓰기' }).waitFor();
       await page.getByRole('button', { name: '로그아웃' }).waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, 'korean-inbox.png'), fullPage: true });
 
       await page.getByRole('link', { name: '설정' }).click();
       await page.getByRole('heading', { name: '설정', level: 2 }).waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, 'korean-settings.png'), fullPage: true });
       await page.getByLabel('Language / 언어').selectOption('en');
       await page.getByRole('heading', { name: 'Settings', level: 2 }).waitFor();
       assert.equal(await page.locator('html').getAttribute('lang'), 'en');
