@@ -11,7 +11,6 @@ export const en = {
     tryAgain: 'Try again',
     cancel: 'Cancel',
     close: 'Close',
-    save: 'Save',
     saving: 'Saving…',
     remove: 'Remove',
     delete: 'Delete',

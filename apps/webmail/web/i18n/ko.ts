@@ -13,7 +13,6 @@ export const ko: typeof en = {
     tryAgain: '다시 시도',
     cancel: '취소',
     close: '닫기',
-    save: '저장',
     saving: '저장 중…',
     remove: '삭제',
     delete: '삭제',
