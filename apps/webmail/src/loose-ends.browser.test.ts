@@ -245,7 +245,7 @@ describe('the webmail’s loose ends in a real browser', { timeout: 10 * 60_000 
   });
 
   test('on a phone, a long conversation starts folded to one line: the open mail is in sight', async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'en-US' });
     phone.setDefaultTimeout(30_000);
     const tab = await phone.newPage();
     tab.on('pageerror', (error) => pageErrors.push(error.message));

@@ -96,7 +96,7 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
-    context = await browser.newContext({ viewport: { width: 1366, height: 860 }, acceptDownloads: true });
+    context = await browser.newContext({ viewport: { width: 1366, height: 860 }, acceptDownloads: true, locale: 'en-US' });
     context.setDefaultTimeout(30_000);
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -427,7 +427,7 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
   });
 
   test('recipients autocomplete; a draft is kept on the server while it is written: after a reload it reopens from Drafts', async () => {
-    const other = await browser.newContext({ viewport: { width: 1366, height: 860 } });
+    const other = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'en-US' });
     other.setDefaultTimeout(30_000);
     const tab = await other.newPage();
     try {
@@ -615,7 +615,7 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
   });
 
   test('on a phone-sized screen: one column, the list or the open mail', async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-US' });
     phone.setDefaultTimeout(30_000);
     const mobile = await phone.newPage();
     try {

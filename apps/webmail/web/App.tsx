@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { logout } from './api/account';
 import { onSetupRequired, onSessionExpired, setAccessToken } from './api/http';
 import type { Session } from './api/types';
@@ -9,7 +10,6 @@ import { loadSession, saveSession } from './session/session-storage';
 import { SignIn } from './session/SignIn';
 import { Workspace } from './Workspace';
 
-const EXPIRED = 'Your session has expired. Sign in again to continue where you were.';
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
@@ -18,6 +18,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * kept, so signing in again continues there.
  */
 export function App() {
+  const { t } = useTranslation();
   const [session, setSession] = useState<Session | null>(() => {
     const stored = loadSession();
     setAccessToken(stored?.accessToken ?? null);
@@ -59,9 +60,9 @@ export function App() {
   }, [session, signOut]);
 
   useEffect(() => {
-    onSessionExpired(() => signOut(EXPIRED));
+    onSessionExpired(() => signOut(t('app.sessionExpired')));
     return () => onSessionExpired(null);
-  }, [signOut]);
+  }, [signOut, t]);
 
   // The API refuses everything until a required setup is done (a password reset, or the office starting to require
   // two-factor sign-in, while the user was signed in).
@@ -89,9 +90,9 @@ export function App() {
 
   useEffect(() => {
     if (!session) return;
-    const timer = setTimeout(() => signOut(EXPIRED), Math.min(MAX_TIMER_MS, new Date(session.expiresAt).getTime() - Date.now()));
+    const timer = setTimeout(() => signOut(t('app.sessionExpired')), Math.min(MAX_TIMER_MS, new Date(session.expiresAt).getTime() - Date.now()));
     return () => clearTimeout(timer);
-  }, [session, signOut]);
+  }, [session, signOut, t]);
 
   function signedIn(next: Session) {
     if (lastEmail && next.user.email !== lastEmail) {
@@ -107,8 +108,8 @@ export function App() {
   }
 
   useEffect(() => {
-    document.title = session ? `Letterbox – ${session.user.email}` : 'Sign in – Letterbox';
-  }, [session]);
+    document.title = session ? `Letterbox – ${session.user.email}` : t('app.signInTitle');
+  }, [session, t]);
 
   if (!session) return <SignIn notice={notice} lastEmail={lastEmail} onSignedIn={signedIn} />;
   if (session.passwordChangeRequired) return <FirstPassword email={session.user.email} onChanged={signedIn} onSignOut={() => void signOutHere()} />;

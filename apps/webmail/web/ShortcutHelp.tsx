@@ -1,16 +1,18 @@
-const SHORTCUTS: Array<[string, string]> = [
-  ['j / k', 'next / previous mail'],
-  ['Enter', 'open the focused mail'],
-  ['Escape', 'back to the list, close a dialog'],
-  ['c', 'compose'],
-  ['/', 'search'],
-  ['s', 'flag or unflag the open mail'],
-  ['#', 'delete the open mail'],
-  ['u', 'mark the open mail unread'],
-  ['r / a / f', 'reply, reply all, forward'],
-  ['x', 'tick the open or focused mail (shift-click ticks a range)'],
-  ['?', 'show or hide these shortcuts'],
-];
+import { useTranslation } from 'react-i18next';
+
+const SHORTCUTS = [
+  ['j / k', 'shortcuts.step'],
+  ['Enter', 'shortcuts.open'],
+  ['Escape', 'shortcuts.back'],
+  ['c', 'shortcuts.compose'],
+  ['/', 'shortcuts.search'],
+  ['s', 'shortcuts.flag'],
+  ['#', 'shortcuts.delete'],
+  ['u', 'shortcuts.unread'],
+  ['r / a / f', 'shortcuts.answer'],
+  ['x', 'shortcuts.tick'],
+  ['?', 'shortcuts.help'],
+] as const;
 
 interface Props {
   open: boolean;
@@ -19,16 +21,17 @@ interface Props {
 
 /** The keyboard shortcuts, under the mailboxes; `?` opens and closes them. */
 export function ShortcutHelp({ open, onToggle }: Props) {
+  const { t } = useTranslation();
   return (
     <details className="shortcut-help" open={open} onToggle={(event) => onToggle(event.currentTarget.open)}>
-      <summary>Keyboard shortcuts</summary>
+      <summary>{t('shortcuts.title')}</summary>
       <dl>
         {SHORTCUTS.map(([keys, what]) => (
           <div key={keys}>
             <dt>
               <kbd>{keys}</kbd>
             </dt>
-            <dd>{what}</dd>
+            <dd>{t(what)}</dd>
           </div>
         ))}
       </dl>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { changeMails, deleteDraft, fetchDraft, reportSpamOf, startBulkChange, undoBulkChange, type BulkSelection } from './api/endpoints';
 import { messageOf } from './api/http';
 import type { AnswerMode, BulkChange, MailChanges, MailDetail, SendView, Session } from './api/types';
@@ -11,6 +12,8 @@ import { SendTracker } from './compose/SendTracker';
 import { useScheduledSends } from './compose/useScheduledSends';
 import { useSendTracking } from './compose/useSendTracking';
 import { useLiveEvents, type LiveEvent } from './live/useLiveEvents';
+import { switchLanguage } from './i18n/i18n';
+import { mailboxName } from './mailboxes/mailbox-name';
 import { MailboxList } from './mailboxes/MailboxList';
 import { UnlockMailbox } from './mailboxes/UnlockMailbox';
 import { useMailboxes } from './mailboxes/useMailboxes';
@@ -46,6 +49,7 @@ const OFFLINE_POLL_MS = 30_000;
 
 /** The signed-in webmail: mailboxes, the list, the reading pane, compose and live updates. */
 export function Workspace({ session, draft, composing, onDraft, onComposing, onSignOut, onSession, onSessionsEnded }: Props) {
+  const { t } = useTranslation();
   const route = useRoute();
   const page = usePage();
   const { me, refresh: refreshMe } = useMe();
@@ -81,9 +85,16 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
     if (inbox) navigate({ mailboxId: inbox.id, mailId: null }, true);
   }, [mailboxes, mailbox, page.kind]);
 
+  // The account's saved language wins over the browser's once the profile is known.
+  const savedLanguage = me?.locale;
   useEffect(() => {
-    document.title = mailbox ? `${mailbox.name}${mailbox.unreadCount ? ` (${mailbox.unreadCount})` : ''} – Letterbox` : 'Letterbox';
-  }, [mailbox]);
+    if (savedLanguage) switchLanguage(savedLanguage);
+  }, [savedLanguage]);
+
+  const mailboxTitle = mailbox ? mailboxName(mailbox) : null;
+  useEffect(() => {
+    document.title = mailbox ? `${mailboxTitle}${mailbox.unreadCount ? ` (${mailbox.unreadCount})` : ''} – Letterbox` : 'Letterbox';
+  }, [mailbox, mailboxTitle]);
 
   const listRef = useRef(list);
   listRef.current = list;
@@ -181,7 +192,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
       const ended = await followBulkChange(await startBulkChange({ mailboxId, seen: false }, { seen: true }), (change) =>
         setBulkProgress({ change, marking: 'read' }),
       );
-      if (ended.status === 'failed') throw new Error(ended.error ?? 'marking all as read failed');
+      if (ended.status === 'failed') throw new Error(ended.error ?? t('list.markAllReadFailed'));
       if (ended.done > 0) setMarkedAllRead(ended);
     });
   }
@@ -190,7 +201,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   async function undoMarkAllRead(change: BulkChange) {
     await busyWith(async () => {
       const ended = await followBulkChange(await undoBulkChange(change.id), (undo) => setBulkProgress({ change: undo, marking: 'unread' }));
-      if (ended.status === 'failed') throw new Error(ended.error ?? 'the undo failed');
+      if (ended.status === 'failed') throw new Error(ended.error ?? t('list.undoFailed'));
     });
   }
 
@@ -345,7 +356,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   return (
     <div className="app">
       <a className="skip-link" href="#mail-list-region">
-        Skip to the mail list
+        {t('app.skipToList')}
       </a>
       <TopBar user={session.user} me={me} page={page} live={live} onCompose={startCompose} onSignOut={onSignOut} />
       {page.kind === 'settings' && (
@@ -368,13 +379,13 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
           {me?.usage && <UsageMeter usage={me.usage} />}
           <ShortcutHelp open={helpOpen} onToggle={setHelpOpen} />
         </aside>
-        <section className="list-pane" id="mail-list-region" aria-label="Mail list" tabIndex={-1}>
-          <MailListToolbar options={options} folderName={mailbox?.name ?? 'this folder'} onChange={setOptions} searchRef={searchRef} />
+        <section className="list-pane" id="mail-list-region" aria-label={t('list.region')} tabIndex={-1}>
+          <MailListToolbar options={options} folderName={mailboxTitle ?? t('list.thisFolder')} onChange={setOptions} searchRef={searchRef} />
           {mailbox?.locked ? (
             <UnlockMailbox key={mailbox.id} mailbox={mailbox} onUnlocked={() => void Promise.all([refreshMailboxes(), listRef.current.refresh()])} />
           ) : (
             <MailListView
-              title={options.search && !options.searchFolderOnly ? 'Search results' : (mailbox?.name ?? 'Mail')}
+              title={options.search && !options.searchFolderOnly ? t('list.searchResults') : (mailboxTitle ?? t('list.mail'))}
               list={list}
               selectedId={route.mailId}
               sentView={sentView}
@@ -403,7 +414,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
                     list.items.length > 0 &&
                     !options.search && (
                       <button type="button" className="link mark-all-read" disabled={bulkBusy} onClick={() => void markAllRead(mailbox.id)}>
-                        Mark all as read
+                        {t('list.markAllRead')}
                       </button>
                     )
                   )}
@@ -414,9 +425,9 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
                   )}
                   {markedAllRead && !bulkBusy && (
                     <p className="bulk-progress" role="status">
-                      Marked {markedAllRead.done.toLocaleString('en')} read.{' '}
+                      {t('list.markedRead', { count: markedAllRead.done })}{' '}
                       <button type="button" className="link" onClick={() => void undoMarkAllRead(markedAllRead)}>
-                        Undo
+                        {t('common.undo')}
                       </button>
                     </p>
                   )}
@@ -430,7 +441,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
             />
           )}
         </section>
-        <section className="reader" aria-label="Reading pane">
+        <section className="reader" aria-label={t('list.readingPane')}>
           {route.mailId !== null && mailboxes ? (
             <ReadingPane
               key={route.mailId}
@@ -445,7 +456,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
               registerActions={registerActions}
             />
           ) : (
-            <p className="reader-empty">Select a mail to read it.</p>
+            <p className="reader-empty">{t('list.selectMail')}</p>
           )}
         </section>
       </div>

@@ -10,8 +10,9 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/** English, whatever the machine's language: the tests find controls by their English names. */
 export async function desktopContext(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
+  const context = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'en-US' });
   context.setDefaultTimeout(30_000);
   return context;
 }

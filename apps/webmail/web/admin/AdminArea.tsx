@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Me } from '../api/types';
 import { Loading } from '../shared/LoadStates';
 import { ADMIN_SECTIONS, pageHash, type AdminSection } from '../shared/route';
@@ -7,26 +8,25 @@ import { GroupsAdmin } from './GroupsAdmin';
 import { OfficeAdmin } from './OfficeAdmin';
 import { UsersAdmin } from './UsersAdmin';
 
-const TITLES: Record<AdminSection, string> = { users: 'Users', groups: 'Groups', domains: 'Domains', office: 'Office', audit: 'Audit log' };
-
 /** The office administrator's pages; the API refuses them to anyone else, and the webmail does not offer them. */
 export function AdminArea({ section, me }: { section: AdminSection; me: Me | null }) {
+  const { t } = useTranslation();
   if (!me) return <Loading />;
   if (me.role !== 'admin') {
     return (
       <main className="page">
-        <h2>Administration</h2>
-        <p>Only the office&apos;s administrators can open this page.</p>
+        <h2>{t('admin.title')}</h2>
+        <p>{t('admin.onlyAdmins')}</p>
       </main>
     );
   }
   return (
     <main className="page admin" aria-labelledby="admin-title">
-      <h2 id="admin-title">Administration</h2>
-      <nav className="tabs" aria-label="Administration">
+      <h2 id="admin-title">{t('admin.title')}</h2>
+      <nav className="tabs" aria-label={t('admin.title')}>
         {ADMIN_SECTIONS.map((name) => (
           <a key={name} href={pageHash({ kind: 'admin', section: name })} aria-current={name === section ? 'page' : undefined}>
-            {TITLES[name]}
+            {t(`admin.section.${name}`)}
           </a>
         ))}
       </nav>

@@ -1,4 +1,5 @@
 import { useCallback, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { fetchAudit } from '../api/admin';
 import { formatFullDate } from '../shared/format';
 import { ErrorMessage, Loading } from '../shared/LoadStates';
@@ -8,6 +9,7 @@ const PAGE_SIZE = 50;
 
 /** Who did what, when and from where: admin actions and security events, newest first, filtered by action or actor. */
 export function AuditLog() {
+  const { t } = useTranslation();
   const [typed, setTyped] = useState({ action: '', actor: '' });
   const [filter, setFilter] = useState({ action: '', actor: '' });
   const fetchPage = useCallback(
@@ -23,32 +25,42 @@ export function AuditLog() {
   }
 
   return (
-    <section aria-label="Audit log">
+    <section aria-label={t('admin.section.audit')}>
       <form className="admin-toolbar" onSubmit={apply}>
-        <label htmlFor="audit-action">Action</label>
-        <input id="audit-action" placeholder="e.g. user.create" value={typed.action} onChange={(event) => setTyped({ ...typed, action: event.target.value })} />
-        <label htmlFor="audit-actor">Actor</label>
-        <input id="audit-actor" placeholder="address" value={typed.actor} onChange={(event) => setTyped({ ...typed, actor: event.target.value })} />
-        <button type="submit">Filter</button>
+        <label htmlFor="audit-action">{t('admin.action')}</label>
+        <input
+          id="audit-action"
+          placeholder={t('admin.actionPlaceholder')}
+          value={typed.action}
+          onChange={(event) => setTyped({ ...typed, action: event.target.value })}
+        />
+        <label htmlFor="audit-actor">{t('admin.actor')}</label>
+        <input
+          id="audit-actor"
+          placeholder={t('admin.actorPlaceholder')}
+          value={typed.actor}
+          onChange={(event) => setTyped({ ...typed, actor: event.target.value })}
+        />
+        <button type="submit">{t('admin.filter')}</button>
       </form>
       {events.error && <ErrorMessage message={events.error} onRetry={() => void events.reload()} />}
-      {!events.items && !events.error && <Loading label="Loading the audit log…" />}
+      {!events.items && !events.error && <Loading label={t('admin.loadingAudit')} />}
       {events.items && (
         <table className="admin-table audit-table">
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Action</th>
-              <th scope="col">Target</th>
-              <th scope="col">Client</th>
-              <th scope="col">Details</th>
+              <th scope="col">{t('admin.when')}</th>
+              <th scope="col">{t('admin.actor')}</th>
+              <th scope="col">{t('admin.action')}</th>
+              <th scope="col">{t('admin.target')}</th>
+              <th scope="col">{t('admin.client')}</th>
+              <th scope="col">{t('admin.details')}</th>
             </tr>
           </thead>
           <tbody>
             {events.items.length === 0 && (
               <tr>
-                <td colSpan={6}>Nothing recorded.</td>
+                <td colSpan={6}>{t('admin.nothingRecorded')}</td>
               </tr>
             )}
             {events.items.map((event) => (
@@ -68,7 +80,7 @@ export function AuditLog() {
       )}
       {events.hasMore && (
         <button type="button" className="link" disabled={events.loading} onClick={() => void events.more()}>
-          {events.loading ? 'Loading…' : 'Older events'}
+          {events.loading ? t('common.loading') : t('admin.olderEvents')}
         </button>
       )}
     </section>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FormError } from '../shared/FormError';
 import { useAction } from '../shared/useAction';
 
@@ -13,6 +14,7 @@ interface Props {
 
 /** Deleting asks once more, in place, before anything is sent. */
 export function ConfirmDelete({ what, warning, onDelete, onDeleted }: Props) {
+  const { t } = useTranslation();
   const [asking, setAsking] = useState(false);
   const { run, busy, error } = useAction();
 
@@ -28,15 +30,15 @@ export function ConfirmDelete({ what, warning, onDelete, onDeleted }: Props) {
     );
   }
   return (
-    <div className="confirm" role="alertdialog" aria-label="Confirm deletion">
+    <div className="confirm" role="alertdialog" aria-label={t('admin.confirmDeletion')}>
       <p>{warning}</p>
       <FormError message={error} />
       <span className="form-buttons">
         <button type="button" className="danger" disabled={busy} onClick={() => void confirm()}>
-          Yes, delete
+          {t('admin.yesDelete')}
         </button>
         <button type="button" onClick={() => setAsking(false)}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </span>
     </div>

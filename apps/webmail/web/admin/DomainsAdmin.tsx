@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { addDomain, fetchDomains } from '../api/admin';
 import { messageOf } from '../api/http';
 import type { Domain } from '../api/types';
@@ -9,6 +10,7 @@ import { useAction } from '../shared/useAction';
 
 /** The office's mail domains: addresses in them can be given to users, aliases and groups. */
 export function DomainsAdmin() {
+  const { t } = useTranslation();
   const [domains, setDomains] = useState<Domain[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [name, setName] = useState('');
@@ -35,25 +37,25 @@ export function DomainsAdmin() {
   }
 
   return (
-    <section aria-label="Domains">
+    <section aria-label={t('admin.section.domains')}>
       {loadError && <ErrorMessage message={loadError} onRetry={() => void load()} />}
-      {!domains && !loadError && <Loading label="Loading domains…" />}
+      {!domains && !loadError && <Loading label={t('admin.loadingDomains')} />}
       {domains && (
-        <ul className="plain-list" aria-label="Domains of the office">
+        <ul className="plain-list" aria-label={t('admin.officeDomains')}>
           {domains.map((domain) => (
             <li key={domain.id}>
-              <strong>{domain.name}</strong> <span className="muted">added {formatFullDate(domain.createdAt)}</span>
+              <strong>{domain.name}</strong> <span className="muted">{t('admin.added', { date: formatFullDate(domain.createdAt) })}</span>
             </li>
           ))}
         </ul>
       )}
       <form className="admin-form card" onSubmit={(event) => void add(event)}>
-        <label htmlFor="new-domain">New domain</label>
+        <label htmlFor="new-domain">{t('admin.newDomain')}</label>
         <input id="new-domain" required placeholder="example.com" value={name} onChange={(event) => setName(event.target.value)} />
         <FormError message={error} />
         <span className="form-buttons">
           <button type="submit" className="primary" disabled={busy}>
-            Add domain
+            {t('admin.addDomain')}
           </button>
         </span>
       </form>

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { changeGroup, createGroup } from '../api/admin';
 import type { AdminGroup, AdminUser } from '../api/types';
 import { FormError } from '../shared/FormError';
@@ -19,6 +20,7 @@ function toggled(ids: number[], id: number, on: boolean): number[] {
 
 /** A group's name, its address (chosen once), and its members: users and other groups. */
 export function GroupForm({ group, users, groups, onSaved, onCancel }: Props) {
+  const { t } = useTranslation();
   const [name, setName] = useState(group?.name ?? '');
   const [address, setAddress] = useState(group?.address ?? '');
   const [userIds, setUserIds] = useState<number[]>(group?.members.users.map((user) => user.id) ?? []);
@@ -37,13 +39,17 @@ export function GroupForm({ group, users, groups, onSaved, onCancel }: Props) {
   }
 
   return (
-    <form className="admin-form card" aria-label={group ? `Edit ${group.name}` : 'New group'} onSubmit={(event) => void submit(event)}>
-      <label htmlFor={`${prefix}-name`}>Group name</label>
+    <form
+      className="admin-form card"
+      aria-label={group ? t('admin.editNamed', { name: group.name }) : t('admin.newGroup')}
+      onSubmit={(event) => void submit(event)}
+    >
+      <label htmlFor={`${prefix}-name`}>{t('admin.groupName')}</label>
       <input id={`${prefix}-name`} required value={name} onChange={(event) => setName(event.target.value)} />
-      <label htmlFor={`${prefix}-address`}>Group address</label>
+      <label htmlFor={`${prefix}-address`}>{t('admin.groupAddress')}</label>
       <input id={`${prefix}-address`} type="email" required disabled={!!group} value={address} onChange={(event) => setAddress(event.target.value)} />
       <fieldset>
-        <legend>Member users</legend>
+        <legend>{t('admin.memberUsers')}</legend>
         {offered.map((user) => (
           <label key={user.id} className="check">
             <input type="checkbox" checked={userIds.includes(user.id)} onChange={(event) => setUserIds(toggled(userIds, user.id, event.target.checked))} />{' '}
@@ -53,7 +59,7 @@ export function GroupForm({ group, users, groups, onSaved, onCancel }: Props) {
       </fieldset>
       {groups.some((other) => other.id !== group?.id) && (
         <fieldset>
-          <legend>Member groups</legend>
+          <legend>{t('admin.memberGroups')}</legend>
           {groups
             .filter((other) => other.id !== group?.id)
             .map((other) => (
@@ -71,10 +77,10 @@ export function GroupForm({ group, users, groups, onSaved, onCancel }: Props) {
       <FormError message={error} />
       <span className="form-buttons">
         <button type="submit" className="primary" disabled={busy}>
-          {group ? 'Save group' : 'Create group'}
+          {group ? t('admin.saveGroup') : t('admin.createGroup')}
         </button>
         <button type="button" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </span>
     </form>

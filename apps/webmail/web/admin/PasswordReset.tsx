@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { changeUser } from '../api/admin';
 import type { AdminUser } from '../api/types';
 import { FormError } from '../shared/FormError';
@@ -6,6 +7,7 @@ import { useAction } from '../shared/useAction';
 
 /** A new initial password: every session of the user ends, and they choose their own at the next sign-in. */
 export function PasswordReset({ user, onChanged }: { user: AdminUser; onChanged(user: AdminUser): void }) {
+  const { t } = useTranslation();
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
   const { run, busy, error } = useAction();
@@ -23,13 +25,13 @@ export function PasswordReset({ user, onChanged }: { user: AdminUser; onChanged(
 
   return (
     <form className="admin-form" onSubmit={(event) => void reset(event)}>
-      <label htmlFor={id}>New initial password</label>
+      <label htmlFor={id}>{t('admin.newInitialPassword')}</label>
       <input id={id} type="text" autoComplete="off" required minLength={8} value={password} onChange={(event) => setPassword(event.target.value)} />
       <FormError message={error} />
-      {done && <p role="status">The password was reset; every session of {user.email} has ended.</p>}
+      {done && <p role="status">{t('admin.passwordReset', { email: user.email })}</p>}
       <span className="form-buttons">
         <button type="submit" disabled={busy}>
-          Reset password
+          {t('admin.resetPassword')}
         </button>
       </span>
     </form>

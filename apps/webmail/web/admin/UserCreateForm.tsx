@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { createUser } from '../api/admin';
 import type { AdminUser, Role } from '../api/types';
 import { FormError } from '../shared/FormError';
@@ -12,6 +13,7 @@ interface Props {
 
 /** A new user with an initial password, which they must change when they first sign in. */
 export function UserCreateForm({ onCreated, onCancel }: Props) {
+  const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
@@ -23,7 +25,7 @@ export function UserCreateForm({ onCreated, onCancel }: Props) {
     event.preventDefault();
     const quotaBytes = quotaFromField(quota);
     if (quotaBytes === 'invalid') {
-      setError('The quota must be a number of megabytes, or empty for the default.');
+      setError(t('admin.invalidQuota'));
       return;
     }
     const created = await run(() =>
@@ -33,12 +35,12 @@ export function UserCreateForm({ onCreated, onCancel }: Props) {
   }
 
   return (
-    <form className="admin-form card" aria-label="New user" onSubmit={(event) => void submit(event)}>
-      <label htmlFor="new-user-email">Address</label>
+    <form className="admin-form card" aria-label={t('admin.newUser')} onSubmit={(event) => void submit(event)}>
+      <label htmlFor="new-user-email">{t('admin.address')}</label>
       <input id="new-user-email" type="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
-      <label htmlFor="new-user-name">Display name</label>
+      <label htmlFor="new-user-name">{t('admin.displayName')}</label>
       <input id="new-user-name" required value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
-      <label htmlFor="new-user-password">Initial password</label>
+      <label htmlFor="new-user-password">{t('admin.initialPassword')}</label>
       <input
         id="new-user-password"
         type="text"
@@ -48,20 +50,20 @@ export function UserCreateForm({ onCreated, onCancel }: Props) {
         value={password}
         onChange={(event) => setPassword(event.target.value)}
       />
-      <label htmlFor="new-user-role">Role</label>
+      <label htmlFor="new-user-role">{t('admin.role')}</label>
       <select id="new-user-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
-        <option value="user">User</option>
-        <option value="admin">Administrator</option>
+        <option value="user">{t('admin.user')}</option>
+        <option value="admin">{t('admin.administrator')}</option>
       </select>
-      <label htmlFor="new-user-quota">Quota in MB (empty: the default)</label>
+      <label htmlFor="new-user-quota">{t('admin.quota')}</label>
       <input id="new-user-quota" inputMode="numeric" value={quota} onChange={(event) => setQuota(event.target.value)} />
       <FormError message={error} />
       <span className="form-buttons">
         <button type="submit" className="primary" disabled={busy}>
-          Create user
+          {t('admin.createUser')}
         </button>
         <button type="button" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </span>
     </form>

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { changeUser, deleteUser } from '../api/admin';
 import type { AdminUser, Role } from '../api/types';
 import { FormError } from '../shared/FormError';
@@ -18,6 +19,7 @@ interface Props {
 
 /** One user's name, role, quota and state; their aliases, a password reset, and deletion. */
 export function UserEditor({ user, isSelf, onChanged, onDeleted }: Props) {
+  const { t } = useTranslation();
   const [displayName, setDisplayName] = useState(user.displayName);
   const [role, setRole] = useState<Role>(user.role);
   const [quota, setQuota] = useState(quotaToField(user.quotaBytes, user.customQuota));
@@ -29,7 +31,7 @@ export function UserEditor({ user, isSelf, onChanged, onDeleted }: Props) {
     event.preventDefault();
     const quotaBytes = quotaFromField(quota);
     if (quotaBytes === 'invalid') {
-      details.setError('The quota must be a number of megabytes, or empty for the default.');
+      details.setError(t('admin.invalidQuota'));
       return;
     }
     const saved = await details.run(() => changeUser(user.id, { displayName: displayName.trim(), role, quotaBytes }));
@@ -42,33 +44,33 @@ export function UserEditor({ user, isSelf, onChanged, onDeleted }: Props) {
   }
 
   return (
-    <div className="user-editor" aria-label={`Edit ${user.email}`} role="group">
+    <div className="user-editor" aria-label={t('admin.editNamed', { name: user.email })} role="group">
       <form className="admin-form" onSubmit={(event) => void save(event)}>
-        <label htmlFor={`${id}-name`}>Display name</label>
+        <label htmlFor={`${id}-name`}>{t('admin.displayName')}</label>
         <input id={`${id}-name`} required value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
-        <label htmlFor={`${id}-role`}>Role</label>
+        <label htmlFor={`${id}-role`}>{t('admin.role')}</label>
         <select id={`${id}-role`} value={role} onChange={(event) => setRole(event.target.value as Role)}>
-          <option value="user">User</option>
-          <option value="admin">Administrator</option>
+          <option value="user">{t('admin.user')}</option>
+          <option value="admin">{t('admin.administrator')}</option>
         </select>
-        <label htmlFor={`${id}-quota`}>Quota in MB (empty: the default)</label>
+        <label htmlFor={`${id}-quota`}>{t('admin.quota')}</label>
         <input id={`${id}-quota`} inputMode="numeric" value={quota} onChange={(event) => setQuota(event.target.value)} />
         <FormError message={details.error} />
         <span className="form-buttons">
           <button type="submit" className="primary" disabled={details.busy}>
-            Save changes
+            {t('admin.saveChanges')}
           </button>
         </span>
       </form>
       <div className="admin-form">
         <p>
-          {user.state === 'active' ? 'Active: can sign in.' : 'Disabled: cannot sign in; their mail is still accepted.'}
-          {user.totpEnabled && ' Two-factor sign-in is on.'}
+          {user.state === 'active' ? t('admin.active') : t('admin.disabled')}
+          {user.totpEnabled && t('admin.totpOn')}
         </p>
         <FormError message={state.error} />
         <span className="form-buttons">
           <button type="button" className={user.state === 'active' ? 'danger' : undefined} disabled={state.busy || isSelf} onClick={() => void toggleState()}>
-            {user.state === 'active' ? 'Disable user' : 'Enable user'}
+            {user.state === 'active' ? t('admin.disableUser') : t('admin.enableUser')}
           </button>
         </span>
       </div>
@@ -76,8 +78,8 @@ export function UserEditor({ user, isSelf, onChanged, onDeleted }: Props) {
       <UserAliases user={user} onChanged={onChanged} />
       {!isSelf && (
         <ConfirmDelete
-          what={`Delete ${user.email}`}
-          warning={`Delete ${user.email}, with all of their mail? This cannot be undone.`}
+          what={t('admin.deleteNamed', { name: user.email })}
+          warning={t('admin.deleteUser', { email: user.email })}
           onDelete={() => deleteUser(user.id)}
           onDeleted={onDeleted}
         />

@@ -1,4 +1,5 @@
 import { Fragment, useCallback, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { fetchUsers } from '../api/admin';
 import type { AdminUser, Me } from '../api/types';
 import { formatSize } from '../shared/format';
@@ -11,6 +12,7 @@ const PAGE_SIZE = 50;
 
 /** The office's users: searched, paged, created, and each one edited in place. */
 export function UsersAdmin({ me }: { me: Me }) {
+  const { t } = useTranslation();
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
   const [creating, setCreating] = useState(false);
@@ -30,20 +32,20 @@ export function UsersAdmin({ me }: { me: Me }) {
   const changed = (user: AdminUser) => users.setItems((current) => current?.map((one) => (one.id === user.id ? user : one)) ?? null);
 
   return (
-    <section aria-label="Users">
+    <section aria-label={t('admin.section.users')}>
       <div className="admin-toolbar">
         <form role="search" onSubmit={searchFor}>
           <input
             type="search"
-            aria-label="Search users"
-            placeholder="Search by address or name"
+            aria-label={t('admin.searchUsers')}
+            placeholder={t('admin.searchPlaceholder')}
             value={typed}
             onChange={(event) => setTyped(event.target.value)}
           />
-          <button type="submit">Search</button>
+          <button type="submit">{t('admin.search')}</button>
         </form>
         <button type="button" className="primary" onClick={() => setCreating((open) => !open)} aria-expanded={creating}>
-          New user
+          {t('admin.newUser')}
         </button>
       </div>
       {creating && (
@@ -57,25 +59,25 @@ export function UsersAdmin({ me }: { me: Me }) {
         />
       )}
       {users.error && <ErrorMessage message={users.error} onRetry={() => void users.reload()} />}
-      {!users.items && !users.error && <Loading label="Loading users…" />}
+      {!users.items && !users.error && <Loading label={t('admin.loadingUsers')} />}
       {users.items && (
         <table className="admin-table">
           <thead>
             <tr>
-              <th scope="col">Address</th>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">State</th>
-              <th scope="col">Storage</th>
+              <th scope="col">{t('admin.address')}</th>
+              <th scope="col">{t('admin.name')}</th>
+              <th scope="col">{t('admin.role')}</th>
+              <th scope="col">{t('admin.state')}</th>
+              <th scope="col">{t('admin.storage')}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('admin.actions')}</span>
               </th>
             </tr>
           </thead>
           <tbody>
             {users.items.length === 0 && (
               <tr>
-                <td colSpan={6}>No users found.</td>
+                <td colSpan={6}>{t('admin.noUsers')}</td>
               </tr>
             )}
             {users.items.map((user) => (
@@ -83,17 +85,22 @@ export function UsersAdmin({ me }: { me: Me }) {
                 <tr className={user.state === 'disabled' ? 'disabled-row' : undefined} data-email={user.email}>
                   <td>
                     {user.email}
-                    {user.aliases.length > 0 && <span className="muted"> +{user.aliases.length} aliases</span>}
+                    {user.aliases.length > 0 && <span className="muted">{t('admin.aliasCount', { count: user.aliases.length })}</span>}
                   </td>
                   <td>{user.displayName}</td>
-                  <td>{user.role === 'admin' ? 'Administrator' : 'User'}</td>
-                  <td>{user.state === 'active' ? (user.passwordChangeRequired ? 'Active (new password pending)' : 'Active') : 'Disabled'}</td>
+                  <td>{user.role === 'admin' ? t('admin.administrator') : t('admin.user')}</td>
                   <td>
-                    {formatSize(user.usedBytes)} of {formatSize(user.quotaBytes)}
+                    {user.state === 'active'
+                      ? user.passwordChangeRequired
+                        ? t('admin.stateActivePending')
+                        : t('admin.stateActive')
+                      : t('admin.stateDisabled')}
                   </td>
+                  <td>{t('admin.storageUsed', { used: formatSize(user.usedBytes), quota: formatSize(user.quotaBytes) })}</td>
                   <td>
                     <button type="button" aria-expanded={openId === user.id} onClick={() => setOpenId(openId === user.id ? null : user.id)}>
-                      Edit<span className="visually-hidden"> {user.email}</span>
+                      {t('admin.edit')}
+                      <span className="visually-hidden"> {user.email}</span>
                     </button>
                   </td>
                 </tr>
@@ -119,7 +126,7 @@ export function UsersAdmin({ me }: { me: Me }) {
       )}
       {users.hasMore && (
         <button type="button" className="link" disabled={users.loading} onClick={() => void users.more()}>
-          {users.loading ? 'Loading…' : 'More users'}
+          {users.loading ? t('common.loading') : t('admin.moreUsers')}
         </button>
       )}
     </section>

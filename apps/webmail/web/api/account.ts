@@ -1,9 +1,13 @@
 import { request, requestJson } from './http';
+import type { Language } from '../i18n/language';
 import type { Me, Session, TotpSetup } from './types';
 
 /** The signed-in user's own account: profile and usage, sessions, password and two-factor sign-in. */
 
 export const fetchMe = (signal?: AbortSignal) => requestJson<Me>('/v2/auth/me', { signal });
+
+/** Saves the user's own settings; the answer is the profile as fetchMe has it. */
+export const changeProfile = (changes: { locale: Language }) => requestJson<Me>('/v2/auth/me', { method: 'PATCH', json: changes });
 
 /** Ends this session on the server. A 401 (a session that had ended anyway) is no session expiring under the user: it is signing out. */
 export const logout = (token: string) => request('/v2/auth/logout', { method: 'POST', anonymous: true, headers: { authorization: `Bearer ${token}` } });

@@ -1,5 +1,7 @@
 /** Every API call goes through here: the bearer token, problem+json errors, and the 401 that ends a session. */
 
+import { i18next } from '../i18n/i18n';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -67,7 +69,7 @@ async function problemOf(response: Response): Promise<ApiError> {
   } catch {
     // not JSON: keep the status line
   }
-  if (response.status === 502 || response.status === 503 || response.status === 504) detail = `The server is not reachable right now (${detail}).`;
+  if (response.status === 502 || response.status === 503 || response.status === 504) detail = i18next.t('errors.serverUnreachable', { detail });
   return new ApiError(response.status, detail, fields, type);
 }
 
@@ -84,11 +86,11 @@ export async function request(path: string, options: RequestOptions = {}): Promi
     response = await fetch(path, { method: options.method ?? 'GET', headers, body, signal: options.signal });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    throw new ApiError(0, 'The network is not reachable. Check the connection and try again.');
+    throw new ApiError(0, i18next.t('errors.network'));
   }
   if (response.status === 401 && !options.anonymous) {
     onExpired?.();
-    throw new SessionExpiredError(401, 'Your session has expired. Sign in again to continue.');
+    throw new SessionExpiredError(401, i18next.t('errors.sessionExpired'));
   }
   // A 304 answers a conditional request the caller made (requestRevalidated), keeping what it holds.
   if (!response.ok && !(response.status === 304 && headers['if-none-match'])) {

@@ -3,6 +3,7 @@
  * APIs' OpenAPI documents (generated/, written by scripts/webmail-api-types.ts before every
  * type-check), so a field the SPA reads that an API no longer sends fails the type-check.
  */
+import type { Language } from '../i18n/language';
 import type { Draft, SendStatus } from './generated/send-api';
 
 export type {
@@ -78,6 +79,8 @@ export interface Me extends User {
   /** The primary address first, then the aliases. */
   addresses: string[];
   usage: Usage;
+  /** The language the user chose for the webmail. */
+  locale: Language;
 }
 
 export interface TotpSetup {

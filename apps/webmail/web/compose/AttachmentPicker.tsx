@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { formatSize } from '../shared/format';
 import { Icon } from '../shared/Icon';
 
@@ -8,11 +9,12 @@ interface Props {
 }
 
 export function AttachmentPicker({ files, error, onChange }: Props) {
+  const { t } = useTranslation();
   const total = files.reduce((sum, file) => sum + file.size, 0);
   return (
     <div className="attachment-picker">
       <label className="file-button">
-        <Icon name="clip" /> Attach files
+        <Icon name="clip" /> {t('compose.attachFiles')}
         <input
           type="file"
           multiple
@@ -24,16 +26,20 @@ export function AttachmentPicker({ files, error, onChange }: Props) {
         />
       </label>
       {files.length > 0 && (
-        <ul className="picked-files" aria-label="Attached files">
+        <ul className="picked-files" aria-label={t('compose.attachedFiles')}>
           {files.map((file, index) => (
             <li key={`${file.name}-${index}`}>
               {file.name} <span className="size">({formatSize(file.size)})</span>{' '}
-              <button type="button" aria-label={`Remove ${file.name}`} onClick={() => onChange(files.filter((_, other) => other !== index))}>
+              <button
+                type="button"
+                aria-label={t('compose.removeNamed', { name: file.name })}
+                onClick={() => onChange(files.filter((_, other) => other !== index))}
+              >
                 ✕
               </button>
             </li>
           ))}
-          <li className="size">{formatSize(total)} of 25 MB</li>
+          <li className="size">{t('compose.attachmentTotal', { size: formatSize(total) })}</li>
         </ul>
       )}
       {error && (

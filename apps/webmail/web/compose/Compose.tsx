@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { sendDraft, sendMail } from '../api/endpoints';
 import { ApiError, messageOf, SessionExpiredError } from '../api/http';
 import type { SendView } from '../api/types';
+import { i18next } from '../i18n/i18n';
 import { formatSize } from '../shared/format';
 import { AttachmentPicker } from './AttachmentPicker';
 import { draftProblems, sendAtOf, sendBody, type Draft } from './draft';
@@ -12,15 +14,16 @@ import { useDraftAutosave, type SaveState } from './useDraftAutosave';
 /** A date as a datetime-local input shows it: local time, to the minute. */
 const localDateTime = (date: Date) => new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
-const TITLES = { reply: 'Reply', replyAll: 'Reply all', forward: 'Forward' } as const;
+const TITLES = { reply: 'compose.reply', replyAll: 'compose.replyAll', forward: 'compose.forward' } as const;
 const SAVE_LABELS: Record<SaveState, (detail: string) => string> = {
   unsaved: () => '',
-  saving: () => 'Saving…',
-  saved: () => 'Draft saved',
-  partial: (unfinished) => `Draft saved without ${unfinished}: not a complete address yet`,
-  conflict: () => 'This draft was changed in another window; reopen it from Drafts',
-  failed: (reason) => `Draft not saved: ${reason}`,
+  saving: () => i18next.t('compose.saving'),
+  saved: () => i18next.t('compose.saved'),
+  partial: (unfinished) => i18next.t('compose.partial', { unfinished }),
+  conflict: () => i18next.t('compose.conflict'),
+  failed: (reason) => i18next.t('compose.failed', { reason }),
 };
+const UNDO_DELAYS = [5, 10, 30];
 
 interface Props {
   draft: Draft;
@@ -36,6 +39,7 @@ interface Props {
  * draft is sent from there, its files already uploaded.
  */
 export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) {
+  const { t } = useTranslation();
   const autosave = useDraftAutosave(draft, onChange);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
@@ -111,7 +115,7 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
       onChange={(value) => set(name, value)}
     />
   );
-  const title = draft.original ? TITLES[draft.original.mode] : 'New message';
+  const title = draft.original ? t(TITLES[draft.original.mode]) : t('compose.newMessage');
 
   return (
     <div className="dialog-backdrop">
@@ -119,28 +123,28 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
         <form onSubmit={submit} noValidate>
           <header className="dialog-header">
             <h2 id="compose-title">{title}</h2>
-            <button type="button" className="icon" aria-label="Close (the draft is kept)" onClick={onClose}>
+            <button type="button" className="icon" aria-label={t('compose.closeKeepDraft')} onClick={onClose}>
               ✕
             </button>
           </header>
-          {field('to', 'To')}
+          {field('to', t('compose.to'))}
           {showCopies ? (
             <>
-              {field('cc', 'Cc')}
-              {field('bcc', 'Bcc')}
+              {field('cc', t('compose.cc'))}
+              {field('bcc', t('compose.bcc'))}
             </>
           ) : (
             <button type="button" className="link" onClick={() => setShowCopies(true)}>
-              Cc / Bcc
+              {t('compose.showCopies')}
             </button>
           )}
           <div className="compose-field">
-            <label htmlFor="compose-subject">Subject</label>
+            <label htmlFor="compose-subject">{t('compose.subject')}</label>
             <input id="compose-subject" type="text" value={draft.subject} onChange={(event) => set('subject', event.target.value)} maxLength={998} />
           </div>
           <div className="compose-body">
             <label className="format-toggle">
-              <input type="checkbox" checked={draft.rich} onChange={(event) => set('rich', event.target.checked)} /> Rich text
+              <input type="checkbox" checked={draft.rich} onChange={(event) => set('rich', event.target.checked)} /> {t('compose.richText')}
             </label>
             {draft.rich ? (
               <RichEditor
@@ -151,24 +155,24 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
             ) : (
               <>
                 <label htmlFor="compose-text" className="visually-hidden">
-                  Message
+                  {t('compose.message')}
                 </label>
                 <textarea id="compose-text" rows={12} value={draft.text} onChange={(event) => set('text', event.target.value)} />
               </>
             )}
           </div>
           {draft.serverAttachments.length > 0 && (
-            <ul className="server-attachments" aria-label="Attached">
+            <ul className="server-attachments" aria-label={t('compose.attached')}>
               {draft.serverAttachments.map((attachment) => (
                 <li key={attachment.id}>
                   {attachment.filename} <span className="size">({formatSize(attachment.size)})</span>
                   <button
                     type="button"
                     className="link"
-                    aria-label={`Remove ${attachment.filename}`}
+                    aria-label={t('compose.removeNamed', { name: attachment.filename })}
                     onClick={() => autosave.removeServerAttachment(attachment.id)}
                   >
-                    Remove
+                    {t('common.remove')}
                   </button>
                 </li>
               ))}
@@ -176,26 +180,28 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
           )}
           <AttachmentPicker files={draft.files} error={problems.files ?? problems.attachments} onChange={(files) => set('files', files)} />
           <fieldset className="send-options">
-            <legend className="visually-hidden">Send options</legend>
+            <legend className="visually-hidden">{t('compose.sendOptions')}</legend>
             <label>
-              <input type="checkbox" checked={draft.requestReadReceipt} onChange={(event) => set('requestReadReceipt', event.target.checked)} /> Request read
-              receipt
+              <input type="checkbox" checked={draft.requestReadReceipt} onChange={(event) => set('requestReadReceipt', event.target.checked)} />{' '}
+              {t('compose.readReceipt')}
             </label>
             <label>
-              <input type="checkbox" checked={draft.sendSeparately} onChange={(event) => set('sendSeparately', event.target.checked)} /> Send separately to each
-              recipient
+              <input type="checkbox" checked={draft.sendSeparately} onChange={(event) => set('sendSeparately', event.target.checked)} />{' '}
+              {t('compose.separately')}
             </label>
             <label>
-              Undo for{' '}
+              {t('compose.undoFor')}{' '}
               <select value={draft.undoSeconds} onChange={(event) => set('undoSeconds', Number(event.target.value))}>
-                <option value={0}>no delay</option>
-                <option value={5}>5 seconds</option>
-                <option value={10}>10 seconds</option>
-                <option value={30}>30 seconds</option>
+                <option value={0}>{t('compose.noDelay')}</option>
+                {UNDO_DELAYS.map((seconds) => (
+                  <option key={seconds} value={seconds}>
+                    {t('compose.seconds', { count: seconds })}
+                  </option>
+                ))}
               </select>
             </label>
             <label>
-              Send later{' '}
+              {t('compose.sendLater')}{' '}
               <input
                 type="datetime-local"
                 value={draft.sendLaterAt}
@@ -221,13 +227,13 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
               {SAVE_LABELS[autosave.state](autosave.detail)}
             </span>
             <button type="submit" className="primary" disabled={sending}>
-              {sending ? 'Sending…' : draft.sendLaterAt ? 'Schedule' : 'Send'}
+              {sending ? t('compose.sending') : draft.sendLaterAt ? t('compose.schedule') : t('compose.send')}
             </button>
             <button type="button" onClick={onClose}>
-              Close
+              {t('common.close')}
             </button>
             <button type="button" className="danger" onClick={onDiscard}>
-              Discard
+              {t('compose.discard')}
             </button>
           </footer>
         </form>

@@ -1,4 +1,5 @@
 import { useEffect, useState, type KeyboardEvent, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
 import { fetchContacts } from '../api/endpoints';
 import { isAbort } from '../api/http';
 import type { Contact } from '../api/types';
@@ -19,6 +20,7 @@ const typedPart = (value: string) => value.slice(Math.max(value.lastIndexOf(',')
 
 /** A recipients field whose last address is completed from the people the user writes to and hears from. */
 export function RecipientField({ id, label, value, error, inputRef, onChange }: Props) {
+  const { t } = useTranslation();
   const [suggestions, setSuggestions] = useState<Contact[]>([]);
   const [active, setActive] = useState(0);
   const typed = typedPart(value);
@@ -77,7 +79,7 @@ export function RecipientField({ id, label, value, error, inputRef, onChange }: 
         aria-expanded={open}
         aria-controls={`${id}-suggestions`}
         aria-activedescendant={open ? `${id}-suggestion-${active}` : undefined}
-        placeholder="name@example.com, …"
+        placeholder={t('compose.recipientPlaceholder')}
         value={value}
         aria-invalid={Boolean(error)}
         aria-describedby={error ? `${id}-error` : undefined}
@@ -86,7 +88,7 @@ export function RecipientField({ id, label, value, error, inputRef, onChange }: 
         onBlur={() => setTimeout(() => setSuggestions([]), 150)}
       />
       {open && (
-        <ul className="suggestions" role="listbox" id={`${id}-suggestions`} aria-label={`${label} suggestions`}>
+        <ul className="suggestions" role="listbox" id={`${id}-suggestions`} aria-label={t('compose.suggestions', { label })}>
           {suggestions.map((contact, index) => (
             <li
               key={contact.address}

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 
 interface Props {
   id: string;
@@ -7,15 +8,16 @@ interface Props {
 }
 
 const COMMANDS = [
-  { command: 'bold', label: 'Bold', text: 'B' },
-  { command: 'italic', label: 'Italic', text: 'I' },
-  { command: 'underline', label: 'Underline', text: 'U' },
-  { command: 'insertUnorderedList', label: 'Bulleted list', text: '•' },
-  { command: 'insertOrderedList', label: 'Numbered list', text: '1.' },
+  { command: 'bold', label: 'compose.bold', text: 'B' },
+  { command: 'italic', label: 'compose.italic', text: 'I' },
+  { command: 'underline', label: 'compose.underline', text: 'U' },
+  { command: 'insertUnorderedList', label: 'compose.bulletedList', text: '•' },
+  { command: 'insertOrderedList', label: 'compose.numberedList', text: '1.' },
 ] as const;
 
 /** A small rich-text editor: the browser's own editing with a few formatting buttons. */
 export function RichEditor({ id, initialHtml, onChange }: Props) {
+  const { t } = useTranslation();
   const editor = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -31,13 +33,13 @@ export function RichEditor({ id, initialHtml, onChange }: Props) {
 
   return (
     <div className="rich-editor">
-      <div className="editor-toolbar" role="toolbar" aria-label="Formatting">
+      <div className="editor-toolbar" role="toolbar" aria-label={t('compose.formatting')}>
         {COMMANDS.map((item) => (
           <button
             key={item.command}
             type="button"
-            aria-label={item.label}
-            title={item.label}
+            aria-label={t(item.label)}
+            title={t(item.label)}
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => run(item.command)}
           >
@@ -52,7 +54,7 @@ export function RichEditor({ id, initialHtml, onChange }: Props) {
         contentEditable
         role="textbox"
         aria-multiline="true"
-        aria-label="Message"
+        aria-label={t('compose.message')}
         tabIndex={0}
         onInput={(event) => onChange(event.currentTarget.innerHTML)}
       />

@@ -1,4 +1,6 @@
+import { useTranslation } from 'react-i18next';
 import type { SendRecipient } from '../api/types';
+import { formatTime } from '../shared/format';
 import type { TrackedSend } from './useSendTracking';
 
 interface Props {
@@ -8,29 +10,30 @@ interface Props {
 }
 
 const LABELS = {
-  queued: 'Queued',
-  sending: 'Sending…',
-  sent: 'Sent',
-  failed: 'Failed',
-  cancelled: 'Cancelled: back in Drafts',
+  queued: 'sends.queued',
+  sending: 'sends.sending',
+  sent: 'sends.sent',
+  failed: 'sends.failed',
+  cancelled: 'sends.cancelled',
 } as const;
 
 const RECIPIENT_LABELS = {
-  delayed: 'delayed',
-  bounced: 'bounced',
-  suppressed: 'not sent: on the suppression list',
-  failed: 'failed',
+  delayed: 'sends.delayed',
+  bounced: 'sends.bounced',
+  suppressed: 'sends.suppressed',
+  failed: 'sends.recipientFailed',
 } as const;
 
 /** The recipients something happened to (a bounce, a delay, the suppression list), each with what the remote server said. */
 function RecipientTroubles({ recipients }: { recipients: SendRecipient[] }) {
+  const { t } = useTranslation();
   const troubled = recipients.filter((recipient) => recipient.status in RECIPIENT_LABELS);
   if (troubled.length === 0) return null;
   return (
     <ul className="send-recipients">
       {troubled.map((recipient) => (
         <li key={recipient.address} data-recipient-status={recipient.status}>
-          {recipient.address}: {RECIPIENT_LABELS[recipient.status as keyof typeof RECIPIENT_LABELS]}
+          {recipient.address}: {t(RECIPIENT_LABELS[recipient.status as keyof typeof RECIPIENT_LABELS])}
           {recipient.diagnostic && recipient.status !== 'suppressed' && ` (${recipient.diagnostic})`}
         </li>
       ))}
@@ -40,24 +43,25 @@ function RecipientTroubles({ recipients }: { recipients: SendRecipient[] }) {
 
 /** The status of each send of this session, and of its recipients, announced as it changes. */
 export function SendTracker({ sends, onUndo, onDismiss }: Props) {
+  const { t } = useTranslation();
   return (
-    <section className="send-tracker" aria-label="Sending">
+    <section className="send-tracker" aria-label={t('sends.tracker')}>
       <ul role="status" aria-live="polite">
         {sends.map((item) => (
           <li key={item.send.id} className={`send-item status-${item.send.status}`} data-send-id={item.send.id}>
             <span className="send-subject">“{item.subject}”</span>{' '}
             <span className="send-status" data-status={item.send.status}>
-              {LABELS[item.send.status]}
-              {item.send.status === 'queued' && item.send.scheduledAt && ` (goes out ${new Date(item.send.scheduledAt).toLocaleTimeString()})`}
+              {t(LABELS[item.send.status])}
+              {item.send.status === 'queued' && item.send.scheduledAt && t('sends.goesOut', { time: formatTime(item.send.scheduledAt) })}
               {item.send.status === 'failed' && item.send.lastError && `: ${item.send.lastError}`}
             </span>
             {item.send.status === 'queued' && (
               <button type="button" onClick={() => onUndo(item)}>
-                Undo
+                {t('common.undo')}
               </button>
             )}
             {['sent', 'failed', 'cancelled'].includes(item.send.status) && (
-              <button type="button" className="icon" aria-label="Dismiss" onClick={() => onDismiss(item.send.id)}>
+              <button type="button" className="icon" aria-label={t('common.dismiss')} onClick={() => onDismiss(item.send.id)}>
                 ✕
               </button>
             )}

@@ -1,4 +1,5 @@
 import type { AnswerMode, MailDetail } from '../api/types';
+import { i18next } from '../i18n/i18n';
 import { formatAddress, formatAddresses, formatFullDate } from '../shared/format';
 import { emptyDraft, splitAddresses, type Draft } from './draft';
 
@@ -34,18 +35,18 @@ export function answerDraft(mail: MailDetail, mode: AnswerMode, self: string): D
     ...recipients,
     subject,
     rich: false,
-    text: `\n\n${mode === 'forward' ? forwardedHeader(mail) : `On ${formatFullDate(mail.receivedAt)}, ${formatAddress(mail.from)} wrote:`}\n${quote(mail.text, mode)}`,
+    text: `\n\n${mode === 'forward' ? forwardedHeader(mail) : i18next.t('compose.quoteHeader', { date: formatFullDate(mail.receivedAt), sender: formatAddress(mail.from) })}\n${quote(mail.text, mode)}`,
     original: { mailId: mail.id, mode },
   };
 }
 
 function forwardedHeader(mail: MailDetail): string {
   return [
-    '---------- Forwarded message ----------',
-    `From: ${formatAddress(mail.from)}`,
-    `Date: ${formatFullDate(mail.receivedAt)}`,
-    `Subject: ${mail.subject}`,
-    `To: ${formatAddresses(mail.to)}`,
+    i18next.t('compose.forwardedHeader'),
+    i18next.t('compose.forwardedFrom', { value: formatAddress(mail.from) }),
+    i18next.t('compose.forwardedDate', { value: formatFullDate(mail.receivedAt) }),
+    i18next.t('compose.forwardedSubject', { value: mail.subject }),
+    i18next.t('compose.forwardedTo', { value: formatAddresses(mail.to) }),
     '',
   ].join('\n');
 }

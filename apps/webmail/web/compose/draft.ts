@@ -1,4 +1,5 @@
 import type { AnswerMode, ServerDraft } from '../api/types';
+import { i18next } from '../i18n/i18n';
 
 /** The copy kept on the server (send API drafts): what its next save must name, and which files it already holds. */
 export interface DraftSync {
@@ -91,12 +92,12 @@ export function draftProblems(draft: Draft): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const field of ['to', 'cc', 'bcc'] as const) {
     const bad = splitAddresses(draft[field]).filter((address) => !isAddress(address));
-    if (bad.length) problems[field] = `Not an email address: ${bad.join(', ')}`;
+    if (bad.length) problems[field] = i18next.t('compose.notAnAddress', { addresses: bad.join(', ') });
   }
-  if (![draft.to, draft.cc, draft.bcc].some((field) => splitAddresses(field).length)) problems.to = 'Give at least one recipient.';
-  if (draft.sendLaterAt && !(new Date(draft.sendLaterAt).getTime() > Date.now())) problems.sendLaterAt = 'Pick a time in the future.';
+  if (![draft.to, draft.cc, draft.bcc].some((field) => splitAddresses(field).length)) problems.to = i18next.t('compose.noRecipient');
+  if (draft.sendLaterAt && !(new Date(draft.sendLaterAt).getTime() > Date.now())) problems.sendLaterAt = i18next.t('compose.pastTime');
   const size = draft.files.reduce((total, file) => total + file.size, 0);
-  if (size > MAX_ATTACHMENT_BYTES) problems.files = 'Attachments may be 25 MB in all.';
+  if (size > MAX_ATTACHMENT_BYTES) problems.files = i18next.t('compose.tooLarge');
   return problems;
 }
 

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { cancelSend, fetchSend } from '../api/endpoints';
 import { ApiError, messageOf } from '../api/http';
 import type { SendRecipient, SendView } from '../api/types';
+import { i18next } from '../i18n/i18n';
 import type { Draft } from './draft';
 
 export interface TrackedSend {
@@ -84,9 +85,7 @@ export function useSendTracking(onSettled: () => void) {
       } catch (failure) {
         const tooLate = failure instanceof ApiError && failure.status === 409;
         setSends((list) =>
-          list.map((item) =>
-            item.send.id === id ? { ...item, undoError: tooLate ? 'Too late to undo: it is already on its way.' : messageOf(failure) } : item,
-          ),
+          list.map((item) => (item.send.id === id ? { ...item, undoError: tooLate ? i18next.t('sends.tooLate') : messageOf(failure) } : item)),
         );
         return false;
       }

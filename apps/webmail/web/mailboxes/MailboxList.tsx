@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { createMailbox, deleteMailbox, renameMailbox } from '../api/endpoints';
 import { messageOf } from '../api/http';
 import type { Mailbox } from '../api/types';
 import { Icon, type IconName } from '../shared/Icon';
 import { ErrorMessage, Loading } from '../shared/LoadStates';
 import { navigate, routeHash } from '../shared/route';
+import { mailboxName } from './mailbox-name';
 
 interface Props {
   mailboxes: Mailbox[] | null;
@@ -21,6 +23,7 @@ type Editing = { kind: 'new' } | { kind: 'rename'; mailbox: Mailbox } | { kind: 
 
 /** The mailboxes with their unread counts; the user's own folders are made, renamed and deleted here. */
 export function MailboxList({ mailboxes, error, currentId, onRetry, onChanged }: Props) {
+  const { t } = useTranslation();
   const [editing, setEditing] = useState<Editing>(null);
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -56,7 +59,7 @@ export function MailboxList({ mailboxes, error, currentId, onRetry, onChanged }:
   const form = (label: string, action: string) => (
     <form className="folder-form" onSubmit={(event) => void submit(event)}>
       {editing?.kind === 'delete' ? (
-        <p>Delete “{editing.mailbox.name}”? Its mail goes to Trash.</p>
+        <p>{t('mailbox.confirmDelete', { name: editing.mailbox.name })}</p>
       ) : (
         <>
           <label htmlFor="folder-name">{label}</label>
@@ -72,14 +75,14 @@ export function MailboxList({ mailboxes, error, currentId, onRetry, onChanged }:
         {action}
       </button>
       <button type="button" onClick={() => start(null)}>
-        Cancel
+        {t('common.cancel')}
       </button>
     </form>
   );
 
   return (
-    <nav className="mailboxes" aria-label="Mailboxes">
-      {!mailboxes && !error && <Loading label="Loading mailboxes…" />}
+    <nav className="mailboxes" aria-label={t('mailbox.navigation')}>
+      {!mailboxes && !error && <Loading label={t('mailbox.loading')} />}
       {error && <ErrorMessage message={error} onRetry={onRetry} />}
       {mailboxes && (
         <ul>
@@ -92,14 +95,14 @@ export function MailboxList({ mailboxes, error, currentId, onRetry, onChanged }:
                 className={mailbox.unreadCount ? 'has-unread' : undefined}
               >
                 <Icon name={mailbox.locked ? 'lock' : (ICONS[mailbox.role] ?? 'folder')} className="mailbox-icon" />
-                <span className="mailbox-name" title={mailbox.name}>
-                  {mailbox.name}
+                <span className="mailbox-name" title={mailboxName(mailbox)}>
+                  {mailboxName(mailbox)}
                 </span>
-                {mailbox.locked && <span className="visually-hidden"> (locked)</span>}
+                {mailbox.locked && <span className="visually-hidden">{t('mailbox.locked')}</span>}
                 {!!mailbox.unreadCount && (
                   <span className="unread-count" data-testid={`unread-${mailbox.role === 'custom' ? `folder-${mailbox.name}` : mailbox.role}`}>
                     {mailbox.unreadCount}
-                    <span className="visually-hidden"> unread</span>
+                    <span className="visually-hidden">{t('mailbox.unread')}</span>
                   </span>
                 )}
               </a>
@@ -108,8 +111,8 @@ export function MailboxList({ mailboxes, error, currentId, onRetry, onChanged }:
                   <button
                     type="button"
                     className="icon"
-                    aria-label={`Rename ${mailbox.name}`}
-                    title="Rename"
+                    aria-label={t('mailbox.renameNamed', { name: mailbox.name })}
+                    title={t('mailbox.rename')}
                     onClick={() => start({ kind: 'rename', mailbox })}
                   >
                     ✎
@@ -117,8 +120,8 @@ export function MailboxList({ mailboxes, error, currentId, onRetry, onChanged }:
                   <button
                     type="button"
                     className="icon"
-                    aria-label={`Delete ${mailbox.name}`}
-                    title="Delete"
+                    aria-label={t('mailbox.deleteNamed', { name: mailbox.name })}
+                    title={t('common.delete')}
                     onClick={() => start({ kind: 'delete', mailbox })}
                   >
                     ✕
@@ -128,17 +131,17 @@ export function MailboxList({ mailboxes, error, currentId, onRetry, onChanged }:
               {editing &&
                 editing.kind !== 'new' &&
                 editing.mailbox.id === mailbox.id &&
-                form('New name', editing.kind === 'delete' ? 'Delete folder' : 'Rename')}
+                form(t('mailbox.newName'), editing.kind === 'delete' ? t('mailbox.deleteFolder') : t('mailbox.rename'))}
             </li>
           ))}
         </ul>
       )}
       {mailboxes &&
         (editing?.kind === 'new' ? (
-          form('Folder name', 'Create')
+          form(t('mailbox.folderName'), t('mailbox.create'))
         ) : (
           <button type="button" className="link new-folder" onClick={() => start({ kind: 'new' })}>
-            + New folder
+            {t('mailbox.newFolder')}
           </button>
         ))}
     </nav>

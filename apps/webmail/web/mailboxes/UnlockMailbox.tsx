@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { unlockMailbox } from '../api/endpoints';
 import type { Mailbox } from '../api/types';
 import { useAction } from '../shared/useAction';
+import { mailboxName } from './mailbox-name';
 
 interface Props {
   mailbox: Mailbox;
@@ -10,6 +12,7 @@ interface Props {
 
 /** A locked mailbox's place in the list: it opens again with the user's password. */
 export function UnlockMailbox({ mailbox, onUnlocked }: Props) {
+  const { t } = useTranslation();
   const [password, setPassword] = useState('');
   const { run, busy, error } = useAction();
 
@@ -20,8 +23,8 @@ export function UnlockMailbox({ mailbox, onUnlocked }: Props) {
 
   return (
     <form className="unlock-mailbox" onSubmit={(event) => void submit(event)}>
-      <p className="empty">{mailbox.name} is locked: its mail stays out of lists and search until you unlock it.</p>
-      <label htmlFor="unlock-password">Your password</label>
+      <p className="empty">{t('mailbox.lockedExplanation', { name: mailboxName(mailbox) })}</p>
+      <label htmlFor="unlock-password">{t('mailbox.yourPassword')}</label>
       <input id="unlock-password" type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
       {error && (
         <p className="error" role="alert">
@@ -29,7 +32,7 @@ export function UnlockMailbox({ mailbox, onUnlocked }: Props) {
         </p>
       )}
       <button type="submit" className="primary" disabled={busy || password === ''}>
-        Unlock
+        {t('mailbox.unlock')}
       </button>
     </form>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ListOptions } from './useMailList';
 
 interface Props {
@@ -11,6 +12,7 @@ interface Props {
 
 /** Full-text search (with operators), conversations, sort order, and the unread / flagged / attachment filters. */
 export function MailListToolbar({ options, folderName, onChange, searchRef }: Props) {
+  const { t } = useTranslation();
   const [search, setSearch] = useState(options.search);
   useEffect(() => setSearch(options.search), [options.search]);
 
@@ -23,30 +25,30 @@ export function MailListToolbar({ options, folderName, onChange, searchRef }: Pr
     <div className="list-toolbar">
       <form role="search" className="search" onSubmit={submit}>
         <label htmlFor="search-text" className="visually-hidden">
-          Search mail
+          {t('toolbar.searchLabel')}
         </label>
         <input
           id="search-text"
           ref={searchRef}
           type="search"
-          placeholder='Search (/): words, "a phrase", from:, has:attachment'
+          placeholder={t('toolbar.searchPlaceholder')}
           value={search}
           onChange={(event) => {
             setSearch(event.target.value);
             if (event.target.value === '' && options.search) onChange({ ...options, search: '' });
           }}
         />
-        <button type="submit">Search</button>
+        <button type="submit">{t('toolbar.search')}</button>
       </form>
       {options.search && (
         <p className="search-scope" role="status">
           {options.searchFolderOnly ? (
             <span className="chip">
-              In {folderName}
+              {t('toolbar.inFolder', { folder: folderName })}
               <button
                 type="button"
                 className="icon"
-                aria-label={`Search every folder, not only ${folderName}`}
+                aria-label={t('toolbar.searchEverywhere', { folder: folderName })}
                 onClick={() => onChange({ ...options, searchFolderOnly: false })}
               >
                 ✕
@@ -54,31 +56,33 @@ export function MailListToolbar({ options, folderName, onChange, searchRef }: Pr
             </span>
           ) : (
             <>
-              In all folders{' '}
+              {t('toolbar.inAllFolders')}{' '}
               <button type="button" className="link" onClick={() => onChange({ ...options, searchFolderOnly: true })}>
-                Only in {folderName}
+                {t('toolbar.onlyInFolder', { folder: folderName })}
               </button>
             </>
           )}
         </p>
       )}
-      <div className="filters" role="group" aria-label="Filters and order">
+      <div className="filters" role="group" aria-label={t('toolbar.filters')}>
         <label>
           <input type="checkbox" checked={options.conversations} onChange={(event) => onChange({ ...options, conversations: event.target.checked })} />{' '}
-          Conversations
+          {t('toolbar.conversations')}
         </label>
         <label>
-          <input type="checkbox" checked={options.unreadOnly} onChange={(event) => onChange({ ...options, unreadOnly: event.target.checked })} /> Unread
+          <input type="checkbox" checked={options.unreadOnly} onChange={(event) => onChange({ ...options, unreadOnly: event.target.checked })} />{' '}
+          {t('toolbar.unread')}
         </label>
         <label>
-          <input type="checkbox" checked={options.flaggedOnly} onChange={(event) => onChange({ ...options, flaggedOnly: event.target.checked })} /> Flagged
+          <input type="checkbox" checked={options.flaggedOnly} onChange={(event) => onChange({ ...options, flaggedOnly: event.target.checked })} />{' '}
+          {t('toolbar.flagged')}
         </label>
         <label>
           <input type="checkbox" checked={options.withAttachments} onChange={(event) => onChange({ ...options, withAttachments: event.target.checked })} />{' '}
-          Attachments
+          {t('toolbar.attachments')}
         </label>
         <label htmlFor="sort-order" className="visually-hidden">
-          Order
+          {t('toolbar.order')}
         </label>
         <select
           id="sort-order"
@@ -86,8 +90,8 @@ export function MailListToolbar({ options, folderName, onChange, searchRef }: Pr
           disabled={options.conversations}
           onChange={(event) => onChange({ ...options, sort: event.target.value as ListOptions['sort'] })}
         >
-          <option value="-receivedAt">Newest first</option>
-          <option value="receivedAt">Oldest first</option>
+          <option value="-receivedAt">{t('toolbar.newestFirst')}</option>
+          <option value="receivedAt">{t('toolbar.oldestFirst')}</option>
         </select>
       </div>
     </div>

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { MouseEvent, ReactNode } from 'react';
+import { i18next } from '../i18n/i18n';
 import { ErrorMessage, Loading } from '../shared/LoadStates';
 import { MailRow } from './MailRow';
 import type { ListItem, MailList } from './useMailList';
@@ -20,6 +22,7 @@ interface Props {
 
 /** The rows, with more loaded as the end scrolls into view (or by the button). */
 export function MailListView({ title, list, selectedId, sentView, filtered, checked, onCheck, onOpen, actions }: Props) {
+  const { t } = useTranslation();
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasMore, loadMore } = list;
 
@@ -40,13 +43,13 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
         <span className="list-total">{list.status !== 'loading' && list.total !== null && totalLabel(list.total, list.totalCapped, list.items.length)}</span>
       </h2>
       {actions}
-      {list.status === 'loading' && <Loading label="Loading mail…" />}
+      {list.status === 'loading' && <Loading label={t('list.loading')} />}
       {list.status === 'error' && list.error && <ErrorMessage message={list.error} onRetry={list.retry} />}
       {list.status !== 'loading' && list.items.length === 0 && list.status !== 'error' && (
-        <p className="empty">{filtered ? 'No mail matches.' : 'No mail here.'}</p>
+        <p className="empty">{filtered ? t('list.noMatches') : t('list.empty')}</p>
       )}
       {list.items.length > 0 && (
-        <ol className="mail-list" aria-label={`${title} messages`} aria-busy={list.status === 'more'}>
+        <ol className="mail-list" aria-label={t('list.messagesOf', { title })} aria-busy={list.status === 'more'}>
           {list.items.map((mail) => (
             <MailRow
               key={mail.id}
@@ -63,10 +66,10 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
       {list.hasMore && (
         <div ref={sentinel} className="load-more">
           {list.status === 'more' ? (
-            <Loading label="Loading more…" />
+            <Loading label={t('list.loadingMore')} />
           ) : (
             <button type="button" onClick={list.loadMore}>
-              Load more
+              {t('list.loadMore')}
             </button>
           )}
         </div>
@@ -78,5 +81,5 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
 /** A search is counted no further than its page, so the mails loaded so far can be more than its total. */
 function totalLabel(total: number, capped: boolean, loaded: number): string {
   const shown = Math.max(total, loaded);
-  return `${shown}${capped ? '+' : ''} ${shown === 1 ? 'mail' : 'mails'}`;
+  return i18next.t(capped ? 'list.totalCapped' : 'list.total', { count: shown });
 }

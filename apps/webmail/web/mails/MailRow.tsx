@@ -1,4 +1,5 @@
 import { useEffect, useRef, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Highlight } from '../api/types';
 import { displayName, formatListDate } from '../shared/format';
 import { Icon } from '../shared/Icon';
@@ -16,20 +17,21 @@ interface Props {
 }
 
 export function MailRow({ mail, selected, checked, sentView, onCheck, onOpen }: Props) {
+  const { t } = useTranslation();
   const row = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (selected) row.current?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
   const people = mail.thread ? mail.thread.participants.map(displayName).join(', ') : displayName(mail.from);
-  const who = sentView ? `To: ${[...mail.to, ...mail.cc].map(displayName).join(', ') || '(no recipients)'}` : people;
-  const subject = mail.subject || '(no subject)';
+  const who = sentView ? t('row.to', { people: [...mail.to, ...mail.cc].map(displayName).join(', ') || t('row.noRecipients') }) : people;
+  const subject = mail.subject || t('common.noSubject');
   return (
     <li className={`mail-row-item${mail.seen ? '' : ' unread'}${selected ? ' selected' : ''}${checked ? ' checked' : ''}`}>
       <input
         type="checkbox"
         className="row-check"
         checked={checked}
-        aria-label={`Select ${subject}`}
+        aria-label={t('row.select', { subject })}
         onClick={(event) => onCheck(mail, event)}
         onChange={() => undefined}
       />
@@ -44,13 +46,13 @@ export function MailRow({ mail, selected, checked, sentView, onCheck, onOpen }: 
       >
         <span className="row-top">
           <span className="row-from">
-            {!mail.seen && <span className="visually-hidden">Unread, </span>}
+            {!mail.seen && <span className="visually-hidden">{t('row.unread')}</span>}
             {who}
             {mail.thread && mail.thread.messageCount > 1 && (
-              <span className="thread-count" title={`${mail.thread.messageCount} messages`}>
+              <span className="thread-count" title={t('row.messages', { count: mail.thread.messageCount })}>
                 {' '}
                 {mail.thread.messageCount}
-                <span className="visually-hidden"> messages</span>
+                <span className="visually-hidden">{t('row.messagesSpoken', { count: mail.thread.messageCount })}</span>
               </span>
             )}
           </span>
@@ -60,24 +62,24 @@ export function MailRow({ mail, selected, checked, sentView, onCheck, onOpen }: 
         </span>
         <span className="row-subject">
           {mail.flagged && (
-            <span className="flag" title="Flagged">
-              ⚑<span className="visually-hidden"> flagged, </span>
+            <span className="flag" title={t('row.flagged')}>
+              ⚑<span className="visually-hidden">{t('row.flaggedSpoken')}</span>
             </span>
           )}
           {mail.answered && (
-            <span className="answered" title="Replied">
-              ↩<span className="visually-hidden"> replied, </span>
+            <span className="answered" title={t('row.replied')}>
+              ↩<span className="visually-hidden">{t('row.repliedSpoken')}</span>
             </span>
           )}
           {mail.forwarded && (
-            <span className="forwarded" title="Forwarded">
-              ↪<span className="visually-hidden"> forwarded, </span>
+            <span className="forwarded" title={t('row.forwarded')}>
+              ↪<span className="visually-hidden">{t('row.forwardedSpoken')}</span>
             </span>
           )}
           {mail.hasAttachments && (
-            <span className="clip" title="Has attachments">
+            <span className="clip" title={t('row.hasAttachments')}>
               <Icon name="clip" />
-              <span className="visually-hidden"> with attachments, </span>
+              <span className="visually-hidden">{t('row.hasAttachmentsSpoken')}</span>
             </span>
           )}
           {subject}

@@ -1,4 +1,6 @@
+import { useTranslation } from 'react-i18next';
 import type { Mailbox } from '../api/types';
+import { mailboxName } from '../mailboxes/mailbox-name';
 
 interface Props {
   /** Spoken name of the control, e.g. "Move to" or "Move selected to". */
@@ -12,6 +14,7 @@ interface Props {
 
 /** "Move to…": every unlocked mailbox but the one the mail is in. */
 export function MoveToSelect({ label, mailboxes, currentMailboxId, disabled, onMove }: Props) {
+  const { t } = useTranslation();
   const targets = mailboxes.filter((mailbox) => mailbox.id !== currentMailboxId && !mailbox.locked);
   return (
     <label className="move">
@@ -23,10 +26,10 @@ export function MoveToSelect({ label, mailboxes, currentMailboxId, disabled, onM
           if (event.target.value) onMove(Number(event.target.value));
         }}
       >
-        <option value="">Move to…</option>
+        <option value="">{t('move.placeholder')}</option>
         {targets.map((mailbox) => (
           <option key={mailbox.id} value={mailbox.id}>
-            {mailbox.name}
+            {mailboxName(mailbox)}
           </option>
         ))}
       </select>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Mailbox } from '../api/types';
 import { MoveToSelect } from './MoveToSelect';
 
@@ -18,32 +19,33 @@ interface Props {
 
 /** What can be done to the ticked rows at once. */
 export function SelectionBar({ count, mailboxes, currentMailboxId, busy, onRead, onFlag, onMove, onReportSpam, inSpam, onDelete, onClear }: Props) {
+  const { t } = useTranslation();
   return (
-    <div className="selection-bar" role="toolbar" aria-label="Selected mail">
+    <div className="selection-bar" role="toolbar" aria-label={t('selection.label')}>
       <span className="selection-count" role="status">
-        {count} selected
+        {t('selection.count', { count })}
       </span>
       <button type="button" disabled={busy} onClick={() => onRead(true)}>
-        Mark read
+        {t('selection.markRead')}
       </button>
       <button type="button" disabled={busy} onClick={() => onRead(false)}>
-        Mark unread
+        {t('selection.markUnread')}
       </button>
       <button type="button" disabled={busy} onClick={() => onFlag(true)}>
-        Flag
+        {t('selection.flag')}
       </button>
       <button type="button" disabled={busy} onClick={() => onFlag(false)}>
-        Unflag
+        {t('selection.unflag')}
       </button>
-      <MoveToSelect label="Move selected to" mailboxes={mailboxes} currentMailboxId={currentMailboxId} disabled={busy} onMove={onMove} />
+      <MoveToSelect label={t('selection.moveSelectedTo')} mailboxes={mailboxes} currentMailboxId={currentMailboxId} disabled={busy} onMove={onMove} />
       <button type="button" disabled={busy} onClick={() => onReportSpam(!inSpam)}>
-        {inSpam ? 'Not spam' : 'Report spam'}
+        {inSpam ? t('selection.notSpam') : t('selection.reportSpam')}
       </button>
       <button type="button" className="danger" disabled={busy} onClick={onDelete}>
-        Delete
+        {t('common.delete')}
       </button>
       <button type="button" className="link" onClick={onClear}>
-        Clear selection
+        {t('selection.clear')}
       </button>
     </div>
   );

@@ -1,5 +1,6 @@
 import { fetchBulkChange } from '../api/endpoints';
 import type { BulkChange } from '../api/types';
+import { i18next } from '../i18n/i18n';
 
 /** Often enough for a line that counts up, seldom enough to cost the server nothing next to the change. */
 const POLL_MS = 500;
@@ -18,6 +19,7 @@ export async function followBulkChange(change: BulkChange, onProgress: (change: 
 
 /** "Marking 12,000 of ~100,000 read…": the count so far, and the server's estimate when it has one. */
 export function markReadProgress(change: BulkChange, marking: 'read' | 'unread' = 'read'): string {
-  const done = change.done.toLocaleString('en');
-  return change.total === undefined ? `Marking ${done} ${marking}…` : `Marking ${done} of ~${change.total.toLocaleString('en')} ${marking}…`;
+  const { done, total } = change;
+  if (total === undefined) return i18next.t(marking === 'read' ? 'list.markingRead' : 'list.markingUnread', { done });
+  return i18next.t(marking === 'read' ? 'list.markingReadOf' : 'list.markingUnreadOf', { done, total });
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { fetchAttachment } from '../api/endpoints';
 import { messageOf } from '../api/http';
 import type { MailDetail } from '../api/types';
@@ -22,6 +23,7 @@ function save(blob: Blob, filename: string): void {
 
 /** The mail's files with their sizes; each downloads with the session's token. */
 export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
+  const { t } = useTranslation();
   const [busy, setBusy] = useState<Record<string, boolean>>({});
   const [error, setError] = useState<string | null>(null);
   const files = attachments.filter((attachment) => attachment.disposition === 'attachment' || !attachment.contentId);
@@ -33,17 +35,15 @@ export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
     try {
       save(await fetchAttachment(attachment.url), attachment.filename);
     } catch (failure) {
-      setError(`${attachment.filename} could not be downloaded: ${messageOf(failure)}`);
+      setError(t('attachments.failed', { name: attachment.filename, reason: messageOf(failure) }));
     } finally {
       setBusy((state) => ({ ...state, [attachment.partId]: false }));
     }
   }
 
   return (
-    <section className="attachments" aria-label="Attachments">
-      <h3>
-        {files.length} {files.length === 1 ? 'attachment' : 'attachments'}
-      </h3>
+    <section className="attachments" aria-label={t('attachments.label')}>
+      <h3>{t('attachments.count', { count: files.length })}</h3>
       <ul>
         {files.map((attachment) => (
           <li key={attachment.partId}>
@@ -52,11 +52,11 @@ export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
               className="attachment"
               onClick={() => void download(attachment)}
               disabled={busy[attachment.partId]}
-              aria-label={`Download ${attachment.filename}, ${formatSize(attachment.size)}`}
+              aria-label={t('attachments.download', { name: attachment.filename, size: formatSize(attachment.size) })}
             >
               <Icon name="file" className="attachment-icon" />
               <span className="attachment-name">{attachment.filename}</span>
-              <span className="attachment-size">{busy[attachment.partId] ? 'Downloading…' : formatSize(attachment.size)}</span>
+              <span className="attachment-size">{busy[attachment.partId] ? t('attachments.downloading') : formatSize(attachment.size)}</span>
             </button>
           </li>
         ))}

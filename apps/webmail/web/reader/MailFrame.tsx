@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 
 interface Props {
   html: string;
@@ -14,6 +15,7 @@ interface Props {
  * does not fill with the frame's documents.
  */
 export function MailFrame({ html, remoteImages }: Props) {
+  const { t } = useTranslation();
   const name = `mail-frame-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const form = useRef<HTMLFormElement>(null);
 
@@ -27,7 +29,7 @@ export function MailFrame({ html, remoteImages }: Props) {
         <textarea name="html" readOnly value={html} />
         <input type="hidden" name="remote" value={remoteImages ? '1' : '0'} />
       </form>
-      <iframe name={name} title="Message body" sandbox="allow-popups allow-popups-to-escape-sandbox" />
+      <iframe name={name} title={t('reader.body')} sandbox="allow-popups allow-popups-to-escape-sandbox" />
     </div>
   );
 }

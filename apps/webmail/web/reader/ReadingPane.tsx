@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { changeMail, deleteMail, reportSpam, ruleSender } from '../api/endpoints';
 import { messageOf } from '../api/http';
 import type { AnswerMode, MailChanges, Mailbox, MailDetail, Receipt } from '../api/types';
@@ -36,6 +37,7 @@ interface Props {
 }
 
 export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, onRemoved, onAnswer, onEditDraft, registerActions }: Props) {
+  const { t } = useTranslation();
   const { mail, html, error, loading, update, retry } = useMail(mailId);
   const [remoteImages, setRemoteImages] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -136,7 +138,7 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
     return () => registerActions(null);
   }, [registerActions]);
 
-  if (loading) return <Loading label="Opening the mail…" />;
+  if (loading) return <Loading label={t('reader.opening')} />;
   if (error) return <ErrorMessage message={error} onRetry={retry} />;
   if (!mail) return null;
 
@@ -167,23 +169,23 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
       <SenderWarning authentication={mail.authentication} from={mail.from} />
       <header className="mail-header">
         <h2 id="mail-subject" ref={heading} tabIndex={-1}>
-          {mail.subject || '(no subject)'}
+          {mail.subject || t('common.noSubject')}
         </h2>
         <dl>
-          <dt>From</dt>
+          <dt>{t('reader.from')}</dt>
           <dd>
             {formatAddresses([mail.from])}
             <VerifiedMark authentication={mail.authentication} from={mail.from} />
           </dd>
-          <dt>To</dt>
+          <dt>{t('reader.to')}</dt>
           <dd>{formatAddresses(mail.to) || '—'}</dd>
           {mail.cc.length > 0 && (
             <>
-              <dt>Cc</dt>
+              <dt>{t('reader.cc')}</dt>
               <dd>{formatAddresses(mail.cc)}</dd>
             </>
           )}
-          <dt>Date</dt>
+          <dt>{t('reader.date')}</dt>
           <dd>
             <time dateTime={mail.receivedAt}>{formatFullDate(mail.receivedAt)}</time>
           </dd>
@@ -196,13 +198,13 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
       <AttachmentList attachments={mail.attachments} />
       {remote && !remoteImages && (
         <p className="remote-notice">
-          Remote images are blocked to protect your privacy.{' '}
+          {t('reader.remoteBlocked')}{' '}
           <button type="button" onClick={() => setRemoteImages(true)}>
-            Show remote images
+            {t('reader.showRemote')}
           </button>
         </p>
       )}
-      {mail.truncated && <p className="notice">This mail is long: only its beginning is shown.</p>}
+      {mail.truncated && <p className="notice">{t('reader.truncated')}</p>}
       {html !== null ? <MailFrame key={`${mail.id}-${remoteImages}`} html={html} remoteImages={remoteImages} /> : <pre className="mail-text">{mail.text}</pre>}
     </article>
   );

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Address, MailAuthentication } from '../api/types';
 
 interface Props {
@@ -10,8 +11,9 @@ const senderDomain = (authentication: MailAuthentication, from: Address) => auth
 
 /** A small ✓ beside the sender when DMARC passed for the From domain; nothing otherwise. */
 export function VerifiedMark({ authentication, from }: Props) {
+  const { t } = useTranslation();
   if (authentication?.sender !== 'verified') return null;
-  const label = `Verified sender: ${senderDomain(authentication, from)}`;
+  const label = t('reader.verifiedSender', { domain: senderDomain(authentication, from) });
   return (
     <span className="verified-mark" role="img" aria-label={label} title={label}>
       ✓
@@ -26,18 +28,19 @@ export function VerifiedMark({ authentication, from }: Props) {
  * readers to ignore the ones that matter.
  */
 export function SenderWarning({ authentication, from }: Props) {
+  const { t } = useTranslation();
   const sender = authentication?.sender;
   if (sender === 'forged-colleague') {
     return (
       <p className="sender-warning forged" role="alert">
-        {`This message claims to be from ${from.address} but did not come from your organisation`}
+        {t('reader.forgedColleague', { address: from.address })}
       </p>
     );
   }
   if (sender === 'failed') {
     return (
       <p className="sender-warning failed" role="alert">
-        {`This message failed its sender's checks (DMARC): it may not be from ${from.address}`}
+        {t('reader.failedChecks', { address: from.address })}
       </p>
     );
   }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { SpamVerdict } from '../api/types';
 
 /** The rules that weighed, heaviest first, as the score's tooltip lists them. */
@@ -9,12 +10,13 @@ const weighed = (verdict: SpamVerdict) =>
 
 /** The spam filter's score in the mail's details, against the score it refuses mail at; its rules on hover. */
 export function SpamScore({ verdict }: { verdict: SpamVerdict }) {
+  const { t } = useTranslation();
   const rules = weighed(verdict) || verdict.symbols.map(({ name }) => name).join(', ');
   return (
     <>
-      <dt>Spam score</dt>
+      <dt>{t('reader.spamScore')}</dt>
       <dd className="spam-score" title={rules}>
-        {`${verdict.score.toFixed(1)} of ${verdict.requiredScore.toFixed(0)} (${verdict.action})`}
+        {t('reader.spamScoreValue', { score: verdict.score.toFixed(1), required: verdict.requiredScore.toFixed(0), action: verdict.action })}
       </dd>
     </>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { fetchMail, fetchThread } from '../api/endpoints';
 import { isAbort, messageOf } from '../api/http';
 import type { MailDetail, MailSummary } from '../api/types';
@@ -18,6 +19,7 @@ const PHONE = '(max-width: 700px)';
  * its sender, date and first words until clicked. The open mail is the one expanded below.
  */
 export function ThreadMessages({ threadId, openMailId }: Props) {
+  const { t } = useTranslation();
   const [messages, setMessages] = useState<MailSummary[]>([]);
   const [expanded, setExpanded] = useState<Record<number, MailDetail | 'loading' | string>>({});
   /** The user's choice; until then, folded or not by the conversation's length and the screen. */
@@ -53,10 +55,10 @@ export function ThreadMessages({ threadId, openMailId }: Props) {
   }
 
   return (
-    <section className="thread" aria-label="Conversation">
+    <section className="thread" aria-label={t('reader.conversation')}>
       <h3 className="thread-title">
         <button type="button" className="thread-fold" aria-expanded={open} onClick={() => setUnfolded(!open)}>
-          {messages.length} messages in this conversation
+          {t('reader.conversationCount', { count: messages.length })}
         </button>
       </h3>
       <ol hidden={!open}>
@@ -68,7 +70,7 @@ export function ThreadMessages({ threadId, openMailId }: Props) {
                 <span className="thread-from">{displayName(message.from)}</span> <time dateTime={message.receivedAt}>{formatFullDate(message.receivedAt)}</time>
                 {!shown && <span className="thread-snippet"> — {message.snippet}</span>}
               </button>
-              {shown === 'loading' && <p className="thread-body">Opening…</p>}
+              {shown === 'loading' && <p className="thread-body">{t('reader.openingShort')}</p>}
               {typeof shown === 'string' && shown !== 'loading' && <p className="error">{shown}</p>}
               {typeof shown === 'object' && <pre className="thread-body mail-text">{shown.text}</pre>}
             </li>

@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import type { Session } from '../api/types';
 import { PasswordChangeForm } from './PasswordChangeForm';
 
@@ -9,16 +10,17 @@ interface Props {
 
 /** Before anything else, a user whose password an administrator set chooses their own (the API refuses the rest until then). */
 export function FirstPassword({ email, onChanged, onSignOut }: Props) {
+  const { t } = useTranslation();
   return (
     <main className="sign-in">
       <section className="sign-in-card" aria-labelledby="first-password-title">
-        <h1 id="first-password-title">Choose your password</h1>
+        <h1 id="first-password-title">{t('firstPassword.title')}</h1>
         <p>
-          The password of <strong>{email}</strong> was set by an administrator. Choose your own to continue.
+          <Trans i18nKey="firstPassword.explanation" values={{ email }} components={{ strong: <strong /> }} />
         </p>
-        <PasswordChangeForm currentLabel="Password you were given" submitLabel="Save and continue" onChanged={onChanged} />
+        <PasswordChangeForm currentLabel={t('firstPassword.given')} submitLabel={t('firstPassword.submit')} onChanged={onChanged} />
         <button type="button" className="link" onClick={onSignOut}>
-          Sign out
+          {t('common.signOut')}
         </button>
       </section>
     </main>

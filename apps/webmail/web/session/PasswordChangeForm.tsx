@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { changePassword } from '../api/account';
 import type { Session } from '../api/types';
 import { useAction } from '../shared/useAction';
@@ -14,6 +15,7 @@ const MIN_LENGTH = 8;
 
 /** The current password, and the new one twice; the API answers a fresh session, every other one having ended. */
 export function PasswordChangeForm({ currentLabel, submitLabel, onChanged }: Props) {
+  const { t } = useTranslation();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeated, setRepeated] = useState('');
@@ -22,12 +24,7 @@ export function PasswordChangeForm({ currentLabel, submitLabel, onChanged }: Pro
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const mistake =
-      next !== repeated
-        ? 'The new passwords are not the same.'
-        : next.length < MIN_LENGTH
-          ? `The new password must be at least ${MIN_LENGTH} characters.`
-          : null;
+    const mistake = next !== repeated ? t('password.notSame') : next.length < MIN_LENGTH ? t('password.tooShort', { count: MIN_LENGTH }) : null;
     if (mistake) {
       setError(mistake);
       return;
@@ -53,7 +50,7 @@ export function PasswordChangeForm({ currentLabel, submitLabel, onChanged }: Pro
         value={current}
         onChange={(event) => setCurrent(event.target.value)}
       />
-      <label htmlFor="password-new">New password</label>
+      <label htmlFor="password-new">{t('password.new')}</label>
       <input
         id="password-new"
         type="password"
@@ -63,16 +60,16 @@ export function PasswordChangeForm({ currentLabel, submitLabel, onChanged }: Pro
         value={next}
         onChange={(event) => setNext(event.target.value)}
       />
-      <label htmlFor="password-repeat">Repeat the new password</label>
+      <label htmlFor="password-repeat">{t('password.repeat')}</label>
       <input id="password-repeat" type="password" autoComplete="new-password" required value={repeated} onChange={(event) => setRepeated(event.target.value)} />
-      {changed && <p role="status">Your password was changed; every other session has ended.</p>}
+      {changed && <p role="status">{t('password.changed')}</p>}
       {error && (
         <p className="error" role="alert">
           {error}
         </p>
       )}
       <button type="submit" className="primary" disabled={busy}>
-        {busy ? 'Saving…' : submitLabel}
+        {busy ? t('common.saving') : submitLabel}
       </button>
     </form>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { startTotpSetup } from '../api/account';
 import type { TotpSetup as Setup } from '../api/types';
 import { TotpSetup } from '../settings/TotpSetup';
@@ -13,6 +14,7 @@ interface Props {
 
 /** The office requires two-factor sign-in: a user without it sets it up before anything else (the API refuses the rest). */
 export function RequiredTwoFactor({ email, onDone, onSignOut }: Props) {
+  const { t } = useTranslation();
   const [setup, setSetup] = useState<Setup | null>(null);
   const { run, busy, error } = useAction();
 
@@ -24,9 +26,9 @@ export function RequiredTwoFactor({ email, onDone, onSignOut }: Props) {
   return (
     <main className="sign-in">
       <section className="sign-in-card" aria-labelledby="required-totp-title">
-        <h1 id="required-totp-title">Set up two-factor sign-in</h1>
+        <h1 id="required-totp-title">{t('requiredTwoFactor.title')}</h1>
         <p>
-          Your office requires two-factor sign-in. Set it up for <strong>{email}</strong> with an authenticator app to continue.
+          <Trans i18nKey="requiredTwoFactor.explanation" values={{ email }} components={{ strong: <strong /> }} />
         </p>
         {setup ? (
           <TotpSetup setup={setup} onDone={onDone} onCancel={() => setSetup(null)} />
@@ -34,12 +36,12 @@ export function RequiredTwoFactor({ email, onDone, onSignOut }: Props) {
           <>
             <FormError message={error} />
             <button type="button" className="primary" disabled={busy} onClick={() => void start()}>
-              Start
+              {t('common.start')}
             </button>
           </>
         )}
         <button type="button" className="link" onClick={onSignOut}>
-          Sign out
+          {t('common.signOut')}
         </button>
       </section>
     </main>

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { login } from '../api/endpoints';
 import { ApiError, messageOf } from '../api/http';
 import type { Session } from '../api/types';
+import { i18next } from '../i18n/i18n';
 
 const TOTP_REQUIRED = 'https://letterbox.dev/problems/totp-required';
 const TOTP_INVALID = 'https://letterbox.dev/problems/totp-invalid';
@@ -9,9 +11,9 @@ const TOTP_INVALID = 'https://letterbox.dev/problems/totp-invalid';
 /** What to tell the user about a refused sign-in. */
 function refusal(failure: unknown): string {
   if (!(failure instanceof ApiError)) return messageOf(failure);
-  if (failure.type === TOTP_REQUIRED) return 'Enter the code your authenticator app shows, or one of your recovery codes.';
-  if (failure.type === TOTP_INVALID) return 'That code is not right. Enter the current code, or an unused recovery code.';
-  return failure.status === 401 ? 'The email or password is wrong.' : failure.message;
+  if (failure.type === TOTP_REQUIRED) return i18next.t('signIn.codeRequired');
+  if (failure.type === TOTP_INVALID) return i18next.t('signIn.codeInvalid');
+  return failure.status === 401 ? i18next.t('signIn.wrongPassword') : failure.message;
 }
 
 interface Props {
@@ -22,6 +24,7 @@ interface Props {
 }
 
 export function SignIn({ notice, lastEmail, onSignedIn }: Props) {
+  const { t } = useTranslation();
   const [email, setEmail] = useState(lastEmail);
   const [password, setPassword] = useState('');
   /** Asked for once the API answers that the account signs in with a second factor. */
@@ -64,14 +67,14 @@ export function SignIn({ notice, lastEmail, onSignedIn }: Props) {
           <span className="logo" aria-hidden="true">
             ✉
           </span>{' '}
-          Letterbox
+          {t('app.name')}
         </h1>
         {notice && (
           <p className="notice" role="alert">
             {notice}
           </p>
         )}
-        <label htmlFor="sign-in-email">Email</label>
+        <label htmlFor="sign-in-email">{t('signIn.email')}</label>
         <input
           id="sign-in-email"
           ref={emailRef}
@@ -81,7 +84,7 @@ export function SignIn({ notice, lastEmail, onSignedIn }: Props) {
           value={email}
           onChange={(event) => setEmail(event.target.value)}
         />
-        <label htmlFor="sign-in-password">Password</label>
+        <label htmlFor="sign-in-password">{t('signIn.password')}</label>
         <input
           id="sign-in-password"
           ref={passwordRef}
@@ -93,7 +96,7 @@ export function SignIn({ notice, lastEmail, onSignedIn }: Props) {
         />
         {code !== null && (
           <>
-            <label htmlFor="sign-in-code">Authentication code</label>
+            <label htmlFor="sign-in-code">{t('signIn.code')}</label>
             <input
               id="sign-in-code"
               ref={codeRef}
@@ -111,7 +114,7 @@ export function SignIn({ notice, lastEmail, onSignedIn }: Props) {
           </p>
         )}
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+          {busy ? t('signIn.submitting') : t('signIn.submit')}
         </button>
       </form>
     </main>

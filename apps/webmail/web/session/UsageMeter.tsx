@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Usage } from '../api/types';
 import { formatSize } from '../shared/format';
 
@@ -5,18 +6,23 @@ const WARN_AT = 0.9;
 
 /** How much of the quota the user's mail takes; from 90 % on, a warning says what to do. */
 export function UsageMeter({ usage }: { usage: Usage }) {
+  const { t } = useTranslation();
   const share = usage.quotaBytes > 0 ? usage.usedBytes / usage.quotaBytes : 1;
   const percent = Math.min(100, Math.round(share * 100));
   const full = share >= WARN_AT;
   return (
-    <section className={`usage${full ? ' usage-full' : ''}`} aria-label="Storage">
-      <meter min={0} max={usage.quotaBytes} value={Math.min(usage.usedBytes, usage.quotaBytes)} high={usage.quotaBytes * WARN_AT} aria-label="Storage used" />
-      <p className="usage-text">
-        {formatSize(usage.usedBytes)} of {formatSize(usage.quotaBytes)} used ({percent}%)
-      </p>
+    <section className={`usage${full ? ' usage-full' : ''}`} aria-label={t('usage.label')}>
+      <meter
+        min={0}
+        max={usage.quotaBytes}
+        value={Math.min(usage.usedBytes, usage.quotaBytes)}
+        high={usage.quotaBytes * WARN_AT}
+        aria-label={t('usage.meter')}
+      />
+      <p className="usage-text">{t('usage.used', { used: formatSize(usage.usedBytes), quota: formatSize(usage.quotaBytes), percent })}</p>
       {full && (
         <p className="usage-warning" role="alert">
-          {share >= 1 ? 'Your mailbox is full: new mail is refused.' : 'Your mailbox is almost full.'} Delete mail you no longer need (and empty the Trash).
+          {share >= 1 ? t('usage.full') : t('usage.almostFull')} {t('usage.advice')}
         </p>
       )}
     </section>

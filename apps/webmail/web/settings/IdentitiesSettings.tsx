@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { isAbort, messageOf } from '../api/http';
 import { changeIdentity, fetchIdentities } from '../api/identities';
 import type { Identity } from '../api/types';
@@ -6,6 +7,7 @@ import { useAction } from '../shared/useAction';
 
 /** Each of the user's addresses with the name mail from it shows and its signature, which compose puts above the quote. */
 export function IdentitiesSettings() {
+  const { t } = useTranslation();
   const [identities, setIdentities] = useState<Identity[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
 
@@ -22,8 +24,8 @@ export function IdentitiesSettings() {
 
   return (
     <section className="card" aria-labelledby="identities-title">
-      <h3 id="identities-title">Addresses and signatures</h3>
-      <p className="muted">The name your mail shows, and the signature put above the quote, for each address you send from.</p>
+      <h3 id="identities-title">{t('identities.title')}</h3>
+      <p className="muted">{t('identities.hint')}</p>
       {loadError && (
         <p className="error" role="alert">
           {loadError}
@@ -37,6 +39,7 @@ export function IdentitiesSettings() {
 }
 
 function IdentityForm({ identity }: { identity: Identity }) {
+  const { t } = useTranslation();
   const [displayName, setDisplayName] = useState(identity.displayName);
   const [signature, setSignature] = useState(identity.signatureText ?? '');
   const [saved, setSaved] = useState(false);
@@ -52,19 +55,19 @@ function IdentityForm({ identity }: { identity: Identity }) {
   return (
     <form className="stacked-form identity-form" aria-label={identity.address} onSubmit={(event) => void save(event)}>
       <h4>{identity.address}</h4>
-      <label htmlFor={`identity-name-${id}`}>Name</label>
+      <label htmlFor={`identity-name-${id}`}>{t('identities.name')}</label>
       <input id={`identity-name-${id}`} required maxLength={200} value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
-      <label htmlFor={`identity-signature-${id}`}>Signature</label>
+      <label htmlFor={`identity-signature-${id}`}>{t('identities.signature')}</label>
       <textarea id={`identity-signature-${id}`} rows={3} maxLength={5000} value={signature} onChange={(event) => setSignature(event.target.value)} />
       {error && (
         <p className="error" role="alert">
           {error}
         </p>
       )}
-      {saved && <p role="status">Saved.</p>}
+      {saved && <p role="status">{t('identities.saved')}</p>}
       <div className="form-buttons">
         <button type="submit" disabled={busy}>
-          Save
+          {t('identities.save')}
         </button>
       </div>
     </form>

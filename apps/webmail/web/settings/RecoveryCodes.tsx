@@ -1,10 +1,13 @@
+import { useTranslation } from 'react-i18next';
+
 /** The ten one-time recovery codes, shown once: each signs in in place of a code from the app. */
 export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
+  const { t } = useTranslation();
   return (
     <div className="recovery-codes">
-      <p className="status-on">Two-factor sign-in is on.</p>
-      <p>Keep these recovery codes somewhere safe. Each one signs you in once without your phone; they are not shown again.</p>
-      <ol aria-label="Recovery codes">
+      <p className="status-on">{t('twoFactor.isOn')}</p>
+      <p>{t('twoFactor.keepCodes')}</p>
+      <ol aria-label={t('twoFactor.recoveryCodes')}>
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
@@ -12,7 +15,7 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone(): vo
         ))}
       </ol>
       <button type="button" className="primary" onClick={onDone}>
-        I have saved them
+        {t('twoFactor.savedThem')}
       </button>
     </div>
   );

@@ -1,25 +1,15 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { isAbort, messageOf } from '../api/http';
 import { fetchRules, saveRules } from '../api/rules';
 import type { Mailbox } from '../api/types';
+import { mailboxName } from '../mailboxes/mailbox-name';
+import { formatDateTime } from '../shared/format';
 import { useAction } from '../shared/useAction';
 import { withRule, type RuleDraft } from './sieve-rules';
 
-const FIELDS: Array<[RuleDraft['field'], string]> = [
-  ['from', 'From'],
-  ['to', 'To or Cc'],
-  ['subject', 'Subject'],
-  ['header', 'A header'],
-  ['list', 'Mailing list (List-Id)'],
-  ['attachment', 'Has attachments'],
-  ['size', 'Larger than (KB)'],
-];
-const ACTIONS: Array<[RuleDraft['action'], string]> = [
-  ['fileinto', 'Move to folder'],
-  ['read', 'Mark as read'],
-  ['flag', 'Flag'],
-  ['discard', 'Delete at once'],
-];
+const FIELDS: Array<RuleDraft['field']> = ['from', 'to', 'subject', 'header', 'list', 'attachment', 'size'];
+const ACTIONS: Array<RuleDraft['action']> = ['fileinto', 'read', 'flag', 'discard'];
 
 const EMPTY_RULE: RuleDraft = { name: '', field: 'from', header: '', operator: 'contains', value: '', action: 'fileinto', folder: '' };
 
@@ -29,6 +19,7 @@ const EMPTY_RULE: RuleDraft = { name: '', field: 'from', header: '', operator: '
  * written). Saving sends the whole script; a problem the server finds is shown with its line.
  */
 export function RulesSettings({ mailboxes }: { mailboxes: Mailbox[] }) {
+  const { t } = useTranslation();
   const [script, setScript] = useState<string | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [rule, setRule] = useState<RuleDraft>(EMPTY_RULE);
@@ -50,7 +41,9 @@ export function RulesSettings({ mailboxes }: { mailboxes: Mailbox[] }) {
   function addRule(event: FormEvent) {
     event.preventDefault();
     const folder = rule.folder || folders[0]?.name || '';
-    setScript((current) => withRule(current ?? '', { ...rule, folder, name: rule.name.trim() || `Rule ${new Date().toLocaleString()}` }));
+    setScript((current) =>
+      withRule(current ?? '', { ...rule, folder, name: rule.name.trim() || t('rules.defaultName', { date: formatDateTime(new Date().toISOString()) }) }),
+    );
     setRule(EMPTY_RULE);
     setSaved(false);
   }
@@ -62,46 +55,46 @@ export function RulesSettings({ mailboxes }: { mailboxes: Mailbox[] }) {
 
   return (
     <section className="card" aria-labelledby="rules-title">
-      <h3 id="rules-title">Rules</h3>
-      <p className="muted">Applied to each mail as it arrives, in order. Mail that goes to Spam is left there.</p>
+      <h3 id="rules-title">{t('rules.title')}</h3>
+      <p className="muted">{t('rules.hint')}</p>
       {loadError && (
         <p className="error" role="alert">
           {loadError}
         </p>
       )}
-      <form className="rule-form" aria-label="New rule" onSubmit={addRule}>
+      <form className="rule-form" aria-label={t('rules.newRule')} onSubmit={addRule}>
         <div className="rule-field">
-          <label htmlFor="rule-name">Name</label>
-          <input id="rule-name" value={rule.name} onChange={(event) => change({ name: event.target.value })} placeholder="Bills" />
+          <label htmlFor="rule-name">{t('rules.name')}</label>
+          <input id="rule-name" value={rule.name} onChange={(event) => change({ name: event.target.value })} placeholder={t('rules.namePlaceholder')} />
         </div>
         <div className="rule-field">
-          <label htmlFor="rule-field">When</label>
+          <label htmlFor="rule-field">{t('rules.when')}</label>
           <select id="rule-field" value={rule.field} onChange={(event) => change({ field: event.target.value as RuleDraft['field'] })}>
-            {FIELDS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
+            {FIELDS.map((field) => (
+              <option key={field} value={field}>
+                {t(`rules.field.${field}`)}
               </option>
             ))}
           </select>
         </div>
         {rule.field === 'header' && (
           <div className="rule-field">
-            <label htmlFor="rule-header">Header</label>
+            <label htmlFor="rule-header">{t('rules.header')}</label>
             <input id="rule-header" required value={rule.header} onChange={(event) => change({ header: event.target.value })} placeholder="X-Priority" />
           </div>
         )}
         {rule.field !== 'attachment' && rule.field !== 'size' && (
           <div className="rule-field">
-            <label htmlFor="rule-operator">Match</label>
+            <label htmlFor="rule-operator">{t('rules.match')}</label>
             <select id="rule-operator" value={rule.operator} onChange={(event) => change({ operator: event.target.value as RuleDraft['operator'] })}>
-              <option value="contains">contains</option>
-              <option value="is">is</option>
+              <option value="contains">{t('rules.contains')}</option>
+              <option value="is">{t('rules.is')}</option>
             </select>
           </div>
         )}
         {rule.field !== 'attachment' && (
           <div className="rule-field">
-            <label htmlFor="rule-value">Value</label>
+            <label htmlFor="rule-value">{t('rules.value')}</label>
             <input
               id="rule-value"
               required={needsValue}
@@ -112,32 +105,32 @@ export function RulesSettings({ mailboxes }: { mailboxes: Mailbox[] }) {
           </div>
         )}
         <div className="rule-field">
-          <label htmlFor="rule-action">Then</label>
+          <label htmlFor="rule-action">{t('rules.then')}</label>
           <select id="rule-action" value={rule.action} onChange={(event) => change({ action: event.target.value as RuleDraft['action'] })}>
-            {ACTIONS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
+            {ACTIONS.map((action) => (
+              <option key={action} value={action}>
+                {t(`rules.action.${action}`)}
               </option>
             ))}
           </select>
         </div>
         {rule.action === 'fileinto' && (
           <div className="rule-field">
-            <label htmlFor="rule-folder">Folder</label>
+            <label htmlFor="rule-folder">{t('rules.folder')}</label>
             <select id="rule-folder" value={rule.folder || folders[0]?.name || ''} onChange={(event) => change({ folder: event.target.value })}>
               {folders.map((mailbox) => (
                 <option key={mailbox.id} value={mailbox.name}>
-                  {mailbox.name}
+                  {mailboxName(mailbox)}
                 </option>
               ))}
             </select>
           </div>
         )}
         <button type="submit" disabled={script === null}>
-          Add rule
+          {t('rules.add')}
         </button>
       </form>
-      <label htmlFor="rules-script">The rules as a Sieve script</label>
+      <label htmlFor="rules-script">{t('rules.script')}</label>
       <textarea
         id="rules-script"
         className="rules-script"
@@ -155,10 +148,10 @@ export function RulesSettings({ mailboxes }: { mailboxes: Mailbox[] }) {
           {error}
         </p>
       )}
-      {saved && <p role="status">Rules saved.</p>}
+      {saved && <p role="status">{t('rules.saved')}</p>}
       <div className="form-buttons">
         <button type="button" className="primary" disabled={busy || script === null} onClick={() => void save()}>
-          Save rules
+          {t('rules.save')}
         </button>
       </div>
     </section>

@@ -1,7 +1,9 @@
+import { Trans, useTranslation } from 'react-i18next';
 import type { Mailbox, Me, Session, User } from '../api/types';
 import { Loading } from '../shared/LoadStates';
 import { PasswordChangeForm } from '../session/PasswordChangeForm';
 import { IdentitiesSettings } from './IdentitiesSettings';
+import { LanguageSettings } from './LanguageSettings';
 import { RulesSettings } from './RulesSettings';
 import { SessionsSettings } from './SessionsSettings';
 import { TwoFactorSettings } from './TwoFactorSettings';
@@ -18,18 +20,20 @@ interface Props {
   onSessionsEnded(): void;
 }
 
-/** The user's own settings: password, two-factor sign-in, sessions, addresses and signatures, the out-of-office reply, rules. */
+/** The user's own settings: language, password, two-factor sign-in, sessions, addresses and signatures, the out-of-office reply, rules. */
 export function Settings({ user, me, mailboxes, onChanged, onSession, onSessionsEnded }: Props) {
+  const { t } = useTranslation();
   return (
     <main className="page" aria-labelledby="settings-title">
-      <h2 id="settings-title">Settings</h2>
+      <h2 id="settings-title">{t('settings.title')}</h2>
       <p className="muted">
-        Signed in as <strong>{user.email}</strong>
+        <Trans i18nKey="settings.signedInAs" values={{ email: user.email }} components={{ strong: <strong /> }} />
       </p>
+      <LanguageSettings onChanged={onChanged} />
       <section className="card" aria-labelledby="password-title">
-        <h3 id="password-title">Change password</h3>
-        <p className="muted">Every other session ends; this one goes on.</p>
-        <PasswordChangeForm currentLabel="Current password" submitLabel="Change password" onChanged={onSession} />
+        <h3 id="password-title">{t('settings.changePassword')}</h3>
+        <p className="muted">{t('settings.passwordHint')}</p>
+        <PasswordChangeForm currentLabel={t('settings.currentPassword')} submitLabel={t('settings.changePassword')} onChanged={onSession} />
       </section>
       {me ? <TwoFactorSettings enabled={me.totpEnabled} onChanged={onChanged} /> : <Loading />}
       <SessionsSettings onSessionsEnded={onSessionsEnded} />

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { confirmTotp } from '../api/account';
 import type { TotpSetup as Setup } from '../api/types';
 import { QrCode } from '../shared/QrCode';
@@ -13,6 +14,7 @@ interface Props {
 
 /** A new secret shown as a QR code (and as text), turned on once a code from the app proves it was saved. */
 export function TotpSetup({ setup, onDone, onCancel }: Props) {
+  const { t } = useTranslation();
   const [code, setCode] = useState('');
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const { run, busy, error } = useAction();
@@ -26,12 +28,12 @@ export function TotpSetup({ setup, onDone, onCancel }: Props) {
   if (recoveryCodes) return <RecoveryCodes codes={recoveryCodes} onDone={onDone} />;
   return (
     <form className="stacked-form totp-setup" onSubmit={(event) => void confirm(event)}>
-      <p>Scan this code with an authenticator app, then enter the six-digit code it shows.</p>
-      <QrCode text={setup.otpauthUrl} label="QR code for your authenticator app" />
+      <p>{t('twoFactor.scan')}</p>
+      <QrCode text={setup.otpauthUrl} label={t('twoFactor.qrLabel')} />
       <p className="muted">
-        Cannot scan it? Enter this key in the app: <code className="totp-secret">{setup.secret}</code>
+        {t('twoFactor.cannotScan')} <code className="totp-secret">{setup.secret}</code>
       </p>
-      <label htmlFor="totp-confirm-code">Code from the app</label>
+      <label htmlFor="totp-confirm-code">{t('twoFactor.code')}</label>
       <input
         id="totp-confirm-code"
         inputMode="numeric"
@@ -48,10 +50,10 @@ export function TotpSetup({ setup, onDone, onCancel }: Props) {
       )}
       <span className="form-buttons">
         <button type="submit" className="primary" disabled={busy}>
-          Turn on
+          {t('twoFactor.turnOn')}
         </button>
         <button type="button" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </span>
     </form>

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { disableTotp, startTotpSetup } from '../api/account';
 import type { TotpSetup as Setup } from '../api/types';
 import { useAction } from '../shared/useAction';
@@ -11,6 +12,7 @@ interface Props {
 
 /** Two-factor sign-in: set up with an authenticator app, or turned off with the password. */
 export function TwoFactorSettings({ enabled, onChanged }: Props) {
+  const { t } = useTranslation();
   const [setup, setSetup] = useState<Setup | null>(null);
   const [password, setPassword] = useState('');
   const { run, busy, error } = useAction();
@@ -31,7 +33,7 @@ export function TwoFactorSettings({ enabled, onChanged }: Props) {
 
   return (
     <section className="card" aria-labelledby="two-factor-title">
-      <h3 id="two-factor-title">Two-factor sign-in</h3>
+      <h3 id="two-factor-title">{t('twoFactor.title')}</h3>
       {setup ? (
         <TotpSetup
           setup={setup}
@@ -43,8 +45,8 @@ export function TwoFactorSettings({ enabled, onChanged }: Props) {
         />
       ) : enabled ? (
         <form className="stacked-form" onSubmit={(event) => void turnOff(event)}>
-          <p className="status-on">On: signing in asks for a code from your authenticator app.</p>
-          <label htmlFor="totp-off-password">Password</label>
+          <p className="status-on">{t('twoFactor.on')}</p>
+          <label htmlFor="totp-off-password">{t('common.password')}</label>
           <input
             id="totp-off-password"
             type="password"
@@ -59,19 +61,19 @@ export function TwoFactorSettings({ enabled, onChanged }: Props) {
             </p>
           )}
           <button type="submit" className="danger" disabled={busy}>
-            Turn off two-factor sign-in
+            {t('twoFactor.turnOff')}
           </button>
         </form>
       ) : (
         <>
-          <p className="muted">Off. With it on, signing in also asks for a code from an authenticator app on your phone.</p>
+          <p className="muted">{t('twoFactor.off')}</p>
           {error && (
             <p className="error" role="alert">
               {error}
             </p>
           )}
           <button type="button" className="primary" disabled={busy} onClick={() => void start()}>
-            Set up two-factor sign-in
+            {t('twoFactor.setUp')}
           </button>
         </>
       )}

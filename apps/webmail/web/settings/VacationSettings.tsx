@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { isAbort, messageOf } from '../api/http';
 import type { Vacation } from '../api/types';
 import { fetchVacation, saveVacation } from '../api/vacation';
@@ -15,6 +16,7 @@ const startOfDay = (day: string, plusDays = 0) => {
 
 /** The out-of-office reply: on or off, between two days or until turned off, with its subject and text. */
 export function VacationSettings() {
+  const { t } = useTranslation();
   const [vacation, setVacation] = useState<Vacation | null>(null);
   const [firstDay, setFirstDay] = useState('');
   const [lastDay, setLastDay] = useState('');
@@ -54,8 +56,8 @@ export function VacationSettings() {
 
   return (
     <section className="card" aria-labelledby="vacation-title">
-      <h3 id="vacation-title">Out-of-office reply</h3>
-      <p className="muted">Each sender gets it once a week at most; lists, automatic mail and mail in Spam never get it.</p>
+      <h3 id="vacation-title">{t('vacation.title')}</h3>
+      <p className="muted">{t('vacation.hint')}</p>
       {loadError && (
         <p className="error" role="alert">
           {loadError}
@@ -64,15 +66,15 @@ export function VacationSettings() {
       {vacation && (
         <form className="stacked-form" onSubmit={(event) => void save(event)}>
           <label>
-            <input type="checkbox" checked={vacation.enabled} onChange={(event) => change({ enabled: event.target.checked })} /> Send an out-of-office reply
+            <input type="checkbox" checked={vacation.enabled} onChange={(event) => change({ enabled: event.target.checked })} /> {t('vacation.enabled')}
           </label>
-          <label htmlFor="vacation-first-day">First day (optional)</label>
+          <label htmlFor="vacation-first-day">{t('vacation.firstDay')}</label>
           <input id="vacation-first-day" type="date" value={firstDay} onChange={(event) => setFirstDay(event.target.value)} />
-          <label htmlFor="vacation-last-day">Last day (optional)</label>
+          <label htmlFor="vacation-last-day">{t('vacation.lastDay')}</label>
           <input id="vacation-last-day" type="date" value={lastDay} onChange={(event) => setLastDay(event.target.value)} />
-          <label htmlFor="vacation-subject">Subject</label>
+          <label htmlFor="vacation-subject">{t('vacation.subject')}</label>
           <input id="vacation-subject" required maxLength={200} value={vacation.subject} onChange={(event) => change({ subject: event.target.value })} />
-          <label htmlFor="vacation-text">Message</label>
+          <label htmlFor="vacation-text">{t('vacation.message')}</label>
           <textarea
             id="vacation-text"
             required
@@ -86,10 +88,10 @@ export function VacationSettings() {
               {error}
             </p>
           )}
-          {saved && <p role="status">Out-of-office reply saved.</p>}
+          {saved && <p role="status">{t('vacation.saved')}</p>}
           <div className="form-buttons">
             <button type="submit" className="primary" disabled={busy}>
-              Save reply
+              {t('vacation.save')}
             </button>
           </div>
         </form>
