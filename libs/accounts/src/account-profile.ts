@@ -8,7 +8,8 @@ export interface AccountProfile {
   email: string;
   displayName: string;
   role: 'user' | 'admin';
-  locale: UserLocale;
+  /** The language they chose; null until they choose (the webmail follows the browser's). */
+  locale: UserLocale | null;
   passwordChangeRequired: boolean;
   totpEnabled: boolean;
   /** The office requires two-factor sign-in and the user has not set it up: other routes answer 403 until they do. */
@@ -32,7 +33,7 @@ interface ProfileRow {
   email: string;
   display_name: string;
   role: 'user' | 'admin';
-  locale: UserLocale;
+  locale: UserLocale | null;
   password_change_required: boolean;
   totp_enabled: boolean;
   totp_setup_required: boolean;

@@ -116,7 +116,7 @@ describe('Authentication', () => {
     assert.ok(await stands(signedIn.accessToken));
     assert.deepEqual(await authentication.profile(user.id), {
       ...signedIn.user,
-      locale: 'en',
+      locale: null,
       passwordChangeRequired: false,
       totpEnabled: false,
       totpSetupRequired: false,

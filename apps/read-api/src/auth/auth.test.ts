@@ -92,7 +92,7 @@ describe('signing in', () => {
       email: user.email,
       displayName: 'Test signer',
       role: 'user',
-      locale: 'en',
+      locale: null,
       passwordChangeRequired: false,
       totpEnabled: false,
       totpSetupRequired: false,

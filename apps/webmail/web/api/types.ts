@@ -80,7 +80,8 @@ export interface Me extends User {
   addresses: string[];
   usage: Usage;
   /** The language the user chose for the webmail. */
-  locale: Language;
+  /** The language the user chose; null until they choose, and the browser's is used. */
+  locale: Language | null;
 }
 
 export interface TotpSetup {

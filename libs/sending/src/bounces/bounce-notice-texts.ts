@@ -2,7 +2,7 @@
 export type NoticeLanguage = 'en' | 'ko';
 
 /** The notice's language for a user's locale: English where Letterbox has no notice in theirs. */
-export function noticeLanguageFor(locale: string): NoticeLanguage {
+export function noticeLanguageFor(locale: string | null): NoticeLanguage {
   return locale === 'ko' ? 'ko' : 'en';
 }
 

@@ -35,7 +35,7 @@ interface BouncedSend {
   officeId: number;
   email: string;
   /** The sender's language: their notice is written in it. */
-  locale: string;
+  locale: string | null;
   request: RecordedRequest;
   sentAt: Date;
 }
@@ -105,7 +105,7 @@ export class IncomingBounces {
   }
 
   private async send(sendId: number): Promise<BouncedSend | undefined> {
-    const { rows } = await this.sql.query<{ request: unknown; sent_at: Date; user_id: number; office_id: number; email: string; locale: string }>({
+    const { rows } = await this.sql.query<{ request: unknown; sent_at: Date; user_id: number; office_id: number; email: string; locale: string | null }>({
       ...BOUNCED_SEND,
       values: [sendId],
     });
