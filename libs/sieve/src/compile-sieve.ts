@@ -32,6 +32,11 @@ const COMPARATORS = new Set(['i;ascii-casemap', 'i;octet', 'i;ascii-numeric']);
  */
 export function compileSieve(script: string): SieveProgram {
   if (Buffer.byteLength(script) > MAX_SCRIPT_BYTES) throw new SieveScriptError(1, 1, `the script is larger than ${MAX_SCRIPT_BYTES / 1024} KB`);
+  const nul = script.indexOf('\u0000');
+  if (nul >= 0) {
+    const before = script.slice(0, nul).split('\n');
+    throw new SieveScriptError(before.length, before[before.length - 1].length + 1, 'a NUL character');
+  }
   const commands = parseSieve(script);
   const required = new Set<string>();
   const folders: SieveProgram['folders'] = [];

@@ -54,7 +54,8 @@ describe('rules as a Sieve script: GET and PUT /v2/sieve', () => {
     const cases: Array<[string, RegExp]> = [
       ['require "fileinto";\nif true {\n  filein "Bills";\n}', /^body: line 3, column 3: unknown command "filein"$/],
       ['require "fileinto";\n\nfileinto "Nowhere";', /^body: line 3, column 10: there is no folder named "Nowhere"$/],
-      ['require "vacation";', /the extension "vacation" is not available in Letterbox yet/],
+      ['require "variables";', /the extension "variables" is not available in Letterbox yet/],
+      ['require "fileinto";\nfileinto "Bills\u0000";', /^body: line 2, column 16: a NUL character$/],
       [`# ${'x'.repeat(64 * 1024)}`, /larger than 64 KB/],
     ];
     for (const [script, detail] of cases) {

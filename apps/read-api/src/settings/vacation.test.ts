@@ -52,6 +52,8 @@ describe('the out-of-office reply: GET and PUT /v2/settings/vacation', () => {
       [{ enabled: true, subject: '', text: 'x' }, 'subject'],
       [{ enabled: true, subject: 'Away', text: 'x', from: '2027-01-04T00:00:00Z', until: '2026-12-20T00:00:00Z' }, 'until'],
       [{ enabled: 'yes', subject: 'Away', text: 'x' }, 'enabled'],
+      [{ enabled: true, subject: 'Away\u0000', text: 'x' }, 'subject'],
+      [{ enabled: true, subject: 'Away', text: 'x', from: '0000-01-01T00:00:00Z' }, 'from'],
     ] as const) {
       const response = await call('PUT', body);
       assert.equal(response.status, 400, JSON.stringify(body));

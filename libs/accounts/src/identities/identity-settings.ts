@@ -21,11 +21,13 @@ export type Identity = z.infer<typeof identitySchema>;
 export const identityListSchema = z.object({ items: z.array(identitySchema) }).meta({ id: 'IdentityList' });
 
 /** What a user may change of one of their identities; null puts back the default (the user's name, no signature). */
+const withoutNul = (text: z.ZodString) => text.refine((value) => !value.includes('\u0000'), 'must not contain NUL characters');
+
 export const identityChangesSchema = z
   .object({
-    displayName: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').nullable().optional(),
-    signatureText: z.string().max(5_000, 'must be at most 5,000 characters').nullable().optional(),
-    signatureHtml: z.string().max(20_000, 'must be at most 20,000 characters').nullable().optional(),
+    displayName: withoutNul(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')).nullable().optional(),
+    signatureText: withoutNul(z.string().max(5_000, 'must be at most 5,000 characters')).nullable().optional(),
+    signatureHtml: withoutNul(z.string().max(20_000, 'must be at most 20,000 characters')).nullable().optional(),
   })
   .strict();
 export type IdentityChanges = z.infer<typeof identityChangesSchema>;

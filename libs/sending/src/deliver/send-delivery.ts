@@ -265,9 +265,10 @@ export class SendDelivery {
       const permanent = isPermanentSmtpFailure(error);
       const lastError = describeSmtpFailure(error);
       const failsSend = (permanent && wholeSend) || (finalAttempt && !permanent);
+      // The recipients' bounce first: whoever sees the send failed sees why, for whom.
+      if (permanent) await this.bounced(sendId, sender, delivery.recipients, lastError);
       await (failsSend ? this.records.failed(sendId, lastError) : this.records.lastError(sendId, lastError));
       if (failsSend) sendsTotal.inc({ status: 'failed' });
-      if (permanent) await this.bounced(sendId, sender, delivery.recipients, lastError);
       const what = error instanceof DkimKeyDecryptionError ? 'could not be signed' : 'the provider refused it';
       logger.warn({ sendId, recipients: delivery.recipients, permanent }, `send ${sendId}: ${what}: ${lastError}`);
       if (permanent) return lastError;

@@ -1,18 +1,26 @@
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { namedStatement } from '@letterbox/db';
+import { storableText } from '@letterbox/mail';
 import { sanitizeMailHtml } from '@letterbox/mime';
+
+/** Text PostgreSQL stores as it is given: no NUL, no lone surrogate. */
+const storable = (text: z.ZodString) => text.refine((value) => storableText(value) === value, 'must not contain NUL characters or lone UTF-16 surrogates');
+/** A time PostgreSQL takes: ISO 8601, in a year it knows. */
+const time = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 time' })
+  .refine((value) => Math.abs(new Date(value).getUTCFullYear() - 5000) <= 4000, 'must be a time between the years 1000 and 9000');
 
 /** The out-of-office reply as the API takes it. */
 export const vacationRequestSchema = z
   .object({
     enabled: z.boolean(),
     /** When replies start and stop; absent or null: from now on, until turned off. */
-    from: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 time' }).nullable().optional(),
-    until: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 time' }).nullable().optional(),
-    subject: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
-    text: z.string().min(1, 'must not be empty').max(10_000, 'must be at most 10,000 characters'),
-    html: z.string().max(50_000, 'must be at most 50,000 characters').nullable().optional(),
+    from: time.nullable().optional(),
+    until: time.nullable().optional(),
+    subject: storable(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')),
+    text: storable(z.string().min(1, 'must not be empty').max(10_000, 'must be at most 10,000 characters')),
+    html: storable(z.string().max(50_000, 'must be at most 50,000 characters')).nullable().optional(),
   })
   .strict()
   .refine((vacation) => !vacation.from || !vacation.until || vacation.from < vacation.until, { message: 'must be after from', path: ['until'] });
