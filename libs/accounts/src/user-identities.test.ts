@@ -17,10 +17,10 @@ after(async () => {
 test('the identities of users are given in the order asked, undefined for one who does not exist', async () => {
   const [nora, omar] = [await createTestUser(db, 'nora'), await createTestUser(db, 'omar')];
   assert.deepEqual(await identitiesOf(db, [omar.id, -1, nora.id, omar.id]), [
-    { email: omar.email, displayName: omar.displayName, addresses: [omar.email] },
+    { email: omar.email, displayName: omar.displayName, addresses: [omar.email], addressNames: {} },
     undefined,
-    { email: nora.email, displayName: nora.displayName, addresses: [nora.email] },
-    { email: omar.email, displayName: omar.displayName, addresses: [omar.email] },
+    { email: nora.email, displayName: nora.displayName, addresses: [nora.email], addressNames: {} },
+    { email: omar.email, displayName: omar.displayName, addresses: [omar.email], addressNames: {} },
   ]);
   assert.deepEqual(await identitiesOf(db, []), []);
 });
