@@ -1,12 +1,12 @@
 import { identitiesOf } from '@letterbox/accounts';
 import { DatabaseBlobReferences } from '@letterbox/blob-references';
-import { databaseFromSettings, primaryOnly, readRouting } from '@letterbox/db';
+import { databaseFromSettings, readRouting } from '@letterbox/db';
 import { createMailAnnouncer, mailCreatedEvents } from '@letterbox/events';
 import { createIngestPipeline, InboundAcceptances, ingestJobHandlers, intakeSpoolFor, RspamdLearner, RspamdScanner } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
 import { createJobQueues, JOB_DONE, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
-import { BulkChanges, BulkChangeSlices, MailQueries, RunBulkChange, SpamSweep, StartBulkChange } from '@letterbox/mail';
-import { BounceAddresses, IncomingBounces, SenderDirectory, SendOutbox, SendSubmission, SentCopies, VacationResponder } from '@letterbox/sending';
+import { BulkChanges, BulkChangeSlices, RunBulkChange, SpamSweep, StartBulkChange } from '@letterbox/mail';
+import { BounceAddresses, IncomingBounces, SentCopies, vacationResponder } from '@letterbox/sending';
 import { BlobCollector, createBlobStore } from '@letterbox/storage';
 import type { IngestWorkerConfig } from './ingest-worker.config';
 
@@ -40,18 +40,14 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
     timeoutMs: config.SPAM_CHECK_TIMEOUT_MS,
   });
   // Out-of-office replies go through the send pipeline, as the send API's sends do (no Sent copy).
-  const vacation = new VacationResponder(
-    db.sql,
-    new SenderDirectory((userIds) => identitiesOf(db, userIds), { maxSize: 100, maxWaitMs: 0 }),
-    new SendSubmission({
-      db,
-      blobs,
-      mails: new MailQueries(primaryOnly(db.sql)),
-      outbox: new SendOutbox(db, queues),
-      queuePrefix: config.QUEUE_PREFIX,
-      defaultQuotaBytes: config.USER_QUOTA_BYTES,
-    }),
-  );
+  const vacation = vacationResponder({
+    db,
+    blobs,
+    queues,
+    queuePrefix: config.QUEUE_PREFIX,
+    defaultQuotaBytes: config.USER_QUOTA_BYTES,
+    identitiesOf: (userIds) => identitiesOf(db, userIds),
+  });
   const pipeline = createIngestPipeline({
     db,
     blobs,

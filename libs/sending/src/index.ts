@@ -51,4 +51,4 @@ export {
   type Vacation,
   type ActiveVacation,
 } from './vacation/vacation-settings';
-export { VacationResponder, type VacationMail, type VacationOutcome } from './vacation/vacation-responder';
+export { VacationResponder, vacationResponder, type VacationMail, type VacationOutcome } from './vacation/vacation-responder';

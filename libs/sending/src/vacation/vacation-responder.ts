@@ -1,6 +1,11 @@
 import type { Pool } from 'pg';
-import type { SenderDirectory } from '../sender-directory';
-import type { SendSubmission } from '../submit/send-submission';
+import { primaryOnly, type Database } from '@letterbox/db';
+import { MailQueries } from '@letterbox/mail';
+import type { JobQueues } from '@letterbox/queue';
+import type { BlobStore } from '@letterbox/storage';
+import { SenderDirectory, type SenderIdentities } from '../sender-directory';
+import { SendOutbox } from '../submit/send-outbox';
+import { SendSubmission } from '../submit/send-submission';
 import { noAutoReplyBecause, type AutoReplyCandidate } from './auto-reply-rules';
 import { claimVacationReply } from './vacation-replies';
 import type { ActiveVacation } from './vacation-settings';
@@ -61,4 +66,24 @@ export class VacationResponder {
     );
     return { replied: true };
   }
+}
+
+/** What replies need to go out as their users' sends. */
+export interface VacationSendingOptions {
+  db: Database;
+  blobs: BlobStore;
+  queues: JobQueues;
+  queuePrefix: string;
+  /** The quota of users without one of their own (USER_QUOTA_BYTES). */
+  defaultQuotaBytes: number;
+  identitiesOf: SenderIdentities;
+}
+
+/** The responder as a worker runs it: each reply recorded and queued as the send API's sends are, with no Sent copy. */
+export function vacationResponder({ db, blobs, queues, queuePrefix, defaultQuotaBytes, identitiesOf }: VacationSendingOptions): VacationResponder {
+  return new VacationResponder(
+    db.sql,
+    new SenderDirectory(identitiesOf, { maxSize: 100, maxWaitMs: 0 }),
+    new SendSubmission({ db, blobs, mails: new MailQueries(primaryOnly(db.sql)), outbox: new SendOutbox(db, queues), queuePrefix, defaultQuotaBytes }),
+  );
 }

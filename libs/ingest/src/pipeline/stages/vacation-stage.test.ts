@@ -6,10 +6,10 @@ import { identitiesOf } from '@letterbox/accounts';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import { primaryOnly, type Database } from '@letterbox/db';
 import { createMailAnnouncer } from '@letterbox/events';
-import { MailQueries, SaveSieveScript, SieveScripts } from '@letterbox/mail';
+import { SaveSieveScript, SieveScripts } from '@letterbox/mail';
 import { workerConnection, type JobQueues } from '@letterbox/queue';
 import type { RedisConnection } from '@letterbox/redis';
-import { BounceAddresses, IncomingBounces, SenderDirectory, SendOutbox, SendSubmission, VacationResponder, VacationSettings } from '@letterbox/sending';
+import { BounceAddresses, IncomingBounces, vacationResponder, VacationSettings } from '@letterbox/sending';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testQueues, unlinkKeys, type TestUser } from '@letterbox/testing';
 import type { IngestMessage } from '../ingest-batch';
 import { IngestPipeline } from '../ingest-pipeline';
@@ -38,18 +38,14 @@ describe('the vacation stage', () => {
       text: 'I am away until Monday.',
       html: '<p onclick="steal()">I am <b>away</b> until Monday.</p>',
     });
-    const vacation = new VacationResponder(
-      db.sql,
-      new SenderDirectory((userIds) => identitiesOf(db, userIds), { maxSize: 100, maxWaitMs: 0 }),
-      new SendSubmission({
-        db,
-        blobs,
-        mails: new MailQueries(primaryOnly(db.sql)),
-        outbox: new SendOutbox(db, queues),
-        queuePrefix: prefix,
-        defaultQuotaBytes: 2 ** 31,
-      }),
-    );
+    const vacation = vacationResponder({
+      db,
+      blobs,
+      queues,
+      queuePrefix: prefix,
+      defaultQuotaBytes: 2 ** 31,
+      identitiesOf: (userIds) => identitiesOf(db, userIds),
+    });
     pipeline = new IngestPipeline(
       ingestStages({
         db,
