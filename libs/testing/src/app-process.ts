@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { poll } from './wait-for';
 
@@ -116,15 +115,4 @@ export async function waitForOutput(app: AppProcess, ready: RegExp, timeoutMs = 
     app.process.kill('SIGKILL');
     throw new Error(`${app.name} did not say it was ready:\n${app.output()}`);
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -4,7 +4,8 @@ export { createColleagueOf, addTestAlias, createTestGroup, addTestGroupMembers, 
 export { login } from './login';
 export { poll, waitFor, sleep } from './wait-for';
 export { testQueuePrefix } from './test-queue-prefix';
-export { startAppProcess, startNodeProcess, waitForHttp, waitForOutput, freePort, REPO_ROOT, TYPESCRIPT_ON_LOAD, type AppProcess } from './app-process';
+export { startAppProcess, startNodeProcess, waitForHttp, waitForOutput, REPO_ROOT, TYPESCRIPT_ON_LOAD, type AppProcess } from './app-process';
+export { freePort } from './free-port';
 export { ensureReadReplica } from './read-replica';
 export { startTcpProxy } from './tcp-proxy';
 export { startTestS3, describeOnTestS3, type TestS3 } from './test-s3';

@@ -1,4 +1,5 @@
-import { freePort, startAppProcess, waitForOutput } from './app-process';
+import { freePort } from './free-port';
+import { startAppProcess, waitForOutput } from './app-process';
 import { postInbound, TEST_INGEST_TOKEN, type RunningIngestServer } from './inbound-client';
 
 /** The ingest app (HTTP and SMTP) as its own process, as it runs in production (apps/ingest/src/main.ts), on free ports; `env` is added to the test's. */

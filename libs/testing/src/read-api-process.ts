@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { freePort, startAppProcess, waitForHttp, type AppProcessOptions } from './app-process';
+import { freePort } from './free-port';
+import { startAppProcess, waitForHttp, type AppProcessOptions } from './app-process';
 import { login } from './login';
 
 export interface ApiProcess {

@@ -1,4 +1,5 @@
-import { freePort, startAppProcess, waitForHttp, type AppProcess } from './app-process';
+import { freePort } from './free-port';
+import { startAppProcess, waitForHttp, type AppProcess } from './app-process';
 
 export interface SendApiProcess {
   url: string;
