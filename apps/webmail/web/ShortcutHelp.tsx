@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 
 const SHORTCUTS = [
   ['j / k', 'shortcuts.step'],
+  ['↑ / ↓', 'shortcuts.move'],
   ['Enter', 'shortcuts.open'],
   ['Escape', 'shortcuts.back'],
   ['c', 'shortcuts.compose'],

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changeMails, deleteDraft, fetchDraft, reportSpamOf, startBulkChange, undoBulkChange, type BulkSelection } from './api/endpoints';
 import { messageOf } from './api/http';
@@ -30,6 +30,7 @@ import { useMe } from './session/useMe';
 import { navigate, parsePage, usePage, useRoute } from './shared/route';
 import { useShortcuts } from './shared/shortcuts';
 import { ShortcutHelp } from './ShortcutHelp';
+import { SkipLink } from './SkipLink';
 import { TopBar } from './TopBar';
 
 interface Props {
@@ -161,7 +162,6 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
       return next;
     });
   }, []);
-  const onCheck = useCallback((item: ListItem, event: MouseEvent<HTMLInputElement>) => toggleChecked(item, event.shiftKey), [toggleChecked]);
 
   /** The ticked rows, as whole conversations when they are shown. */
   function checkedSelection(): BulkSelection {
@@ -355,9 +355,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
 
   return (
     <div className="app">
-      <a className="skip-link" href="#mail-list-region">
-        {t('app.skipToList')}
-      </a>
+      <SkipLink />
       <TopBar user={session.user} me={me} page={page} live={live} onCompose={startCompose} onSignOut={onSignOut} />
       {page.kind === 'settings' && (
         <Settings user={session.user} me={me} mailboxes={mailboxes} onChanged={refreshMe} onSession={onSession} onSessionsEnded={onSessionsEnded} />
@@ -379,86 +377,88 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
           {me?.usage && <UsageMeter usage={me.usage} />}
           <ShortcutHelp open={helpOpen} onToggle={setHelpOpen} />
         </aside>
-        <section className="list-pane" id="mail-list-region" aria-label={t('list.region')} tabIndex={-1}>
-          <MailListToolbar options={options} folderName={mailboxTitle ?? t('list.thisFolder')} onChange={setOptions} searchRef={searchRef} />
-          {mailbox?.locked ? (
-            <UnlockMailbox key={mailbox.id} mailbox={mailbox} onUnlocked={() => void Promise.all([refreshMailboxes(), listRef.current.refresh()])} />
-          ) : (
-            <MailListView
-              title={options.search && !options.searchFolderOnly ? t('list.searchResults') : (mailboxTitle ?? t('list.mail'))}
-              list={list}
-              selectedId={route.mailId}
-              sentView={sentView}
-              filtered={filtered}
-              checked={checked}
-              onCheck={onCheck}
-              onOpen={open}
-              actions={
-                <>
-                  {checked.size > 0 && mailboxes ? (
-                    <SelectionBar
-                      count={checked.size}
-                      mailboxes={mailboxes}
-                      currentMailboxId={mailbox?.id ?? null}
-                      busy={bulkBusy}
-                      onRead={(seen) => void bulk({ seen })}
-                      onFlag={(flagged) => void bulk({ flagged })}
-                      onMove={(mailboxId) => void bulk({ mailboxId })}
-                      onReportSpam={(spam) => void reportChecked(spam)}
-                      inSpam={mailbox?.role === 'spam'}
-                      onDelete={() => void bulk({ delete: true })}
-                      onClear={() => setChecked(new Set())}
-                    />
-                  ) : (
-                    !!mailbox?.unreadCount &&
-                    list.items.length > 0 &&
-                    !options.search && (
-                      <button type="button" className="link mark-all-read" disabled={bulkBusy} onClick={() => void markAllRead(mailbox.id)}>
-                        {t('list.markAllRead')}
-                      </button>
-                    )
-                  )}
-                  {bulkProgress && (
-                    <p className="bulk-progress" role="status">
-                      {markReadProgress(bulkProgress.change, bulkProgress.marking)}
-                    </p>
-                  )}
-                  {markedAllRead && !bulkBusy && (
-                    <p className="bulk-progress" role="status">
-                      {t('list.markedRead', { count: markedAllRead.done })}{' '}
-                      <button type="button" className="link" onClick={() => void undoMarkAllRead(markedAllRead)}>
-                        {t('common.undo')}
-                      </button>
-                    </p>
-                  )}
-                  {bulkError && (
-                    <p className="error" role="alert">
-                      {bulkError}
-                    </p>
-                  )}
-                </>
-              }
-            />
-          )}
-        </section>
-        <section className="reader" aria-label={t('list.readingPane')}>
-          {route.mailId !== null && mailboxes ? (
-            <ReadingPane
-              key={route.mailId}
-              mailId={route.mailId}
-              mailboxes={mailboxes}
-              receipts={sentView ? openSummary?.receiptConfirm : undefined}
-              onBack={back}
-              onChanged={onChanged}
-              onRemoved={onRemoved}
-              onAnswer={answer}
-              onEditDraft={(mailId) => void editDraft(mailId)}
-              registerActions={registerActions}
-            />
-          ) : (
-            <p className="reader-empty">{t('list.selectMail')}</p>
-          )}
-        </section>
+        <main className="mail-panes" id="main" tabIndex={-1}>
+          <section className="list-pane" aria-label={t('list.region')}>
+            <MailListToolbar options={options} folderName={mailboxTitle ?? t('list.thisFolder')} onChange={setOptions} searchRef={searchRef} />
+            {mailbox?.locked ? (
+              <UnlockMailbox key={mailbox.id} mailbox={mailbox} onUnlocked={() => void Promise.all([refreshMailboxes(), listRef.current.refresh()])} />
+            ) : (
+              <MailListView
+                title={options.search && !options.searchFolderOnly ? t('list.searchResults') : (mailboxTitle ?? t('list.mail'))}
+                list={list}
+                selectedId={route.mailId}
+                sentView={sentView}
+                filtered={filtered}
+                checked={checked}
+                onCheck={toggleChecked}
+                onOpen={open}
+                actions={
+                  <>
+                    {checked.size > 0 && mailboxes ? (
+                      <SelectionBar
+                        count={checked.size}
+                        mailboxes={mailboxes}
+                        currentMailboxId={mailbox?.id ?? null}
+                        busy={bulkBusy}
+                        onRead={(seen) => void bulk({ seen })}
+                        onFlag={(flagged) => void bulk({ flagged })}
+                        onMove={(mailboxId) => void bulk({ mailboxId })}
+                        onReportSpam={(spam) => void reportChecked(spam)}
+                        inSpam={mailbox?.role === 'spam'}
+                        onDelete={() => void bulk({ delete: true })}
+                        onClear={() => setChecked(new Set())}
+                      />
+                    ) : (
+                      !!mailbox?.unreadCount &&
+                      list.items.length > 0 &&
+                      !options.search && (
+                        <button type="button" className="link mark-all-read" disabled={bulkBusy} onClick={() => void markAllRead(mailbox.id)}>
+                          {t('list.markAllRead')}
+                        </button>
+                      )
+                    )}
+                    {bulkProgress && (
+                      <p className="bulk-progress" role="status">
+                        {markReadProgress(bulkProgress.change, bulkProgress.marking)}
+                      </p>
+                    )}
+                    {markedAllRead && !bulkBusy && (
+                      <p className="bulk-progress" role="status">
+                        {t('list.markedRead', { count: markedAllRead.done })}{' '}
+                        <button type="button" className="link" onClick={() => void undoMarkAllRead(markedAllRead)}>
+                          {t('common.undo')}
+                        </button>
+                      </p>
+                    )}
+                    {bulkError && (
+                      <p className="error" role="alert">
+                        {bulkError}
+                      </p>
+                    )}
+                  </>
+                }
+              />
+            )}
+          </section>
+          <section className="reader" aria-label={t('list.readingPane')}>
+            {route.mailId !== null && mailboxes ? (
+              <ReadingPane
+                key={route.mailId}
+                mailId={route.mailId}
+                mailboxes={mailboxes}
+                receipts={sentView ? openSummary?.receiptConfirm : undefined}
+                onBack={back}
+                onChanged={onChanged}
+                onRemoved={onRemoved}
+                onAnswer={answer}
+                onEditDraft={(mailId) => void editDraft(mailId)}
+                registerActions={registerActions}
+              />
+            ) : (
+              <p className="reader-empty">{t('list.selectMail')}</p>
+            )}
+          </section>
+        </main>
       </div>
       {tracking.sends.length > 0 && <SendTracker sends={tracking.sends} onUndo={(item) => void undo(item)} onDismiss={tracking.dismiss} />}
       {composing && draft && (

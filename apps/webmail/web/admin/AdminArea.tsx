@@ -14,14 +14,14 @@ export function AdminArea({ section, me }: { section: AdminSection; me: Me | nul
   if (!me) return <Loading />;
   if (me.role !== 'admin') {
     return (
-      <main className="page">
+      <main className="page" tabIndex={-1}>
         <h2>{t('admin.title')}</h2>
         <p>{t('admin.onlyAdmins')}</p>
       </main>
     );
   }
   return (
-    <main className="page admin" aria-labelledby="admin-title">
+    <main className="page admin" aria-labelledby="admin-title" tabIndex={-1}>
       <h2 id="admin-title">{t('admin.title')}</h2>
       <nav className="tabs" aria-label={t('admin.title')}>
         {ADMIN_SECTIONS.map((name) => (

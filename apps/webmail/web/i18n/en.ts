@@ -4,7 +4,7 @@ export const en = {
     name: 'Letterbox',
     signInTitle: 'Sign in – Letterbox',
     sessionExpired: 'Your session has expired. Sign in again to continue where you were.',
-    skipToList: 'Skip to the mail list',
+    skipToMain: 'Skip to main content',
   },
   common: {
     loading: 'Loading…',
@@ -67,8 +67,9 @@ export const en = {
   },
   shortcuts: {
     title: 'Keyboard shortcuts',
-    step: 'next / previous mail',
-    open: 'open the focused mail',
+    step: 'next / previous mail; in the list, move the cursor',
+    move: 'move the cursor in the list (opens nothing)',
+    open: 'open the mail under the cursor',
     back: 'back to the list, close a dialog',
     compose: 'compose',
     search: 'search',
@@ -76,7 +77,7 @@ export const en = {
     delete: 'delete the open mail',
     unread: 'mark the open mail unread',
     answer: 'reply, reply all, forward',
-    tick: 'tick the open or focused mail (shift-click ticks a range)',
+    tick: 'tick the mail under the cursor, or the open one (shift-click ticks a range)',
     help: 'show or hide these shortcuts',
   },
   mailbox: {
@@ -309,6 +310,7 @@ export const en = {
     noRecipient: 'Give at least one recipient.',
     pastTime: 'Pick a time in the future.',
     tooLarge: 'Attachments may be 25 MB in all.',
+    subjectAtLimit: 'A subject holds at most {{max}} characters; what is typed or pasted past that is cut off.',
     quoteHeader: 'On {{date}}, {{sender}} wrote:',
     forwardedHeader: '---------- Forwarded message ----------',
     forwardedFrom: 'From: {{value}}',

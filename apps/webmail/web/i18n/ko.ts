@@ -6,7 +6,7 @@ export const ko: typeof en = {
     name: 'Letterbox',
     signInTitle: '로그인 – Letterbox',
     sessionExpired: '세션이 만료되었습니다. 다시 로그인하면 보던 곳에서 이어집니다.',
-    skipToList: '메일 목록으로 건너뛰기',
+    skipToMain: '본문 바로가기',
   },
   common: {
     loading: '불러오는 중…',
@@ -69,8 +69,9 @@ export const ko: typeof en = {
   },
   shortcuts: {
     title: '단축키',
-    step: '다음 / 이전 메일',
-    open: '선택한 메일 열기',
+    step: '다음 / 이전 메일, 목록에서는 커서 이동',
+    move: '목록에서 커서 이동 (메일을 열지 않음)',
+    open: '커서가 있는 메일 열기',
     back: '목록으로 돌아가기, 대화상자 닫기',
     compose: '메일쓰기',
     search: '검색',
@@ -78,7 +79,7 @@ export const ko: typeof en = {
     delete: '열린 메일 삭제',
     unread: '열린 메일을 안읽음으로 표시',
     answer: '답장, 전체답장, 전달',
-    tick: '열린 메일 또는 선택한 메일 체크 (Shift+클릭으로 범위 선택)',
+    tick: '커서가 있는 메일 또는 열린 메일 체크 (Shift+클릭으로 범위 선택)',
     help: '단축키 보기 또는 숨기기',
   },
   mailbox: {
@@ -311,6 +312,7 @@ export const ko: typeof en = {
     noRecipient: '받는 사람을 한 명 이상 입력하세요.',
     pastTime: '미래의 시간을 고르세요.',
     tooLarge: '첨부파일은 모두 합쳐 25 MB까지 가능합니다.',
+    subjectAtLimit: '제목은 {{max}}자까지 쓸 수 있습니다. 그 뒤로 입력하거나 붙여넣은 글자는 잘립니다.',
     quoteHeader: '{{date}}, {{sender}} 님이 작성:',
     forwardedHeader: '---------- 전달된 메일 ----------',
     forwardedFrom: '보낸 사람: {{value}}',

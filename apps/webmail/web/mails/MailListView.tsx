@@ -1,6 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MouseEvent, ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { i18next } from '../i18n/i18n';
 import { ErrorMessage, Loading } from '../shared/LoadStates';
 import { MailRow } from './MailRow';
@@ -14,17 +14,59 @@ interface Props {
   filtered: boolean;
   /** Rows ticked for a change to many at once. */
   checked: Set<number>;
-  onCheck(item: ListItem, event: MouseEvent<HTMLInputElement>): void;
+  /** `range`: every row from the last ticked one to this one. */
+  onCheck(item: ListItem, range: boolean): void;
   onOpen(mail: ListItem): void;
   /** Above the rows: the actions on the ticked ones, mark all read. */
   actions?: ReactNode;
 }
 
-/** The rows, with more loaded as the end scrolls into view (or by the button). */
+/** Keys that move the list's cursor, and where to: from the cursor's index to another, given the rows' count. */
+const CURSOR_MOVES: Record<string, (index: number, count: number) => number> = {
+  ArrowDown: (index) => index + 1,
+  j: (index) => index + 1,
+  ArrowUp: (index) => index - 1,
+  k: (index) => index - 1,
+  Home: () => 0,
+  End: (_, count) => count - 1,
+};
+/** The cursor this close to the last row loaded loads more. */
+const LOAD_AHEAD_ROWS = 3;
+
+/**
+ * The rows as a grid that is one Tab stop: ↑/↓ (j/k) move a cursor without opening or marking anything read,
+ * Enter opens the mail under it, x ticks it. More rows load as the end scrolls into view (or by the button).
+ */
 export function MailListView({ title, list, selectedId, sentView, filtered, checked, onCheck, onOpen, actions }: Props) {
   const { t } = useTranslation();
   const sentinel = useRef<HTMLDivElement>(null);
-  const { hasMore, loadMore } = list;
+  const grid = useRef<HTMLDivElement>(null);
+  const { items, hasMore, loadMore } = list;
+  const [cursorId, setCursorId] = useState<number | null>(null);
+
+  // Opening a mail (a click, j/k from the reading pane) puts the cursor on it.
+  useEffect(() => {
+    if (selectedId !== null) setCursorId(selectedId);
+  }, [selectedId]);
+  const cursor = items.find((item) => item.id === cursorId) ?? items.find((item) => item.id === selectedId) ?? items[0];
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (!cursor || event.ctrlKey || event.metaKey || event.altKey || event.target instanceof HTMLInputElement) return;
+    const move = CURSOR_MOVES[event.key];
+    if (move) {
+      const index = Math.min(items.length - 1, Math.max(0, move(items.indexOf(cursor), items.length)));
+      grid.current?.querySelector<HTMLElement>(`.mail-row[data-mail-id="${items[index].id}"]`)?.focus();
+      if (index >= items.length - LOAD_AHEAD_ROWS) loadMore();
+    } else if (event.key === 'Enter') {
+      onOpen(cursor);
+    } else if (event.key === 'x') {
+      onCheck(cursor, false);
+    } else {
+      return;
+    }
+    // Handled here: not also a shortcut of the whole page (j, k and x there act on the open mail).
+    event.preventDefault();
+  }
 
   useEffect(() => {
     const element = sentinel.current;
@@ -34,7 +76,7 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
     });
     observer.observe(element);
     return () => observer.disconnect();
-  }, [hasMore, loadMore, list.items.length]);
+  }, [hasMore, loadMore, items.length]);
 
   return (
     <div className="mail-list-scroll">
@@ -48,20 +90,30 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
       {list.status !== 'loading' && list.items.length === 0 && list.status !== 'error' && (
         <p className="empty">{filtered ? t('list.noMatches') : t('list.empty')}</p>
       )}
-      {list.items.length > 0 && (
-        <ol className="mail-list" aria-label={t('list.messagesOf', { title })} aria-busy={list.status === 'more'}>
-          {list.items.map((mail) => (
+      {items.length > 0 && (
+        <div
+          ref={grid}
+          role="grid"
+          className="mail-list"
+          aria-label={t('list.messagesOf', { title })}
+          aria-multiselectable="true"
+          aria-busy={list.status === 'more'}
+          onKeyDown={onKeyDown}
+        >
+          {items.map((mail) => (
             <MailRow
               key={mail.id}
               mail={mail}
               selected={mail.id === selectedId}
               checked={checked.has(mail.id)}
+              cursor={mail === cursor}
               sentView={sentView}
               onCheck={onCheck}
               onOpen={onOpen}
+              onFocus={(focused) => setCursorId(focused.id)}
             />
           ))}
-        </ol>
+        </div>
       )}
       {list.hasMore && (
         <div ref={sentinel} className="load-more">

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type MouseEvent } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Highlight } from '../api/types';
 import { displayName, formatListDate } from '../shared/format';
@@ -10,15 +10,21 @@ interface Props {
   mail: ListItem;
   selected: boolean;
   checked: boolean;
+  /** The row the list's keyboard cursor is on: the list's one Tab stop. */
+  cursor: boolean;
   /** Sent mail shows its recipients and who has read it. */
   sentView: boolean;
-  onCheck(mail: ListItem, event: MouseEvent<HTMLInputElement>): void;
+  /** `range`: every row from the last ticked one to this one (shift-click). */
+  onCheck(mail: ListItem, range: boolean): void;
   onOpen(mail: ListItem): void;
+  /** Focus came into the row (its cell or its box): the cursor moves there. */
+  onFocus(mail: ListItem): void;
 }
 
-export function MailRow({ mail, selected, checked, sentView, onCheck, onOpen }: Props) {
+/** One row of the list's grid: the box that ticks it, and the cell that opens it. Only the cursor's cell is in the Tab order. */
+export function MailRow({ mail, selected, checked, cursor, sentView, onCheck, onOpen, onFocus }: Props) {
   const { t } = useTranslation();
-  const row = useRef<HTMLButtonElement>(null);
+  const row = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (selected) row.current?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
@@ -26,18 +32,27 @@ export function MailRow({ mail, selected, checked, sentView, onCheck, onOpen }: 
   const who = sentView ? t('row.to', { people: [...mail.to, ...mail.cc].map(displayName).join(', ') || t('row.noRecipients') }) : people;
   const subject = mail.subject || t('common.noSubject');
   return (
-    <li className={`mail-row-item${mail.seen ? '' : ' unread'}${selected ? ' selected' : ''}${checked ? ' checked' : ''}`}>
-      <input
-        type="checkbox"
-        className="row-check"
-        checked={checked}
-        aria-label={t('row.select', { subject })}
-        onClick={(event) => onCheck(mail, event)}
-        onChange={() => undefined}
-      />
-      <button
+    <div
+      role="row"
+      aria-selected={checked}
+      className={`mail-row-item${mail.seen ? '' : ' unread'}${selected ? ' selected' : ''}${checked ? ' checked' : ''}`}
+      onFocus={() => onFocus(mail)}
+    >
+      <div role="gridcell" className="row-check-cell">
+        <input
+          type="checkbox"
+          className="row-check"
+          tabIndex={-1}
+          checked={checked}
+          aria-label={t('row.select', { subject })}
+          onClick={(event) => onCheck(mail, event.shiftKey)}
+          onChange={() => undefined}
+        />
+      </div>
+      <div
         ref={row}
-        type="button"
+        role="gridcell"
+        tabIndex={cursor ? 0 : -1}
         className="mail-row"
         aria-current={selected ? 'true' : undefined}
         data-mail-id={mail.id}
@@ -86,8 +101,8 @@ export function MailRow({ mail, selected, checked, sentView, onCheck, onOpen }: 
         </span>
         <span className="row-snippet">{mail.highlight ? <Marked highlight={mail.highlight} /> : mail.snippet}</span>
         {sentView && mail.receiptConfirm && mail.receiptConfirm.length > 0 && <ReceiptBadge receipts={mail.receiptConfirm} />}
-      </button>
-    </li>
+      </div>
+    </div>
   );
 }
 

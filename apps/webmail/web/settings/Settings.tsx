@@ -24,7 +24,7 @@ interface Props {
 export function Settings({ user, me, mailboxes, onChanged, onSession, onSessionsEnded }: Props) {
   const { t } = useTranslation();
   return (
-    <main className="page" aria-labelledby="settings-title">
+    <main className="page" aria-labelledby="settings-title" tabIndex={-1}>
       <h2 id="settings-title">{t('settings.title')}</h2>
       <p className="muted">
         <Trans i18nKey="settings.signedInAs" values={{ email: user.email }} components={{ strong: <strong /> }} />
