@@ -16,9 +16,12 @@ export function AttachmentPicker({ files, error, onChange }: Props) {
       <label className="file-button">
         <Icon name="clip" /> {t('compose.attachFiles')}
         <input
+          id="compose-files"
           type="file"
           multiple
           className="visually-hidden"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'compose-files-error' : undefined}
           onChange={(event) => {
             onChange([...files, ...Array.from(event.target.files ?? [])]);
             event.target.value = '';
@@ -43,7 +46,7 @@ export function AttachmentPicker({ files, error, onChange }: Props) {
         </ul>
       )}
       {error && (
-        <p className="error" role="alert">
+        <p className="error" id="compose-files-error" role="alert">
           {error}
         </p>
       )}

@@ -24,6 +24,18 @@ const SAVE_LABELS: Record<SaveState, (detail: string) => string> = {
   failed: (reason) => i18next.t('compose.failed', { reason }),
 };
 const UNDO_DELAYS = [5, 10, 30];
+/** RFC 5322's longest line, which a subject must fit in. */
+const SUBJECT_MAX = 998;
+/** The fields a problem can name, in the order they are shown, with the control that takes focus for it. */
+const PROBLEM_FIELDS = [
+  ['to', 'compose-to'],
+  ['cc', 'compose-cc'],
+  ['bcc', 'compose-bcc'],
+  ['subject', 'compose-subject'],
+  ['files', 'compose-files'],
+  ['attachments', 'compose-files'],
+  ['sendLaterAt', 'compose-send-later'],
+] as const;
 
 interface Props {
   draft: Draft;
@@ -56,7 +68,14 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
     return () => (previous as HTMLElement | null)?.focus?.();
   }, []);
 
+  // Problems found (here or by the server) are announced where they are shown, and focus goes to the first field named.
+  useEffect(() => {
+    const first = PROBLEM_FIELDS.find(([name]) => problems[name]);
+    if (first) document.getElementById(first[1])?.focus();
+  }, [problems]);
+
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => onChange({ ...draft, [key]: value });
+  const subjectNotes = [problems.subject && 'compose-subject-error', draft.subject.length >= SUBJECT_MAX && 'compose-subject-limit'].filter(Boolean).join(' ');
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -140,7 +159,23 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
           )}
           <div className="compose-field">
             <label htmlFor="compose-subject">{t('compose.subject')}</label>
-            <input id="compose-subject" type="text" value={draft.subject} onChange={(event) => set('subject', event.target.value)} maxLength={998} />
+            <input
+              id="compose-subject"
+              type="text"
+              value={draft.subject}
+              onChange={(event) => set('subject', event.target.value)}
+              maxLength={SUBJECT_MAX}
+              aria-invalid={problems.subject ? true : undefined}
+              aria-describedby={subjectNotes || undefined}
+            />
+            {problems.subject && (
+              <p className="field-error" id="compose-subject-error" role="alert">
+                {problems.subject}
+              </p>
+            )}
+            <p className="field-note" id="compose-subject-limit" role="status">
+              {draft.subject.length >= SUBJECT_MAX && t('compose.subjectAtLimit', { max: SUBJECT_MAX })}
+            </p>
           </div>
           <div className="compose-body">
             <label className="format-toggle">
@@ -203,6 +238,7 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
             <label>
               {t('compose.sendLater')}{' '}
               <input
+                id="compose-send-later"
                 type="datetime-local"
                 value={draft.sendLaterAt}
                 min={localDateTime(new Date())}
@@ -212,7 +248,7 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
               />
             </label>
             {problems.sendLaterAt && (
-              <span id="compose-send-later-error" className="field-error">
+              <span id="compose-send-later-error" className="field-error" role="alert">
                 {problems.sendLaterAt}
               </span>
             )}

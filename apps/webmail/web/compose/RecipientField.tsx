@@ -106,7 +106,7 @@ export function RecipientField({ id, label, value, error, inputRef, onChange }: 
         </ul>
       )}
       {error && (
-        <p className="field-error" id={`${id}-error`}>
+        <p className="field-error" id={`${id}-error`} role="alert">
           {error}
         </p>
       )}
