@@ -9,6 +9,8 @@ const PATHS = {
   lock: 'M6 11h12v9H6zM9 11V8a3 3 0 0 1 6 0v3',
   clip: 'M16 7l-7 7a2 2 0 0 0 3 3l7-7a4 4 0 0 0-6-6l-7 7a6 6 0 0 0 8 8l6-6',
   file: 'M6 3h8l4 4v14H6zM14 3v4h4',
+  bulletedList: 'M10 6h10M10 12h10M10 18h10M4.5 6h.01M4.5 12h.01M4.5 18h.01',
+  numberedList: 'M10 6h10M10 12h10M10 18h10M4 4l1-1v5M3.5 14a1.2 1.2 0 0 1 2.2.6L3.5 18h2.5',
 } as const;
 
 export type IconName = keyof typeof PATHS;
