@@ -293,17 +293,22 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     await openMailbox('Inbox');
   });
 
-  test('keyboard: j and k step through the mail, Escape goes back to the list', async () => {
+  test('keyboard: j and k step through the mail, Escape goes back to the list, where they move the cursor and Enter opens', async () => {
     await page.locator('body').click({ position: { x: 5, y: 300 } });
     await page.keyboard.press('j');
     await page.waitForFunction(() => location.hash.includes('/mail/'));
     const first = await page.evaluate(() => location.hash);
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('j');
     await page.keyboard.press('j');
     await page.waitForFunction((previous) => location.hash.includes('/mail/') && location.hash !== previous, first);
     await page.keyboard.press('k');
     await page.waitForFunction((previous) => location.hash === previous, first);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !location.hash.includes('/mail/'));
+    // Back in the list, on the row of the mail that was open: j moves the cursor on without opening it.
+    await page.keyboard.press('j');
+    assert.doesNotMatch(await page.evaluate(() => location.hash), /\/mail\//);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((previous) => location.hash.includes('/mail/') && location.hash !== previous, first);
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !location.hash.includes('/mail/'));
   });
