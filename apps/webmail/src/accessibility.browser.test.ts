@@ -140,6 +140,11 @@ describe('the webmail meets WCAG 2.1 AA in a real browser', { timeout: 15 * 60_0
 
           await signIn(page, language, user);
           await check('inbox');
+          const box = page.locator('.row-check').first();
+          await box.check();
+          await page.locator('.selection-bar').waitFor();
+          await check('inbox-ticked');
+          await box.uncheck();
 
           await page.locator('.mail-row', { hasText: 'Lunch on Friday' }).click();
           await page.getByRole('heading', { name: 'Lunch on Friday' }).waitFor();
