@@ -232,6 +232,7 @@ describe('the webmail meets WCAG 2.1 AA in a real browser', { timeout: 15 * 60_0
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('ArrowDown');
       assert.equal(await focusedSubject(), subjects[2], '↓ ↓ moves the cursor two rows');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'keyboard-cursor.png') });
       await page.keyboard.press('k');
       assert.equal(await focusedSubject(), subjects[1], 'k moves it back');
       await page.keyboard.press('j');
