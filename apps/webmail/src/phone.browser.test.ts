@@ -42,6 +42,8 @@ const WORDS = {
     undoFor: 'Undo for',
     send: 'Send',
     sending: 'Sending',
+    account: 'Account',
+    settings: 'Settings',
   },
   'ko-KR': {
     email: '이메일',
@@ -59,6 +61,8 @@ const WORDS = {
     undoFor: '보내기 취소 가능 시간',
     send: '보내기',
     sending: '보내기',
+    account: '계정',
+    settings: '설정',
   },
 } as const;
 
@@ -284,6 +288,12 @@ describe('the webmail on a phone in a real browser', { timeout: 10 * 60_000 }, (
         const reply = await simpleParser(Buffer.from(delivered.items[0].raw ?? '', 'base64'));
         assert.match(String(reply.subject), new RegExp(`${run}`));
         assert.match(reply.text ?? '', new RegExp(`Agreed, ${run}`));
+
+        // The settings are an icon in the top bar, and fit the screen too.
+        await page.getByRole('navigation', { name: words.account }).getByRole('link', { name: words.settings }).tap();
+        await page.getByRole('heading', { level: 2, name: words.settings }).waitFor();
+        assert.deepEqual(await horizontalOverflow(page), []);
+        await screenshot(page, `${tag}-settings`);
 
         assert.deepEqual(pageErrors, []);
       } finally {
