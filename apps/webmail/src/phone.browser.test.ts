@@ -80,7 +80,9 @@ function smallTargets(page: Page, scope: string): Promise<SmallTarget[]> {
       const root = document.querySelector(scope);
       if (!root) throw new Error(`nothing on the page is ${scope}`);
       const small: SmallTarget[] = [];
-      const controls = root.querySelectorAll<HTMLElement>('a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [tabindex="0"]');
+      const controls = root.querySelectorAll<HTMLElement>(
+        'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [tabindex="0"]',
+      );
       for (const control of controls) {
         const box = (control.closest('label') ?? control).getBoundingClientRect();
         const onScreen = box.width > 1 && box.height > 1 && box.right > 0 && box.bottom > 0 && box.left < innerWidth && box.top < innerHeight;
@@ -104,7 +106,9 @@ function horizontalOverflow(page: Page): Promise<string[]> {
     for (const whole of [document.documentElement, document.body]) {
       if (whole.scrollWidth > width) problems.push(`${whole.tagName} is ${whole.scrollWidth} px wide on a ${width} px screen`);
     }
-    const parts = document.querySelectorAll<HTMLElement>('.topbar, .list-pane, .mail-list-scroll, .mail-list, .reader, .reader-content, .mail-header, #mailbox-drawer');
+    const parts = document.querySelectorAll<HTMLElement>(
+      '.topbar, .list-pane, .mail-list-scroll, .mail-list, .reader, .reader-content, .mail-header, #mailbox-drawer',
+    );
     for (const part of parts) {
       if (!part.checkVisibility({ visibilityProperty: true })) continue;
       const box = part.getBoundingClientRect();
@@ -283,7 +287,9 @@ describe('the webmail on a phone in a real browser', { timeout: 10 * 60_000 }, (
         await compose.getByRole('button', { name: words.send, exact: true }).tap();
         await compose.waitFor({ state: 'detached' });
         await page.getByRole('region', { name: words.sending }).locator('[data-status="sent"]').waitFor({ timeout: 60_000 });
-        const delivered = (await (await fetch(`${platform.mockProvidersUrl}/smtp/messages?to=${encodeURIComponent(seeded.sender)}&raw=1`)).json()) as SmtpMessages;
+        const delivered = (await (
+          await fetch(`${platform.mockProvidersUrl}/smtp/messages?to=${encodeURIComponent(seeded.sender)}&raw=1`)
+        ).json()) as SmtpMessages;
         assert.equal(delivered.total, 1);
         const reply = await simpleParser(Buffer.from(delivered.items[0].raw ?? '', 'base64'));
         assert.match(String(reply.subject), new RegExp(`${run}`));
@@ -292,6 +298,7 @@ describe('the webmail on a phone in a real browser', { timeout: 10 * 60_000 }, (
         // The settings are an icon in the top bar, and fit the screen too.
         await page.getByRole('navigation', { name: words.account }).getByRole('link', { name: words.settings }).tap();
         await page.getByRole('heading', { level: 2, name: words.settings }).waitFor();
+        assert.equal(await list.isVisible(), false, 'the settings are the only screen');
         assert.deepEqual(await horizontalOverflow(page), []);
         await screenshot(page, `${tag}-settings`);
 
