@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { simpleParser } from 'mailparser';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { Database } from '@letterbox/db';
-import { storeMail } from '@letterbox/mail';
+import { MailboxChanges, storeMail } from '@letterbox/mail';
 import { createTestUser, testBlobStore, testDatabase, waitFor, type TestUser } from '@letterbox/testing';
 import { launchChromium, phoneContext } from './testing/browser';
 import { buildSpa } from './testing/build-spa';
@@ -33,7 +33,6 @@ const WORDS = {
     menu: 'Mailboxes',
     mailboxes: 'Mailboxes',
     inbox: 'Inbox',
-    sent: 'Sent',
     list: 'Mail list',
     readingPane: 'Reading pane',
     back: 'Back',
@@ -52,7 +51,6 @@ const WORDS = {
     menu: '편지함 목록',
     mailboxes: '편지함',
     inbox: '받은편지함',
-    sent: '보낸편지함',
     list: '메일 목록',
     readingPane: '메일 보기',
     back: '목록',
@@ -156,8 +154,8 @@ describe('the webmail on a phone in a real browser', { timeout: 10 * 60_000 }, (
     screenshots.push(file);
   }
 
-  /** An inbox longer than the screen, a long-winded mail in the middle of it from a far-away sender, and one sent mail. */
-  async function seedMail(user: TestUser, run: string): Promise<{ subject: string; sender: string; sentSubject: string }> {
+  /** An inbox longer than the screen, a long-winded mail in the middle of it from a far-away sender, and a folder of the user's. */
+  async function seedMail(user: TestUser, run: string): Promise<{ subject: string; sender: string; folder: string; filedSubject: string }> {
     const blobs = testBlobStore();
     const sender = `someone.with.a.remarkably.long.mailbox.name.${run}@a-very-long-subdomain.of-an-external-company.example.test`;
     const subject = `Planning ${run}: a subject line long enough to run off a phone's screen twice over, with every follow-up listed`;
@@ -176,14 +174,16 @@ describe('the webmail on a phone in a real browser', { timeout: 10 * 60_000 }, (
         }),
       });
     }
-    const sentSubject = `Sent from a desk ${run}`;
+    const folder = 'Projects for the whole of next year and the year after';
+    const filed = await new MailboxChanges(db.sql, async () => true).create(user.id, folder);
+    const filedSubject = `Filed away ${run}`;
     await storeMail(db, blobs, {
       userId: user.id,
-      mailboxId: user.mailboxes.sent,
+      mailboxId: filed.id,
       seen: true,
-      eml: plainEml({ from: user.email, to: 'friend@example.test', subject: sentSubject, text: 'Sent earlier.' }),
+      eml: plainEml({ from: 'Colleague <colleague@example.test>', to: user.email, subject: filedSubject, text: 'Kept.' }),
     });
-    return { subject, sender, sentSubject };
+    return { subject, sender, folder, filedSubject };
   }
 
   for (const locale of ['en-US', 'ko-KR'] as const satisfies Locale[]) {
@@ -227,6 +227,11 @@ describe('the webmail on a phone in a real browser', { timeout: 10 * 60_000 }, (
         assert.deepEqual(await smallTargets(page, '#mailbox-drawer'), []);
         assert.deepEqual(await horizontalOverflow(page), []);
         await screenshot(page, `${tag}-drawer`);
+        const focusInDrawer = () => page.evaluate(() => document.activeElement?.closest('#mailbox-drawer') !== null);
+        for (const key of ['Shift+Tab', 'Shift+Tab', 'Tab', 'Tab', 'Tab']) {
+          await page.keyboard.press(key);
+          assert.equal(await focusInDrawer(), true, `focus stays in the open drawer (${key})`);
+        }
         await page.keyboard.press('Escape');
         await drawer.waitFor({ state: 'hidden' });
         assert.equal(await menu.getAttribute('aria-expanded'), 'false');
@@ -238,10 +243,10 @@ describe('the webmail on a phone in a real browser', { timeout: 10 * 60_000 }, (
         await drawer.waitFor({ state: 'hidden' });
 
         await menu.tap();
-        await drawer.getByRole('link', { name: new RegExp(words.sent) }).tap();
+        await drawer.getByRole('link', { name: seeded.folder }).tap();
         await drawer.waitFor({ state: 'hidden' });
-        await listHeading(words.sent).waitFor();
-        await row(seeded.sentSubject).waitFor();
+        await listHeading(seeded.folder).waitFor();
+        await row(seeded.filedSubject).waitFor();
         await menu.tap();
         await drawer.getByRole('link', { name: new RegExp(words.inbox) }).tap();
         await listHeading(words.inbox).waitFor();
