@@ -81,7 +81,7 @@ function smallTargets(page: Page, scope: string): Promise<SmallTarget[]> {
       const controls = root.querySelectorAll<HTMLElement>(
         'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [tabindex="0"]',
       );
-      for (const control of controls) {
+      for (const control of Array.from(controls)) {
         const box = (control.closest('label') ?? control).getBoundingClientRect();
         const onScreen = box.width > 1 && box.height > 1 && box.right > 0 && box.bottom > 0 && box.left < innerWidth && box.top < innerHeight;
         if (!onScreen || !control.checkVisibility({ visibilityProperty: true })) continue;
@@ -107,7 +107,7 @@ function horizontalOverflow(page: Page): Promise<string[]> {
     const parts = document.querySelectorAll<HTMLElement>(
       '.topbar, .list-pane, .mail-list-scroll, .mail-list, .reader, .reader-content, .mail-header, #mailbox-drawer',
     );
-    for (const part of parts) {
+    for (const part of Array.from(parts)) {
       if (!part.checkVisibility({ visibilityProperty: true })) continue;
       const box = part.getBoundingClientRect();
       if (box.left < -0.5 || box.right > width + 0.5) problems.push(`.${part.className} spans ${box.left}–${box.right} px`);
