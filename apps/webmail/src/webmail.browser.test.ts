@@ -619,35 +619,6 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     assert.equal(await page.evaluate(() => location.hash), sentHash, 'back in the mailbox it was in');
   });
 
-  test('on a phone-sized screen: one column, the list or the open mail', async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-US' });
-    phone.setDefaultTimeout(30_000);
-    const mobile = await phone.newPage();
-    try {
-      await mobile.goto(platform.webmailUrl);
-      await signIn(mobile);
-      await row(seeded.report.subject, mobile).waitFor();
-      assert.equal(await mobile.getByRole('region', { name: 'Reading pane' }).isVisible(), false, 'the list alone');
-      const overflow = await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.ok(overflow <= 0, `no sideways scrolling (${overflow}px too wide)`);
-      await screenshot(mobile, 'phone-inbox');
-
-      await row(seeded.report.subject, mobile).tap();
-      const pane = mobile.getByRole('region', { name: 'Reading pane' });
-      await pane.getByRole('heading', { name: seeded.report.subject }).waitFor();
-      assert.equal(await mobile.locator('.list-pane').isVisible(), false, 'the open mail alone');
-      await screenshot(mobile, 'phone-reading-pane');
-      await pane.getByRole('button', { name: /Back/ }).tap();
-      await row(seeded.report.subject, mobile).waitFor();
-
-      await mobile.getByRole('button', { name: /Compose/ }).tap();
-      await mobile.getByRole('dialog', { name: 'New message' }).waitFor();
-      await screenshot(mobile, 'phone-compose');
-    } finally {
-      await phone.close();
-    }
-  });
-
   test('no script errors on the page', () => {
     assert.deepEqual(pageErrors, []);
   });

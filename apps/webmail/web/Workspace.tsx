@@ -15,6 +15,7 @@ import { useLiveEvents, type LiveEvent } from './live/useLiveEvents';
 import { switchLanguage } from './i18n/i18n';
 import { mailboxName } from './mailboxes/mailbox-name';
 import { MailboxList } from './mailboxes/MailboxList';
+import { SidebarDrawer } from './mailboxes/SidebarDrawer';
 import { UnlockMailbox } from './mailboxes/UnlockMailbox';
 import { useMailboxes } from './mailboxes/useMailboxes';
 import { MailListToolbar } from './mails/MailListToolbar';
@@ -59,6 +60,9 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   const searchRef = useRef<HTMLInputElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const paneActions = useRef<PaneActions | null>(null);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
 
   const mailbox = mailboxes?.find((candidate) => candidate.id === route.mailboxId) ?? null;
   const sentView = mailbox?.role === 'sent';
@@ -220,9 +224,14 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
       setBulkProgress(null);
     }
   }
+  // Focus goes to the row of the mail just read, where the list was left: the list does not scroll to it (on a phone the
+  // list comes back as it was).
   const back = useCallback(() => {
+    const read = routeRef.current.mailId;
     navigate({ mailboxId: routeRef.current.mailboxId, mailId: null });
-    requestAnimationFrame(() => document.querySelector<HTMLElement>('.mail-row[aria-current="true"], .mail-row')?.focus());
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLElement>(`.mail-row[data-mail-id="${read}"], .mail-row[aria-current="true"], .mail-row`)?.focus({ preventScroll: true }),
+    );
   }, []);
 
   const onChanged = useCallback(
@@ -331,7 +340,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
         if (route.mailId !== null) back();
       },
     },
-    !composing && page.kind === 'mail',
+    !composing && !drawerOpen && page.kind === 'mail',
   );
 
   function sent(send: SendView, sentDraft: Draft) {
@@ -356,13 +365,21 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   return (
     <div className="app">
       <SkipLink />
-      <TopBar user={session.user} me={me} page={page} live={live} onCompose={startCompose} onSignOut={onSignOut} />
+      <TopBar
+        user={session.user}
+        me={me}
+        page={page}
+        live={live}
+        drawer={{ open: drawerOpen, buttonRef: menuButton, onToggle: () => setDrawerOpen((open) => !open) }}
+        onCompose={startCompose}
+        onSignOut={onSignOut}
+      />
       {page.kind === 'settings' && (
         <Settings user={session.user} me={me} mailboxes={mailboxes} onChanged={refreshMe} onSession={onSession} onSessionsEnded={onSessionsEnded} />
       )}
       {page.kind === 'admin' && <AdminArea section={page.section} me={me} />}
       <div className="workspace" data-view={route.mailId === null ? 'list' : 'reader'} hidden={page.kind !== 'mail'}>
-        <aside className="sidebar">
+        <SidebarDrawer open={drawerOpen} label={t('mailbox.navigation')} opener={menuButton} onClose={closeDrawer}>
           {/* The scheduled mails right under the folders: the foot of the sidebar is where the send tracker shows. */}
           <div>
             <MailboxList
@@ -376,7 +393,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
           </div>
           {me?.usage && <UsageMeter usage={me.usage} />}
           <ShortcutHelp open={helpOpen} onToggle={setHelpOpen} />
-        </aside>
+        </SidebarDrawer>
         <main className="mail-panes" id="main" tabIndex={-1}>
           <section className="list-pane" aria-label={t('list.region')}>
             <MailListToolbar options={options} folderName={mailboxTitle ?? t('list.thisFolder')} onChange={setOptions} searchRef={searchRef} />

@@ -16,3 +16,10 @@ export async function desktopContext(browser: Browser): Promise<BrowserContext> 
   context.setDefaultTimeout(30_000);
   return context;
 }
+
+/** A phone of 390 × 844 CSS pixels (an iPhone's), touch, at three device pixels per CSS pixel. */
+export async function phoneContext(browser: Browser, locale: 'en-US' | 'ko-KR' = 'en-US'): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true, locale });
+  context.setDefaultTimeout(30_000);
+  return context;
+}

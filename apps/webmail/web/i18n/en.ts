@@ -55,6 +55,7 @@ export const en = {
     changed: 'Your password was changed; every other session has ended.',
   },
   topBar: {
+    mailboxes: 'Mailboxes',
     compose: 'Compose',
     composeShortcut: 'Compose (c)',
     liveHint: 'New mail appears without reloading while live',

@@ -57,6 +57,7 @@ export const ko: typeof en = {
     changed: '비밀번호가 변경되었습니다. 다른 모든 세션은 종료되었습니다.',
   },
   topBar: {
+    mailboxes: '편지함 목록',
     compose: '메일쓰기',
     composeShortcut: '메일쓰기 (c)',
     liveHint: '실시간 연결 중에는 새 메일이 새로고침 없이 나타납니다',

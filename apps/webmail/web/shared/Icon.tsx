@@ -11,6 +11,10 @@ const PATHS = {
   file: 'M6 3h8l4 4v14H6zM14 3v4h4',
   bulletedList: 'M10 6h10M10 12h10M10 18h10M4.5 6h.01M4.5 12h.01M4.5 18h.01',
   numberedList: 'M10 6h10M10 12h10M10 18h10M4 4l1-1v5M3.5 14a1.2 1.2 0 0 1 2.2.6L3.5 18h2.5',
+  menu: 'M4 6h16M4 12h16M4 18h16',
+  settings: 'M12 9a3 3 0 1 0 0 6a3 3 0 0 0 0-6zM12 2v3M12 19v3M2 12h3M19 12h3M4.9 4.9L7 7M17 17l2.1 2.1M4.9 19.1L7 17M17 7l2.1-2.1',
+  admin: 'M12 3l8 3v6c0 5-3.5 8-8 9c-4.5-1-8-4-8-9V6z',
+  signOut: 'M10 4H5v16h5M14 8l4 4-4 4M18 12H9',
 } as const;
 
 export type IconName = keyof typeof PATHS;
