@@ -148,6 +148,8 @@ export const en = {
     inAllFolders: 'In all folders',
     onlyInFolder: 'Only in {{folder}}',
     filters: 'Filters and order',
+    filtersOn_one: 'Filters and order ({{count}} filter on)',
+    filtersOn_other: 'Filters and order ({{count}} filters on)',
     conversations: 'Conversations',
     unread: 'Unread',
     flagged: 'Flagged',
@@ -194,6 +196,7 @@ export const en = {
     notSpam: 'Not spam',
     reportSpam: 'Report spam',
     clear: 'Clear selection',
+    more: 'More actions',
   },
   move: {
     moveTo: 'Move to',

@@ -150,6 +150,8 @@ export const ko: typeof en = {
     inAllFolders: '모든 편지함에서',
     onlyInFolder: '{{folder}}에서만',
     filters: '필터 및 정렬',
+    filtersOn_one: '필터 및 정렬 (필터 {{count}}개 적용 중)',
+    filtersOn_other: '필터 및 정렬 (필터 {{count}}개 적용 중)',
     conversations: '대화별 보기',
     unread: '안읽음',
     flagged: '깃발',
@@ -196,6 +198,7 @@ export const ko: typeof en = {
     notSpam: '스팸 아님',
     reportSpam: '스팸 신고',
     clear: '선택 해제',
+    more: '더보기',
   },
   move: {
     moveTo: '이동',

@@ -9,6 +9,13 @@ const PATHS = {
   lock: 'M6 11h12v9H6zM9 11V8a3 3 0 0 1 6 0v3',
   clip: 'M16 7l-7 7a2 2 0 0 0 3 3l7-7a4 4 0 0 0-6-6l-7 7a6 6 0 0 0 8 8l6-6',
   file: 'M6 3h8l4 4v14H6zM14 3v4h4',
+  search: 'M10.5 17a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13zM15.5 15.5L21 21',
+  filter: 'M3 5h18l-7 8v6l-4 2v-8z',
+  more: 'M5 12h.01M12 12h.01M19 12h.01',
+  mail: 'M3 6h18v12H3zM3 6l9 7 9-7',
+  mailOpen: 'M3 10l9-6 9 6v10H3zM3 10l9 6 9-6',
+  flag: 'M5 21V4M5 4h12l-2 4 2 4H5',
+  close: 'M6 6l12 12M18 6L6 18',
 } as const;
 
 export type IconName = keyof typeof PATHS;
