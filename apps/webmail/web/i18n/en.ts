@@ -154,7 +154,6 @@ export const en = {
     unread: 'Unread',
     flagged: 'Flagged',
     attachments: 'Attachments',
-    order: 'Order',
     newestFirst: 'Newest first',
     oldestFirst: 'Oldest first',
   },

@@ -156,7 +156,6 @@ export const ko: typeof en = {
     unread: '안읽음',
     flagged: '깃발',
     attachments: '첨부파일',
-    order: '정렬',
     newestFirst: '최신순',
     oldestFirst: '오래된순',
   },

@@ -147,7 +147,7 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
   const role = mailboxes.find((mailbox) => mailbox.id === mail.mailboxId)?.role;
   const isDraft = role === 'drafts';
   const language = mailLanguage(mail.headers);
-  // The open mail's body comes right under its header; what is about it (attachments, delivery, receipts) and the rest of its conversation follow.
+  // The body right under the header, where the eye is; what is about the mail, and the rest of its conversation, follow it.
   return (
     <article className="reader-content" aria-labelledby="mail-subject">
       <MailActions

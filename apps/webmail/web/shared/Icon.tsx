@@ -11,7 +11,7 @@ const PATHS = {
   file: 'M6 3h8l4 4v14H6zM14 3v4h4',
   search: 'M10.5 17a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13zM15.5 15.5L21 21',
   filter: 'M3 5h18l-7 8v6l-4 2v-8z',
-  more: 'M5 12h.01M12 12h.01M19 12h.01',
+  more: 'M5 12h1M12 12h1M19 12h1',
   mail: 'M3 6h18v12H3zM3 6l9 7 9-7',
   mailOpen: 'M3 10l9-6 9 6v10H3zM3 10l9 6 9-6',
   flag: 'M5 21V4M5 4h12l-2 4 2 4H5',

@@ -97,7 +97,11 @@ export function MenuButton({ icon, label, entries, badge, disabled }: Props) {
       event.stopPropagation();
       return close();
     }
-    if (event.key === 'Tab') return setOpen(false);
+    if (event.key === 'Tab') {
+      // From the button, Tab goes on to what follows the menu.
+      button.current?.focus();
+      return setOpen(false);
+    }
     if (event.key.length === 1 && /\S/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
       // A first letter goes to the next entry starting with it, as in any menu, and is no shortcut of the page's.
       event.preventDefault();
