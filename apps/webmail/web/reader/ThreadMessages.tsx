@@ -65,7 +65,7 @@ export function ThreadMessages({ threadId, openMailId }: Props) {
                 onClick={() => void toggle(message)}
               >
                 <span className="thread-from">{displayName(message.from)}</span>
-                <span className="thread-snippet">{message.snippet}</span>
+                {!shown && <span className="thread-snippet">{message.snippet}</span>}
                 <time className="thread-date" dateTime={message.receivedAt} title={formatFullDate(message.receivedAt)}>
                   {formatListDate(message.receivedAt)}
                 </time>
