@@ -376,8 +376,10 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     const file = forwarded.attachments.find((attachment) => attachment.filename === seeded.report.attachment.filename);
     assert.ok(file?.content.equals(seeded.report.attachment.content), 'the original attachment, byte for byte, without uploading it again');
 
-    // The original is flagged as answered, and its conversation holds the reply and the forward.
+    // The original is flagged as answered, and its conversation holds the reply and the forward, once their Sent
+    // copies are stored (on a busy machine, as late as the outbox sweep a minute on).
     await openMailbox('Sent');
+    for (const subject of [`Re: ${seeded.report.subject}`, `Fwd: ${seeded.report.subject}`]) await row(subject).waitFor({ timeout: 90_000 });
     await openMailbox('Inbox');
     await row(seeded.report.subject).locator('.answered').waitFor();
     await row(seeded.report.subject).locator('.forwarded').waitFor();

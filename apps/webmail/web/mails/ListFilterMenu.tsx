@@ -7,15 +7,14 @@ interface Props {
   onChange(options: ListOptions): void;
 }
 
-type Filter = 'conversations' | 'unreadOnly' | 'flaggedOnly' | 'withAttachments';
-const FILTERS: Array<{ option: Filter; label: 'toolbar.conversations' | 'toolbar.unread' | 'toolbar.flagged' | 'toolbar.attachments' }> = [
-  { option: 'conversations', label: 'toolbar.conversations' },
+type Filter = 'unreadOnly' | 'flaggedOnly' | 'withAttachments';
+const FILTERS: Array<{ option: Filter; label: 'toolbar.unread' | 'toolbar.flagged' | 'toolbar.attachments' }> = [
   { option: 'unreadOnly', label: 'toolbar.unread' },
   { option: 'flaggedOnly', label: 'toolbar.flagged' },
   { option: 'withAttachments', label: 'toolbar.attachments' },
 ];
 
-/** The list's filters (each on or off) and its order, in one menu; its button counts the filters that are on. */
+/** How the list shows (conversations or single mails), its filters and its order, in one menu; its button counts the filters that are on. */
 export function ListFilterMenu({ options, onChange }: Props) {
   const { t } = useTranslation();
   const on = FILTERS.filter(({ option }) => options[option]).length;
@@ -30,11 +29,19 @@ export function ListFilterMenu({ options, onChange }: Props) {
     onSelect: () => onChange({ ...options, sort }),
   });
   const entries: MenuEntry[] = [
+    {
+      key: 'conversations',
+      label: t('toolbar.conversations'),
+      kind: 'checkbox',
+      checked: options.conversations,
+      onSelect: () => onChange({ ...options, conversations: !options.conversations }),
+    },
     ...FILTERS.map(({ option, label }) => ({
       key: option,
       label: t(label),
       kind: 'checkbox' as const,
       checked: options[option],
+      startsGroup: option === FILTERS[0].option,
       onSelect: () => onChange({ ...options, [option]: !options[option] }),
     })),
     order('-receivedAt', t('toolbar.newestFirst'), true),
