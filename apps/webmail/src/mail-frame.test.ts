@@ -26,6 +26,15 @@ describe('the mail frame', () => {
     assert.match(await response.text(), /<p>hi<\/p>/);
   });
 
+  test('the document carries the mail’s language when one is given, and refuses what is not a language tag', async () => {
+    const post = (body: string) => fetch(url, { method: 'POST', headers: { 'content-type': form, 'sec-fetch-site': 'same-origin' }, body });
+    assert.match(await (await post('html=x&lang=ko-KR')).text(), /^<!doctype html><html lang="ko-KR">/);
+    assert.match(await (await post('html=x')).text(), /^<!doctype html><html>/);
+    const refused = await post('html=x&lang=%22%3E%3Cscript%3E');
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /lang/);
+  });
+
   test('a post from another site, or from a client that does not say where it comes from, is refused', async () => {
     for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, {}] as Array<Record<string, string>>) {
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': form, ...headers }, body: 'html=x' });

@@ -14,19 +14,22 @@ export const MAIL_FRAME_TIMEOUT_MS = 30_000;
 
 let framesInProgress = 0;
 
+/** A language tag as the SPA passes it from the mail's Content-Language: ko, en-US, zh-Hant-TW. */
+const LANGUAGE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,6}$/;
+
 /**
  * The document shown in the reading pane's frame. The SPA posts the read API's sanitized
  * HTML here (a form targeting the frame) and gets it back as a document with a policy of
  * its own: a srcdoc or blob: frame would inherit the SPA's policy, under which remote
  * images could never be shown, even when the reader asks.
  */
-export function mailFrameDocument(html: string, remoteImages: boolean): string {
+export function mailFrameDocument(html: string, remoteImages: boolean, lang?: string): string {
   return [
-    '<!doctype html><html><head><meta charset="utf-8">',
+    `<!doctype html><html${lang ? ` lang="${lang}"` : ''}><head><meta charset="utf-8">`,
     '<meta name="referrer" content="no-referrer">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<base target="_blank">',
-    '<style>html{color-scheme:light}body{margin:0;padding:16px;font:15px/1.5 system-ui,sans-serif;color:#1f2328;background:#fff;overflow-wrap:anywhere}img{max-width:100%;height:auto}table{max-width:100%}pre{white-space:pre-wrap}</style>',
+    '<style>html{color-scheme:light}body{margin:0;padding:16px;font:15px/1.5 "Noto Sans KR","Noto Sans CJK KR",system-ui,sans-serif;color:#1f2328;background:#fff;overflow-wrap:anywhere}img{max-width:100%;height:auto}table{max-width:100%}pre{white-space:pre-wrap}</style>',
     `</head><body data-remote-images="${remoteImages ? 'shown' : 'blocked'}">`,
     html,
     '</body></html>',
@@ -39,7 +42,7 @@ function answer(response: ServerResponse, status: number, detail: string, header
 }
 
 /**
- * POST /mail-frame with a form (`html`, `remote=1` to show remote images). Only this
+ * POST /mail-frame with a form (`html`, `remote=1` to show remote images, `lang` the mail's language). Only this
  * origin's own pages may post it: a browser says so in Sec-Fetch-Site (every browser the
  * webmail runs in sends it), so another site, or a script without a browser, cannot have
  * its content shown here.
@@ -77,7 +80,9 @@ export function handleMailFrame(request: IncomingMessage, response: ServerRespon
     if (response.headersSent) return;
     const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
     const remote = form.get('remote') === '1';
-    const body = mailFrameDocument(form.get('html') ?? '', remote);
+    const lang = form.get('lang') ?? undefined;
+    if (lang !== undefined && !LANGUAGE_TAG.test(lang)) return answer(response, 400, 'lang: one language tag, such as ko or en-US');
+    const body = mailFrameDocument(form.get('html') ?? '', remote, lang);
     response.writeHead(200, {
       ...COMMON_HEADERS,
       'content-type': 'text/html; charset=utf-8',

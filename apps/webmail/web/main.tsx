@@ -6,6 +6,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/sign-in.css';
 import './styles/mail.css';
+import './styles/toolbar.css';
 import './styles/sender-check.css';
 import './styles/compose.css';
 import './styles/account.css';

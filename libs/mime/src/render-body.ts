@@ -1,6 +1,7 @@
 import { decodeCharset } from './charset';
 import { htmlToText } from './html-to-text';
 import type { BodyPartLayout } from './layout';
+import { withoutQuotedText } from './quoted-text';
 import { decodeTransfer } from './transfer-encoding';
 
 export interface RenderedBody {
@@ -21,10 +22,14 @@ export function renderBodies(parts: BodyPartLayout[], encodedParts: Buffer[]): R
   return { text: texts.length > 0 ? texts.join('\n') : html ? htmlToText(html) : '', html };
 }
 
-/** The first words of a message, as a list shows them. */
+/**
+ * The first words of a message, as a list and a conversation's folded messages show them: its own words,
+ * without the quote of the message it answers (the whole text when it is all quote, as a bare forward is).
+ */
 export function makeSnippet(text: string, length = 200): string {
+  const own = withoutQuotedText(text) || text;
   // Only the start is shown: what follows it is never scanned, however long the text.
-  const flat = text
+  const flat = own
     .slice(0, length * 8)
     .replace(/\s+/g, ' ')
     .trim();

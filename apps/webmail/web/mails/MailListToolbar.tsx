@@ -1,5 +1,7 @@
 import { useEffect, useState, type FormEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { IconButton } from '../shared/IconButton';
+import { ListFilterMenu } from './ListFilterMenu';
 import type { ListOptions } from './useMailList';
 
 interface Props {
@@ -10,7 +12,7 @@ interface Props {
   searchRef: RefObject<HTMLInputElement | null>;
 }
 
-/** Full-text search (with operators), conversations, sort order, and the unread / flagged / attachment filters. */
+/** One row: full-text search (with operators), and a menu of the list's filters and order. */
 export function MailListToolbar({ options, folderName, onChange, searchRef }: Props) {
   const { t } = useTranslation();
   const [search, setSearch] = useState(options.search);
@@ -23,23 +25,26 @@ export function MailListToolbar({ options, folderName, onChange, searchRef }: Pr
 
   return (
     <div className="list-toolbar">
-      <form role="search" className="search" onSubmit={submit}>
-        <label htmlFor="search-text" className="visually-hidden">
-          {t('toolbar.searchLabel')}
-        </label>
-        <input
-          id="search-text"
-          ref={searchRef}
-          type="search"
-          placeholder={t('toolbar.searchPlaceholder')}
-          value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
-            if (event.target.value === '' && options.search) onChange({ ...options, search: '' });
-          }}
-        />
-        <button type="submit">{t('toolbar.search')}</button>
-      </form>
+      <div className="list-toolbar-row">
+        <form role="search" className="search" onSubmit={submit}>
+          <label htmlFor="search-text" className="visually-hidden">
+            {t('toolbar.searchLabel')}
+          </label>
+          <input
+            id="search-text"
+            ref={searchRef}
+            type="search"
+            placeholder={t('toolbar.searchPlaceholder')}
+            value={search}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              if (event.target.value === '' && options.search) onChange({ ...options, search: '' });
+            }}
+          />
+          <IconButton type="submit" icon="search" label={t('toolbar.search')} />
+        </form>
+        <ListFilterMenu options={options} onChange={onChange} />
+      </div>
       {options.search && (
         <p className="search-scope" role="status">
           {options.searchFolderOnly ? (
@@ -64,36 +69,6 @@ export function MailListToolbar({ options, folderName, onChange, searchRef }: Pr
           )}
         </p>
       )}
-      <div className="filters" role="group" aria-label={t('toolbar.filters')}>
-        <label>
-          <input type="checkbox" checked={options.conversations} onChange={(event) => onChange({ ...options, conversations: event.target.checked })} />{' '}
-          {t('toolbar.conversations')}
-        </label>
-        <label>
-          <input type="checkbox" checked={options.unreadOnly} onChange={(event) => onChange({ ...options, unreadOnly: event.target.checked })} />{' '}
-          {t('toolbar.unread')}
-        </label>
-        <label>
-          <input type="checkbox" checked={options.flaggedOnly} onChange={(event) => onChange({ ...options, flaggedOnly: event.target.checked })} />{' '}
-          {t('toolbar.flagged')}
-        </label>
-        <label>
-          <input type="checkbox" checked={options.withAttachments} onChange={(event) => onChange({ ...options, withAttachments: event.target.checked })} />{' '}
-          {t('toolbar.attachments')}
-        </label>
-        <label htmlFor="sort-order" className="visually-hidden">
-          {t('toolbar.order')}
-        </label>
-        <select
-          id="sort-order"
-          value={options.sort}
-          disabled={options.conversations}
-          onChange={(event) => onChange({ ...options, sort: event.target.value as ListOptions['sort'] })}
-        >
-          <option value="-receivedAt">{t('toolbar.newestFirst')}</option>
-          <option value="receivedAt">{t('toolbar.oldestFirst')}</option>
-        </select>
-      </div>
     </div>
   );
 }

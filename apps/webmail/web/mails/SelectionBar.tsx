@@ -1,6 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import type { Mailbox } from '../api/types';
-import { MoveToSelect } from './MoveToSelect';
+import { mailboxName } from '../mailboxes/mailbox-name';
+import { IconButton } from '../shared/IconButton';
+import { MenuButton } from '../shared/MenuButton';
+import { moveFocusAlongToolbar } from '../shared/toolbar-keys';
 
 interface Props {
   count: number;
@@ -17,36 +20,38 @@ interface Props {
   onClear(): void;
 }
 
-/** What can be done to the ticked rows at once. */
+/**
+ * What can be done to the ticked rows at once, as one row of icons: the everyday actions, a menu of the
+ * folders to move to, and the rarer ones (mark unread, unflag) in a "More" menu.
+ */
 export function SelectionBar({ count, mailboxes, currentMailboxId, busy, onRead, onFlag, onMove, onReportSpam, inSpam, onDelete, onClear }: Props) {
   const { t } = useTranslation();
+  const targets = mailboxes.filter((mailbox) => mailbox.id !== currentMailboxId && !mailbox.locked);
   return (
-    <div className="selection-bar" role="toolbar" aria-label={t('selection.label')}>
+    <div className="selection-bar" role="toolbar" aria-label={t('selection.label')} onKeyDown={moveFocusAlongToolbar}>
       <span className="selection-count" role="status">
         {t('selection.count', { count })}
       </span>
-      <button type="button" disabled={busy} onClick={() => onRead(true)}>
-        {t('selection.markRead')}
-      </button>
-      <button type="button" disabled={busy} onClick={() => onRead(false)}>
-        {t('selection.markUnread')}
-      </button>
-      <button type="button" disabled={busy} onClick={() => onFlag(true)}>
-        {t('selection.flag')}
-      </button>
-      <button type="button" disabled={busy} onClick={() => onFlag(false)}>
-        {t('selection.unflag')}
-      </button>
-      <MoveToSelect label={t('selection.moveSelectedTo')} mailboxes={mailboxes} currentMailboxId={currentMailboxId} disabled={busy} onMove={onMove} />
-      <button type="button" disabled={busy} onClick={() => onReportSpam(!inSpam)}>
-        {inSpam ? t('selection.notSpam') : t('selection.reportSpam')}
-      </button>
-      <button type="button" className="danger" disabled={busy} onClick={onDelete}>
-        {t('common.delete')}
-      </button>
-      <button type="button" className="link" onClick={onClear}>
-        {t('selection.clear')}
-      </button>
+      <IconButton icon="mailOpen" label={t('selection.markRead')} disabled={busy} onClick={() => onRead(true)} />
+      <IconButton icon="flag" label={t('selection.flag')} disabled={busy} onClick={() => onFlag(true)} />
+      <MenuButton
+        icon="folder"
+        label={t('selection.moveSelectedTo')}
+        disabled={busy || targets.length === 0}
+        entries={targets.map((mailbox) => ({ key: String(mailbox.id), label: mailboxName(mailbox), onSelect: () => onMove(mailbox.id) }))}
+      />
+      <IconButton icon="spam" label={inSpam ? t('selection.notSpam') : t('selection.reportSpam')} disabled={busy} onClick={() => onReportSpam(!inSpam)} />
+      <IconButton icon="trash" label={t('common.delete')} className="danger" disabled={busy} onClick={onDelete} />
+      <MenuButton
+        icon="more"
+        label={t('selection.more')}
+        disabled={busy}
+        entries={[
+          { key: 'unread', label: t('selection.markUnread'), onSelect: () => onRead(false) },
+          { key: 'unflag', label: t('selection.unflag'), onSelect: () => onFlag(false) },
+        ]}
+      />
+      <IconButton icon="close" label={t('selection.clear')} className="selection-clear" onClick={onClear} />
     </div>
   );
 }

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 interface Props {
   html: string;
   remoteImages: boolean;
+  /** The mail's language (its Content-Language), given to the frame's document. */
+  lang: string | undefined;
 }
 
 /**
@@ -14,20 +16,21 @@ interface Props {
  * a fresh frame's first navigation replaces its blank page, so the browser's history
  * does not fill with the frame's documents.
  */
-export function MailFrame({ html, remoteImages }: Props) {
+export function MailFrame({ html, remoteImages, lang }: Props) {
   const { t } = useTranslation();
   const name = `mail-frame-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const form = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
     form.current?.submit();
-  }, [html, remoteImages]);
+  }, [html, remoteImages, lang]);
 
   return (
     <div className="mail-frame">
       <form ref={form} method="post" action="/mail-frame" target={name} hidden aria-hidden="true">
         <textarea name="html" readOnly value={html} />
         <input type="hidden" name="remote" value={remoteImages ? '1' : '0'} />
+        {lang && <input type="hidden" name="lang" value={lang} />}
       </form>
       <iframe name={name} title={t('reader.body')} sandbox="allow-popups allow-popups-to-escape-sandbox" />
     </div>

@@ -9,6 +9,7 @@ import { AttachmentList } from './AttachmentList';
 import { DeliveryStatus } from './DeliveryStatus';
 import { hasRemoteContent } from './inline-images';
 import { MailActions } from './MailActions';
+import { mailLanguage } from './mail-language';
 import { MailFrame } from './MailFrame';
 import { ReceiptList } from './ReceiptList';
 import { SenderWarning, VerifiedMark } from './SenderCheck';
@@ -145,6 +146,8 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
   const remote = html !== null && hasRemoteContent(html);
   const role = mailboxes.find((mailbox) => mailbox.id === mail.mailboxId)?.role;
   const isDraft = role === 'drafts';
+  const language = mailLanguage(mail.headers);
+  // The body right under the header, where the eye is; what is about the mail, and the rest of its conversation, follow it.
   return (
     <article className="reader-content" aria-labelledby="mail-subject">
       <MailActions
@@ -192,10 +195,6 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
           {mail.spam && <SpamScore verdict={mail.spam} />}
         </dl>
       </header>
-      <ThreadMessages threadId={mail.threadId} openMailId={mail.id} />
-      {role === 'sent' && <DeliveryStatus mailId={mail.id} />}
-      {receipts && <ReceiptList receipts={receipts} />}
-      <AttachmentList attachments={mail.attachments} />
       {remote && !remoteImages && (
         <p className="remote-notice">
           {t('reader.remoteBlocked')}{' '}
@@ -204,8 +203,18 @@ export function ReadingPane({ mailId, mailboxes, receipts, onBack, onChanged, on
           </button>
         </p>
       )}
+      {html !== null ? (
+        <MailFrame key={`${mail.id}-${remoteImages}`} html={html} remoteImages={remoteImages} lang={language} />
+      ) : (
+        <pre className="mail-text" lang={language}>
+          {mail.text}
+        </pre>
+      )}
       {mail.truncated && <p className="notice">{t('reader.truncated')}</p>}
-      {html !== null ? <MailFrame key={`${mail.id}-${remoteImages}`} html={html} remoteImages={remoteImages} /> : <pre className="mail-text">{mail.text}</pre>}
+      <AttachmentList attachments={mail.attachments} />
+      {role === 'sent' && <DeliveryStatus mailId={mail.id} />}
+      {receipts && <ReceiptList receipts={receipts} />}
+      <ThreadMessages threadId={mail.threadId} openMailId={mail.id} />
     </article>
   );
 }

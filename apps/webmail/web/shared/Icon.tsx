@@ -15,6 +15,13 @@ const PATHS = {
   settings: 'M12 9a3 3 0 1 0 0 6a3 3 0 0 0 0-6zM12 2v3M12 19v3M2 12h3M19 12h3M4.9 4.9L7 7M17 17l2.1 2.1M4.9 19.1L7 17M17 7l2.1-2.1',
   admin: 'M12 3l8 3v6c0 5-3.5 8-8 9c-4.5-1-8-4-8-9V6z',
   signOut: 'M10 4H5v16h5M14 8l4 4-4 4M18 12H9',
+  search: 'M10.5 17a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13zM15.5 15.5L21 21',
+  filter: 'M3 5h18l-7 8v6l-4 2v-8z',
+  more: 'M5 12h1M12 12h1M19 12h1',
+  mail: 'M3 6h18v12H3zM3 6l9 7 9-7',
+  mailOpen: 'M3 10l9-6 9 6v10H3zM3 10l9 6 9-6',
+  flag: 'M5 21V4M5 4h12l-2 4 2 4H5',
+  close: 'M6 6l12 12M18 6L6 18',
 } as const;
 
 export type IconName = keyof typeof PATHS;
