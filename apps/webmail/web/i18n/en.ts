@@ -159,6 +159,7 @@ export const en = {
   row: {
     to: 'To: {{people}}',
     noRecipients: '(no recipients)',
+    moreRecipients: '{{people}} +{{more, number}}',
     select: 'Select {{subject}}',
     unread: 'Unread, ',
     messages_one: '{{count}} message',
