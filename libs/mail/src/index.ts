@@ -46,7 +46,7 @@ export {
   BulkChangeNotUndoableError,
 } from './mail-errors';
 export { spamVerdictSchema, type SpamVerdict } from './spam-verdict';
-export { mapSummaryRow, SUMMARY_COLUMNS, type MailRecord, type SummaryRow } from './mail-views';
+export { LISTED_RECIPIENTS, mapSummaryRow, SUMMARY_COLUMNS, type MailRecord, type SummaryRow } from './mail-views';
 export {
   mailDetailSchema,
   mailPageSchema,

@@ -10,6 +10,9 @@ import { spamVerdictSchema, type SpamVerdict } from './spam-verdict';
 
 export const mailAddressSchema = z.object({ name: z.string(), address: z.string() }).meta({ id: 'MailAddress' });
 
+/** What a list row names of a mail's recipients: a mail to ten thousand people made a page of hundreds of KB. */
+export const LISTED_RECIPIENTS = 3;
+
 export const attachmentViewSchema = z
   .object({
     partId: z.string(),
@@ -36,8 +39,10 @@ export const mailSummarySchema = z
     threadId: z.int(),
     messageId: z.string(),
     from: mailAddressSchema,
-    to: z.array(mailAddressSchema),
-    cc: z.array(mailAddressSchema),
+    /** The first of To, then Cc, at most LISTED_RECIPIENTS; the detail has them all. */
+    recipients: z.array(mailAddressSchema).max(LISTED_RECIPIENTS),
+    /** All of To and Cc. */
+    recipientCount: z.int(),
     subject: z.string(),
     snippet: z.string(),
     receivedAt: z.iso.datetime(),
@@ -64,6 +69,8 @@ export type MailSummary = z.infer<typeof mailSummarySchema>;
 export const mailDetailSchema = mailSummarySchema
   .omit({ attachments: true, receiptConfirm: true, highlight: true })
   .extend({
+    to: z.array(mailAddressSchema),
+    cc: z.array(mailAddressSchema),
     headers: z.array(z.object({ name: z.string(), value: z.string() })),
     text: z.string(),
     html: z.string().nullable(),
@@ -149,9 +156,17 @@ export function mapMailboxRow(row: MailboxRow): MailboxView {
   };
 }
 
-/** Columns every summary query selects, in the shape mapSummaryRow reads. */
-export const SUMMARY_COLUMNS = `m.id, m.mailbox_id, m.thread_id, m.message_id, m.from_address, m.from_name, m.to_addresses,
-  m.cc_addresses, m.subject, m.snippet, m.received_at, m.size, m.seen, m.flagged, m.important, m.answered, m.forwarded, m.has_attachments`;
+const FIRST_LISTED = `'$[0 to ${LISTED_RECIPIENTS - 1}]'`;
+
+/**
+ * Columns every summary query selects, in the shape mapSummaryRow reads. The recipients listed
+ * are taken by index, a few elements of each array, and counted from the arrays' headers: a
+ * row's work and size stay the same however many recipients it has.
+ */
+export const SUMMARY_COLUMNS = `m.id, m.mailbox_id, m.thread_id, m.message_id, m.from_address, m.from_name,
+  jsonb_path_query_array(jsonb_path_query_array(m.to_addresses, ${FIRST_LISTED}) || jsonb_path_query_array(m.cc_addresses, ${FIRST_LISTED}), ${FIRST_LISTED}) AS listed_recipients,
+  jsonb_array_length(m.to_addresses) + jsonb_array_length(m.cc_addresses) AS recipient_count,
+  m.subject, m.snippet, m.received_at, m.size, m.seen, m.flagged, m.important, m.answered, m.forwarded, m.has_attachments`;
 
 export interface SummaryRow {
   id: string;
@@ -160,8 +175,8 @@ export interface SummaryRow {
   message_id: string;
   from_address: string;
   from_name: string;
-  to_addresses: MailAddress[];
-  cc_addresses: MailAddress[];
+  listed_recipients: MailAddress[];
+  recipient_count: number;
   subject: string;
   snippet: string;
   received_at: Date;
@@ -181,8 +196,8 @@ export function mapSummaryRow(row: SummaryRow): MailSummary {
     threadId: Number(row.thread_id),
     messageId: row.message_id,
     from: { name: row.from_name, address: row.from_address },
-    to: row.to_addresses,
-    cc: row.cc_addresses,
+    recipients: row.listed_recipients,
+    recipientCount: row.recipient_count,
     subject: row.subject,
     snippet: row.snippet,
     receivedAt: row.received_at.toISOString(),
@@ -198,6 +213,8 @@ export function mapSummaryRow(row: SummaryRow): MailSummary {
 
 /** A mail row as the detail, raw and attachment routes need it. */
 export interface MailRecord extends MailSummary {
+  to: MailAddress[];
+  cc: MailAddress[];
   storageKey: string;
   layout: MailLayout;
   mailboxLocked: boolean;

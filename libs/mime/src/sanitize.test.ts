@@ -130,3 +130,30 @@ describe('sanitizeMailHtml on hostile nesting', () => {
     assert.match(safe, /<p>two<\/p>/);
   });
 });
+
+describe('sanitizeMailHtml on a whole newsletter document', () => {
+  const newsletter = [
+    '<!DOCTYPE html><html lang="ko" dir="ltr" xmlns="http://www.w3.org/1999/xhtml">',
+    '<head><meta charset="utf-8"><title>주간 소식 #12</title><style>p { margin: 0 }</style></head>',
+    '<body style="background-color:#f4f4f4;padding:24px 0" bgcolor="#f4f4f4" onload="track()">',
+    '<table width="600" align="center" bgcolor="#ffffff"><tr><td>이번 주 소식</td></tr></table>',
+    '</body></html>',
+  ].join('');
+
+  it("keeps the body's background colour and padding, and the document's language, on wrappers", () => {
+    assert.equal(
+      sanitizeMailHtml(newsletter),
+      '<div lang="ko" dir="ltr"><div style="background-color:#f4f4f4;padding:24px 0" bgcolor="#f4f4f4">' +
+        '<table width="600" align="center" bgcolor="#ffffff"><tr><td>이번 주 소식</td></tr></table></div></div>',
+    );
+  });
+
+  it('drops the <title>, which showed as a stray line above the mail', () => {
+    assert.doesNotMatch(sanitizeMailHtml(newsletter), /주간 소식/);
+    assert.equal(sanitizeMailHtml('<title>Only a title</title><p>Body</p>'), '<p>Body</p>');
+  });
+
+  it('keeps no body attribute the sanitizer would not keep elsewhere', () => {
+    assert.equal(sanitizeMailHtml('<body onload="x()" background="https://t.test/p.gif" class="c">b</body>'), '<div>b</div>');
+  });
+});

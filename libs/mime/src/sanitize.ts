@@ -77,10 +77,21 @@ const OPTIONS: sanitizeHtml.IOptions = {
   // postcss would cost CPU on every read for nothing.
   parseStyleAttributes: false,
   allowedSchemesByTag: { img: ['http', 'https', 'cid', 'data'] },
+  // sanitize-html's own list (their text is never shown), and the document's <title>, which
+  // the reader shows as the subject: left in, it was a stray line above the mail.
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'xmp', 'title'],
   transformTags: {
     a: sanitizeHtml.simpleTransform('a', { target: '_blank', rel: 'noopener noreferrer nofollow' }),
+    // The document's language and the body's look (a newsletter's background colour and padding)
+    // live on elements a fragment shown inside the webmail cannot have: wrappers carry them.
+    html: (_tagName, attribs) => ({ tagName: 'div', attribs: languageOf(attribs) }),
+    body: (_tagName, attribs) => ({ tagName: 'div', attribs }),
   },
 };
+
+function languageOf(attribs: sanitizeHtml.Attributes): sanitizeHtml.Attributes {
+  return Object.fromEntries(Object.entries(attribs).filter(([name]) => name === 'lang' || name === 'dir'));
+}
 
 /**
  * Makes a message's HTML safe to show inside the webmail: no scripts, event handlers,

@@ -47,8 +47,10 @@ export {
   vacationSchema,
   vacationRequestSchema,
   activeVacationsOf,
-  officesOf,
+  repliersOf,
+  type Replier,
   type Vacation,
   type ActiveVacation,
 } from './vacation/vacation-settings';
+export { vacationTexts } from './vacation/vacation-texts';
 export { VacationResponder, vacationResponder, type VacationMail, type VacationOutcome } from './vacation/vacation-responder';

@@ -47,6 +47,23 @@ describe('the out-of-office reply: GET and PUT /v2/settings/vacation', () => {
     assert.deepEqual(await (await call('GET')).json(), stored);
   });
 
+  test("a reply never set is offered in the user's language: Korean for ko, English until they choose", async () => {
+    const korean = await createTestUser(db, 'vacation-ko');
+    await db.sql.query(`UPDATE users SET locale = 'ko' WHERE id = $1`, [korean.id]);
+    const koreanToken = await api.login(korean.email, korean.password);
+    const offered = async (bearer: string) => {
+      const response = await fetch(`${api.url}/v2/settings/vacation`, { headers: { authorization: `Bearer ${bearer}` } });
+      const { subject, text } = (await response.json()) as { subject: string; text: string };
+      return { subject, text };
+    };
+    assert.deepEqual(await offered(koreanToken), { subject: '부재중 안내', text: '지금은 자리에 없습니다. 돌아와서 답장드리겠습니다.' });
+    const english = await createTestUser(db, 'vacation-unset');
+    assert.deepEqual(await offered(await api.login(english.email, english.password)), {
+      subject: 'Out of office',
+      text: 'I am away and will answer when I am back.',
+    });
+  });
+
   test('a reply that cannot be is a 400 naming the field', async () => {
     for (const [body, field] of [
       [{ enabled: true, subject: '', text: 'x' }, 'subject'],

@@ -100,6 +100,34 @@ describe('conversations: threads assigned on store, listed collapsed, read whole
     assert.equal(monthsLater.threadId, monthsLater.id, 'past 30 days a subject alone starts a new conversation');
   });
 
+  test("an outsider reusing a conversation's root Message-ID, or naming it, does not take the conversation over", async () => {
+    const root = await store({ id: '<deal-1@example.com>', subject: 'Deal terms', date: '2026-11-07T09:00:00Z' });
+    const impostor = await store({
+      id: '<deal-1@example.com>',
+      from: 'Mallory <mallory@evil.example>',
+      subject: 'Re: Deal terms',
+      references: '<deal-1@example.com>',
+      date: '2026-11-07T09:30:00Z',
+    });
+    const outsiderReply = await store({
+      id: '<mallory-2@evil.example>',
+      from: 'Mallory <mallory@evil.example>',
+      subject: 'Re: Deal terms',
+      inReplyTo: '<deal-1@example.com>',
+      date: '2026-11-07T09:45:00Z',
+    });
+    const reply = await store({ id: '<deal-2@example.com>', subject: 'Re: Deal terms', inReplyTo: '<deal-1@example.com>', date: '2026-11-07T10:00:00Z' });
+    assert.equal(impostor.threadId, impostor.id, 'a duplicate Message-ID from another sender starts a conversation of its own');
+    assert.equal(outsiderReply.threadId, root.id, "naming the root's id answers the first mail holding it");
+    assert.equal(reply.threadId, root.id);
+  });
+
+  test('a copy of a mail already held, from the same sender, joins its conversation', async () => {
+    const sent = await store({ id: '<self-1@example.com>', subject: 'Note to self', date: '2026-11-08T09:00:00Z' }, user.mailboxes.sent);
+    const received = await store({ id: '<self-1@example.com>', subject: 'Note to self', date: '2026-11-08T09:00:01Z' });
+    assert.equal(received.threadId, sent.threadId);
+  });
+
   test("threads are per user: the same Message-IDs in another user's mail stay apart", async () => {
     await store({ id: '<shared-1@example.com>', subject: 'Shared', date: '2026-11-05T09:00:00Z' });
     const theirs = await store(

@@ -162,6 +162,7 @@ export const en = {
   row: {
     to: 'To: {{people}}',
     noRecipients: '(no recipients)',
+    moreRecipients: '{{people}} +{{more, number}}',
     select: 'Select {{subject}}',
     unread: 'Unread, ',
     messages_one: '{{count}} message',

@@ -164,6 +164,7 @@ export const ko: typeof en = {
   row: {
     to: '받는 사람: {{people}}',
     noRecipients: '(받는 사람 없음)',
+    moreRecipients: '{{people}} 외 {{more, number}}명',
     select: '{{subject}} 선택',
     unread: '안읽음, ',
     messages_one: '메일 {{count}}통',

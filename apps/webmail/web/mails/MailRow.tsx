@@ -29,7 +29,10 @@ export function MailRow({ mail, selected, checked, cursor, sentView, onCheck, on
     if (selected) row.current?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
   const people = mail.thread ? mail.thread.participants.map(displayName).join(', ') : displayName(mail.from);
-  const who = sentView ? t('row.to', { people: [...mail.to, ...mail.cc].map(displayName).join(', ') || t('row.noRecipients') }) : people;
+  const listed = mail.recipients.map(displayName).join(', ');
+  const unlisted = mail.recipientCount - mail.recipients.length;
+  const recipients = unlisted > 0 ? t('row.moreRecipients', { people: listed, more: unlisted }) : listed;
+  const who = sentView ? t('row.to', { people: recipients || t('row.noRecipients') }) : people;
   const subject = mail.subject || t('common.noSubject');
   return (
     <div

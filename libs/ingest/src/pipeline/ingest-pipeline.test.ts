@@ -210,6 +210,40 @@ describe('the ingest pipeline', () => {
     assert.deepEqual(rows[0], { threads: 1, mails: 3 });
   });
 
+  test('a reply in the same batch as the mail it answers joins its conversation, a chain of them too; a reused id does not take it', async () => {
+    const subject = `Offsite ${randomUUID()}`;
+    const message = async (from: string, headers: string, receivedAt: Date, messageId = `<${randomUUID()}@example.org>`): Promise<IngestMessage> => {
+      const blob = await blobs.put(Buffer.from(`From: ${from}\r\nSubject: ${subject}\r\nMessage-ID: ${messageId}\r\n${headers}\r\nhello\r\n`));
+      return {
+        inboundId: randomUUID(),
+        storageKey: blob.key,
+        size: blob.size,
+        messageId,
+        recipientIds: [user.id],
+        receivedAt: receivedAt.toISOString(),
+        dedupKey: dedupKeyOf(from, messageId),
+      };
+    };
+    const at = Date.now();
+    const original = await message('a@example.org', '', new Date(at));
+    const reply = await message('b@example.org', `In-Reply-To: ${original.messageId}\r\n`, new Date(at + 15));
+    const impostor = await message('mallory@evil.example', '', new Date(at + 20), reply.messageId);
+    const replyToReply = await message('a@example.org', `References: ${original.messageId} ${reply.messageId}\r\n`, new Date(at + 30));
+    await pipeline.run([replyToReply, impostor, reply, original]);
+    const threadOf = async (inboundId: string) => {
+      const { rows } = await db.sql.query<{ thread_id: string; id: string }>(
+        'SELECT m.thread_id, m.id FROM inbound_messages im JOIN mails m ON m.id = im.mail_id WHERE im.inbound_id = $1',
+        [inboundId],
+      );
+      return rows[0];
+    };
+    const root = await threadOf(original.inboundId);
+    assert.equal(root.thread_id, root.id);
+    assert.equal((await threadOf(reply.inboundId)).thread_id, root.id);
+    assert.equal((await threadOf(replyToReply.inboundId)).thread_id, root.id, 'the reply named by both the impostor and the real reply is the real one');
+    assert.notEqual((await threadOf(impostor.inboundId)).thread_id, root.id);
+  });
+
   test('the same message twice in one batch is stored once', async () => {
     const first = await accepted([user.id]);
     const second = await accepted([user.id], first.messageId);

@@ -1,11 +1,13 @@
 import { namedStatement, type UserReads } from '@letterbox/db';
 import type { MailAuthentication } from '@letterbox/mail-auth';
-import type { MailLayout } from '@letterbox/mime';
+import type { MailAddress, MailLayout } from '@letterbox/mime';
 import type { SpamVerdict } from '../spam-verdict';
 import { MailboxLockedError, MailNotFoundError } from '../mail-errors';
 import { mapSummaryRow, SUMMARY_COLUMNS, type AttachmentView, type MailRecord, type ReceiptView, type SummaryRow } from '../mail-views';
 
 type RecordRow = SummaryRow & {
+  to_addresses: MailAddress[];
+  cc_addresses: MailAddress[];
   storage_key: string;
   layout: MailLayout;
   mailbox_locked: boolean;
@@ -16,7 +18,7 @@ type RecordRow = SummaryRow & {
 
 const RECORD = namedStatement(
   'mail-record',
-  `SELECT ${SUMMARY_COLUMNS}, m.storage_key, m.layout, mb.locked AS mailbox_locked, m.authentication, m.spam,
+  `SELECT ${SUMMARY_COLUMNS}, m.to_addresses, m.cc_addresses, m.storage_key, m.layout, mb.locked AS mailbox_locked, m.authentication, m.spam,
      COALESCE((SELECT json_agg(json_build_object(
          'partId', a.part_id, 'filename', a.filename, 'contentType', a.content_type,
          'disposition', a.disposition, 'contentId', a.content_id, 'size', a.size,
@@ -50,6 +52,8 @@ export class MailQueries {
     if (row.mailbox_locked) throw new MailboxLockedError(row.mailbox_id);
     return {
       ...mapSummaryRow(row),
+      to: row.to_addresses,
+      cc: row.cc_addresses,
       storageKey: row.storage_key,
       layout: row.layout,
       mailboxLocked: row.mailbox_locked,

@@ -1,10 +1,6 @@
-/** The words of a bounce notice, in each language Letterbox writes them in; the sender's locale chooses. */
-export type NoticeLanguage = 'en' | 'ko';
+import type { NoticeLanguage } from '../notice-language';
 
-/** The notice's language for a user's locale: English where Letterbox has no notice in theirs. */
-export function noticeLanguageFor(locale: string | null): NoticeLanguage {
-  return locale === 'ko' ? 'ko' : 'en';
-}
+/* The words of a bounce notice, in each language Letterbox writes them in; the sender's locale chooses. */
 
 export interface BounceNoticeFacts {
   address: string;

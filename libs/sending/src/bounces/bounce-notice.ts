@@ -1,5 +1,6 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { noticeTexts, type BounceNoticeFacts, type NoticeLanguage } from './bounce-notice-texts';
+import type { NoticeLanguage } from '../notice-language';
+import { noticeTexts, type BounceNoticeFacts } from './bounce-notice-texts';
 
 export interface BounceNotice extends BounceNoticeFacts {
   /** The sender's address: the notice is for them. */

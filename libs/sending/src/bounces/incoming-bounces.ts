@@ -7,7 +7,7 @@ import type { BounceAddresses } from '../deliver/bounce-addresses';
 import { parseRecordedRequest, type RecordedRequest } from '../submit/record-send';
 import { recipientsOf } from '../submit/send-request';
 import { composeBounceNotice } from './bounce-notice';
-import { noticeLanguageFor } from './bounce-notice-texts';
+import { noticeLanguageFor } from '../notice-language';
 import { enhancedStatusIn, isHardBounce } from './bounce-status';
 import { readBounceReport, type BounceReport } from './delivery-status-report';
 import { RecipientStatuses } from './recipient-statuses';

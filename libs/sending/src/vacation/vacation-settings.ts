@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { namedStatement } from '@letterbox/db';
 import { storableText } from '@letterbox/mail';
 import { sanitizeMailHtml } from '@letterbox/mime';
+import { noticeLanguageFor, type NoticeLanguage } from '../notice-language';
+import { vacationTexts } from './vacation-texts';
 
 /** Text PostgreSQL stores as it is given: no NUL, no lone surrogate. */
 const storable = (text: z.ZodString) => text.refine((value) => storableText(value) === value, 'must not contain NUL characters or lone UTF-16 surrogates');
@@ -29,10 +31,17 @@ export const vacationRequestSchema = z
 export const vacationSchema = vacationRequestSchema.meta({ id: 'Vacation' });
 export type Vacation = z.infer<typeof vacationSchema>;
 
-/** What a user who never set one has. */
-const NONE: Vacation = { enabled: false, from: null, until: null, subject: 'Out of office', text: 'I am away and will answer when I am back.', html: null };
+/** What a user who never set one has, in their language. */
+function unsetVacation(language: NoticeLanguage): Vacation {
+  const texts = vacationTexts(language);
+  return { enabled: false, from: null, until: null, subject: texts.unsetSubject, text: texts.unsetText, html: null };
+}
 
-const GET = namedStatement('vacation-get', 'SELECT enabled, starts_at, ends_at, subject, text, html FROM vacation_settings WHERE user_id = $1');
+const GET = namedStatement(
+  'vacation-get',
+  `SELECT u.locale, v.user_id IS NOT NULL AS stored, v.enabled, v.starts_at, v.ends_at, v.subject, v.text, v.html
+     FROM users u LEFT JOIN vacation_settings v ON v.user_id = u.id WHERE u.id = $1`,
+);
 const PUT = namedStatement(
   'vacation-put',
   `INSERT INTO vacation_settings (user_id, enabled, starts_at, ends_at, subject, text, html) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -47,6 +56,8 @@ const ACTIVE = namedStatement(
 );
 
 interface VacationRow {
+  locale: string | null;
+  stored: boolean;
   enabled: boolean;
   starts_at: Date | null;
   ends_at: Date | null;
@@ -80,7 +91,7 @@ export class VacationSettings {
   async get(userId: number): Promise<Vacation> {
     const { rows } = await this.sql.query<VacationRow>({ ...GET, values: [userId] });
     const row = rows[0];
-    if (!row) return NONE;
+    if (!row?.stored) return unsetVacation(noticeLanguageFor(row?.locale ?? null));
     return {
       enabled: row.enabled,
       from: row.starts_at?.toISOString() ?? null,
@@ -113,11 +124,17 @@ export async function activeVacationsOf(sql: Pool, userIds: number[]): Promise<M
   );
 }
 
-const OFFICES = namedStatement('vacation-offices', 'SELECT id, office_id FROM users WHERE id = ANY($1::int[])');
+const REPLIERS = namedStatement('vacation-repliers', 'SELECT id, office_id, locale FROM users WHERE id = ANY($1::int[])');
 
-/** The office of each of the users: a reply goes out as its user, in their office. */
-export async function officesOf(sql: Pool, userIds: number[]): Promise<Map<number, number>> {
+/** A user answering by script: a reply goes out as its user, in their office, and what Letterbox words of it is in their language. */
+export interface Replier {
+  officeId: number;
+  language: NoticeLanguage;
+}
+
+/** Each of the users as a replier, in one statement. */
+export async function repliersOf(sql: Pool, userIds: number[]): Promise<Map<number, Replier>> {
   if (userIds.length === 0) return new Map();
-  const { rows } = await sql.query<{ id: number; office_id: number }>({ ...OFFICES, values: [[...new Set(userIds)]] });
-  return new Map(rows.map((row) => [row.id, row.office_id]));
+  const { rows } = await sql.query<{ id: number; office_id: number; locale: string | null }>({ ...REPLIERS, values: [[...new Set(userIds)]] });
+  return new Map(rows.map((row) => [row.id, { officeId: row.office_id, language: noticeLanguageFor(row.locale) }]));
 }

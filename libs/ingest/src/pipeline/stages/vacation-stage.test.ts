@@ -137,6 +137,20 @@ describe('the vacation stage', () => {
     assert.equal(replies[0].text, 'Gone fishing.');
   });
 
+  test('a Korean user\'s script without :subject answers "자동 응답:" and the subject; a user who chose no language, "Auto:"', async () => {
+    const script = 'require "vacation";\nvacation "휴가 중입니다.";';
+    const subjectFor = async (locale: string | null) => {
+      const scripted = await createTestUser(db, `away-${locale ?? 'unset'}`);
+      await db.sql.query('UPDATE users SET locale = $2 WHERE id = $1', [scripted.id, locale]);
+      await new SaveSieveScript(db.sql, new SieveScripts(db.sql)).save(scripted.id, script);
+      const sender = `hana-${randomUUID().slice(0, 8)}@example.org`;
+      await pipeline.run([await fromOutside(sender, { recipient: scripted })]);
+      return (await repliesTo(sender, scripted)).map((reply) => reply.subject);
+    };
+    assert.deepEqual(await subjectFor('ko'), ['자동 응답: Question']);
+    assert.deepEqual(await subjectFor(null), ['Auto: Question']);
+  });
+
   test('the reply is off outside its dates', async () => {
     const settings = new VacationSettings(db.sql);
     const on = await settings.get(user.id);

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Pool } from 'pg';
-import { activeVacationsOf, officesOf, type ActiveVacation, type VacationResponder } from '@letterbox/sending';
+import { activeVacationsOf, repliersOf, vacationTexts, type ActiveVacation, type Replier, type VacationResponder } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import { mailboxOf, type IngestBatch, type IngestItem } from '../ingest-batch';
 import type { IngestStage } from '../ingest-stage';
@@ -27,27 +27,26 @@ export class VacationStage implements IngestStage {
     const items = batch.ongoing.filter((item) => item.prepared && item.message.peer && answerable(item).length > 0);
     const userIds = items.flatMap((item) => answerable(item).map((mail) => mail.userId));
     const scripted = items.flatMap((item) => answerable(item).filter((mail) => item.rules?.get(mail.userId)?.vacation));
-    const [settings, offices] = await Promise.all([
+    const [settings, repliers] = await Promise.all([
       activeVacationsOf(this.sql, userIds),
-      officesOf(
+      repliersOf(
         this.sql,
         scripted.map((mail) => mail.userId),
       ),
     ]);
-    if (settings.size === 0 && offices.size === 0) return;
-    await Promise.all(items.map((item) => this.answer(item, (userId) => this.vacationOf(item, userId, settings, offices))));
+    if (settings.size === 0 && repliers.size === 0) return;
+    await Promise.all(items.map((item) => this.answer(item, (userId) => this.vacationOf(item, userId, settings, repliers))));
   }
 
   /** The reply a recipient's script asked for (`vacation`), else the one of their settings that is on, if any. */
-  private vacationOf(item: IngestItem, userId: number, settings: Map<number, ActiveVacation>, offices: Map<number, number>): ActiveVacation | undefined {
+  private vacationOf(item: IngestItem, userId: number, settings: Map<number, ActiveVacation>, repliers: Map<number, Replier>): ActiveVacation | undefined {
     const asked = item.rules?.get(userId)?.vacation;
-    const officeId = offices.get(userId);
-    if (!asked || officeId === undefined) return settings.get(userId);
+    const replier = repliers.get(userId);
+    if (!asked || !replier) return settings.get(userId);
     return {
       userId,
-      officeId,
-      // RFC 5230 §4.3: without :subject, "Auto:" and the subject answered.
-      subject: asked.subject ?? `Auto: ${item.prepared?.summary.subject ?? ''}`.trim(),
+      officeId: replier.officeId,
+      subject: asked.subject ?? vacationTexts(replier.language).autoSubject(item.prepared?.summary.subject ?? ''),
       text: asked.reason,
       html: null,
       days: asked.days,
