@@ -52,3 +52,4 @@ export {
   type ActiveVacation,
 } from './vacation/vacation-settings';
 export { VacationResponder, vacationResponder, type VacationMail, type VacationOutcome } from './vacation/vacation-responder';
+export { SrsAddresses, looksLikeSrsAddress, SRS_MAX_AGE_DAYS } from './redirect/srs-addresses';
