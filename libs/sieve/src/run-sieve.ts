@@ -13,6 +13,11 @@ export interface SieveMessage {
   /** The body as text (HTML made text), as far as it was decoded. */
   bodyText: string;
   size: number;
+  /**
+   * Whether a redirect to this address may go out (not to the user's own, not past the hops allowed); absent: any may.
+   * One that may not does nothing, and the implicit keep stays (RFC 5228 §2.10.6: a failed action keeps the mail).
+   */
+  mayRedirectTo?(address: string): boolean;
 }
 
 /** Where the mail goes: the inbox, a folder by its name, or nowhere (discard, reject). */
@@ -120,6 +125,7 @@ class Run {
         this.rejected = statement.reason;
         return;
       case 'redirect':
+        if (this.message.mayRedirectTo && !this.message.mayRedirectTo(statement.address)) return;
         // The same address twice is one redirect (RFC 5228 §4.2.2).
         this.redirects.add(statement.address);
         if (!statement.copy) this.implicitKeep = false;

@@ -96,6 +96,12 @@ Not accepted.
       flags: [],
       redirects: ['boss@elsewhere.example'],
     });
+    const refused = message({ mayRedirectTo: (address) => address !== 'me@letterbox.test' });
+    assert.deepEqual(
+      outcomeOf('redirect "me@letterbox.test";', refused),
+      { destination: { kind: 'inbox' }, flags: [] },
+      'a redirect that may not go out keeps the mail',
+    );
     const filed = 'require "fileinto"; if header :contains "subject" "invoice" { redirect "books@accountant.example"; fileinto "Bills"; }';
     assert.deepEqual(outcomeOf(filed), { destination: { kind: 'folder', name: 'Bills' }, flags: [], redirects: ['books@accountant.example'] });
     assert.deepEqual(

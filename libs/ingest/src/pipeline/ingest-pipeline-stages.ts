@@ -4,7 +4,7 @@ import type { MailAnnouncer } from '@letterbox/events';
 import { loggerFor } from '@letterbox/observability';
 import type { JobQueues } from '@letterbox/queue';
 import type { RedisConnection } from '@letterbox/redis';
-import type { IncomingBounces, VacationResponder } from '@letterbox/sending';
+import type { IncomingBounces, MailRedirector, VacationResponder } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import { IngestedMessages } from '../ingested-messages';
 import { RecipientDirectory } from '../recipient-directory';
@@ -16,6 +16,7 @@ import { DedupStage } from './stages/dedup-stage';
 import { IngestPipeline } from './ingest-pipeline';
 import type { IngestStage } from './ingest-stage';
 import { ParseStage } from './stages/parse-stage';
+import { RedirectStage } from './stages/redirect-stage';
 import { RememberStage } from './stages/remember-stage';
 import { RulesStage } from './stages/rules-stage';
 import { SpamStage } from './stages/spam-stage';
@@ -40,6 +41,8 @@ export interface IngestPipelineOptions {
   spam?: { scanner: RspamdScanner; maxBytes: number };
   /** What sends out-of-office replies; without it, none are sent. */
   vacation?: VacationResponder;
+  /** What sends mail on where users' rules redirect it; without it, none is. */
+  redirector?: MailRedirector;
   logger?: Logger;
 }
 
@@ -49,13 +52,14 @@ export interface IngestPipelineOptions {
  * stored, stored before its storing is remembered and announced; a bounce becomes its sender's notices
  * before the store, which they join in the announcements; rspamd scores what is parsed, and its
  * verdict with the recipients' blocked and allowed senders decides whether it goes to Spam; the recipients' rules (Sieve)
- * then file the rest into their folders, with flags, or discard it, before the store; out-of-office replies answer
+ * then file the rest into their folders, with flags, or discard it, before the store, and what they redirect goes on
+ * once it is stored, before its storing is remembered; out-of-office replies answer
  * what was stored once it is announced. A new stage is a class
  * of its own (an IngestStage, in a file of its own) and a line here, where it belongs: a
  * check of the message's content between parse and store, say.
  */
 export function ingestStages(options: IngestPipelineOptions): IngestStage[] {
-  const { db, blobs, redis, queuePrefix, queues, announcer, spool, bounces, spam, vacation, logger = loggerFor('ingest') } = options;
+  const { db, blobs, redis, queuePrefix, queues, announcer, spool, bounces, spam, vacation, redirector, logger = loggerFor('ingest') } = options;
   const ingested = new IngestedMessages(redis, queuePrefix);
   return [
     new DedupStage(ingested),
@@ -64,6 +68,7 @@ export function ingestStages(options: IngestPipelineOptions): IngestStage[] {
     new SpamStage(db.sql, blobs, spam, logger),
     new RulesStage(db.sql, blobs, new RecipientDirectory(db.sql), logger),
     new StoreStage(db.sql, logger),
+    ...(redirector ? [new RedirectStage(blobs, redirector, logger)] : []),
     new RememberStage(ingested),
     new AnnounceStage(announcer, queues, logger),
     ...(vacation ? [new VacationStage(db.sql, blobs, vacation, logger)] : []),
