@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { confirmPassword, IdentitySettings } from '@letterbox/accounts';
+import { confirmPassword, IdentitySettings, ownAddressesOf } from '@letterbox/accounts';
 import { createSqlPool, type Database, type UserReads } from '@letterbox/db';
 import { MailAnnouncer } from '@letterbox/events';
 import {
@@ -65,7 +65,7 @@ export class MailServicesModule implements OnApplicationShutdown {
       { provide: IdentitySettings, useFactory: (db: Database) => new IdentitySettings(db.sql), inject: [DATABASE] },
       {
         provide: SaveSieveScript,
-        useFactory: (db: Database, scripts: SieveScripts) => new SaveSieveScript(db.sql, scripts),
+        useFactory: (db: Database, scripts: SieveScripts) => new SaveSieveScript(db.sql, scripts, (userId) => ownAddressesOf(db, userId)),
         inject: [DATABASE, SieveScripts],
       },
       {

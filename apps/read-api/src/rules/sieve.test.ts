@@ -57,6 +57,11 @@ describe('rules as a Sieve script: GET and PUT /v2/sieve', () => {
       ['require "variables";', /the extension "variables" is not available in Letterbox yet/],
       ['require "fileinto";\nfileinto "Bills\u0000";', /^body: line 2, column 16: a NUL character$/],
       [`# ${'x'.repeat(64 * 1024)}`, /larger than 64 KB/],
+      [
+        `require "copy";\nredirect :copy "boss@elsewhere.example";\nredirect "${user.email.toUpperCase()}";`,
+        new RegExp(`^body: line 3, column 10: "${user.email}" is your own address`),
+      ],
+      ['redirect "not an address";', /^body: line 1, column 10: "not an address" is not an e-mail address to redirect to$/],
     ];
     for (const [script, detail] of cases) {
       const response = await put(script);
