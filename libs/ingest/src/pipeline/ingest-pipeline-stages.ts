@@ -20,6 +20,7 @@ import { RedirectStage } from './stages/redirect-stage';
 import { RememberStage } from './stages/remember-stage';
 import { RulesStage } from './stages/rules-stage';
 import { SpamStage } from './stages/spam-stage';
+import { SrsReturnStage } from './stages/srs-return-stage';
 import { StoreStage } from './stages/store-stage';
 import { VacationStage } from './stages/vacation-stage';
 
@@ -41,7 +42,7 @@ export interface IngestPipelineOptions {
   spam?: { scanner: RspamdScanner; maxBytes: number };
   /** What sends out-of-office replies; without it, none are sent. */
   vacation?: VacationResponder;
-  /** What sends mail on where users' rules redirect it; without it, none is. */
+  /** What sends mail on where users' rules redirect it, and the bounces of what it sent back to their senders; without it, neither is. */
   redirector?: MailRedirector;
   logger?: Logger;
 }
@@ -50,7 +51,7 @@ export interface IngestPipelineOptions {
  * Every stage an accepted message goes through, in order: the one place they are listed.
  * Known duplicates are dropped before anything is read; a message is parsed before it is
  * stored, stored before its storing is remembered and announced; a bounce becomes its sender's notices
- * before the store, which they join in the announcements; rspamd scores what is parsed, and its
+ * before the store, which they join in the announcements, and a bounce of a redirected mail goes back to its sender; rspamd scores what is parsed, and its
  * verdict with the recipients' blocked and allowed senders decides whether it goes to Spam; the recipients' rules (Sieve)
  * then file the rest into their folders, with flags, or discard it, before the store, and what they redirect goes on
  * once it is stored, before its storing is remembered; out-of-office replies answer
@@ -65,6 +66,7 @@ export function ingestStages(options: IngestPipelineOptions): IngestStage[] {
     new DedupStage(ingested),
     new ParseStage(blobs, spool),
     new BounceStage(db.sql, blobs, spool, bounces, logger),
+    ...(redirector ? [new SrsReturnStage(blobs, spool, redirector, logger)] : []),
     new SpamStage(db.sql, blobs, spam, logger),
     new RulesStage(db.sql, blobs, new RecipientDirectory(db.sql), logger),
     new StoreStage(db.sql, logger),

@@ -71,16 +71,24 @@ export class MailRedirector {
   }
 
   /**
-   * A message to an SRS address of ours (a bounce of a redirected mail, its address checked by the intake): sent
-   * on unchanged, from the null sender, to the original sender, as the send of the user whose redirect it answers;
-   * false when no redirect of ours went out from that address.
+   * A message to an SRS address of ours (a bounce of a redirected mail): sent on unchanged, from the null
+   * sender, to the original sender the address names, as the send of the user whose redirect went out from
+   * it; or why not: the address is not one of ours (altered, too old), or no redirect went out from it.
    */
-  async returnBounce(srsAddress: string, originalSender: string, mail: Omit<RedirectedMail, 'envelopeFrom' | 'hops'>): Promise<boolean> {
+  async returnBounce(srsAddress: string, mail: Omit<RedirectedMail, 'envelopeFrom' | 'hops'>): Promise<{ returnedTo: string } | { because: string }> {
+    const original = this.srs.reverse(srsAddress);
+    if ('refused' in original) return { because: `${srsAddress} is refused: ${original.refused}` };
     const { rows } = await this.sql.query<{ user_id: number }>({ ...REDIRECT_OF_SRS_ADDRESS, values: [srsAddress] });
-    if (rows.length === 0) return false;
+    if (rows.length === 0) return { because: `no redirect went out from ${srsAddress}` };
     const sender = await this.senderOf(rows[0].user_id);
-    await this.submit(sender, originalSender, { ...mail, envelopeFrom: '', hops: 0 }, { trace: '', envelopeFrom: '' }, `srs-return:${mail.inboundId}`);
-    return true;
+    await this.submit(
+      sender,
+      original.sender,
+      { ...mail, envelopeFrom: '', hops: 0 },
+      { trace: '', envelopeFrom: '' },
+      `srs-return:${mail.inboundId}:${srsAddress}`,
+    );
+    return { returnedTo: original.sender };
   }
 
   private async senderOf(userId: number): Promise<SignedInSender> {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { identitiesOf } from '@letterbox/accounts';
+import { DatabaseBlobReferences } from '@letterbox/blob-references';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import { primaryOnly, type Database } from '@letterbox/db';
 import { createMailAnnouncer } from '@letterbox/events';
@@ -11,6 +13,8 @@ import { workerConnection, type JobQueues } from '@letterbox/queue';
 import type { RedisConnection } from '@letterbox/redis';
 import { BounceAddresses, IncomingBounces, mailRedirector, SrsAddresses } from '@letterbox/sending';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testQueues, unlinkKeys, type TestUser } from '@letterbox/testing';
+import { createInboundIntake } from '../../create-inbound-intake';
+import { UnknownRecipientsError } from '../../inbound-errors';
 import type { IngestMessage } from '../ingest-batch';
 import { IngestPipeline } from '../ingest-pipeline';
 import { ingestStages } from '../ingest-pipeline-stages';
@@ -115,6 +119,53 @@ if header :contains "subject" "back to me" { redirect "${user.email}"; }`,
     assert.deepEqual(srs.reverse(send.redirect.envelopeFrom), { sender: 'bounces-ann@example.org' });
     assert.match(send.redirect.trace, new RegExp(`^X-Letterbox-Redirected: for <${BOSS}> by <${user.email}>; .+\\r\\n$`));
     assert.equal(await bytesOf(send.redirect.storageKey), eml, 'the original, byte for byte');
+  });
+
+  test('a bounce to the SRS address goes back to the original sender from the null sender; an altered or unknown address is refused (550)', async () => {
+    const subject = `forward me ${randomUUID().slice(0, 8)}`;
+    const { message } = await fromOutside(subject);
+    await pipeline.run([message]);
+    const [{ redirect }] = await redirectsOf(subject);
+    const intake = createInboundIntake({
+      sql: db.sql,
+      blobs,
+      references: new DatabaseBlobReferences(db.sql),
+      queues,
+      maxMessageBytes: 1024 * 1024,
+      defaultQuotaBytes: 2 ** 31,
+      srs,
+    });
+    const srsAddress = redirect.envelopeFrom.toLowerCase();
+    await intake.checkRecipient(srsAddress, 0);
+    const altered = srsAddress.replace(/^srs0=(.)/, (_, first: string) => `srs0=${first === 'a' ? 'b' : 'a'}`);
+    await assert.rejects(intake.checkRecipient(altered, 0), UnknownRecipientsError);
+    await assert.rejects(
+      intake.checkRecipient(new SrsAddresses('another-secret-of-at-least-32-characters').forward('x@example.org', user.domain), 0),
+      UnknownRecipientsError,
+    );
+    const bounce = `From: MAILER-DAEMON@elsewhere.example\r\nTo: ${redirect.envelopeFrom}\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <${randomUUID()}@elsewhere.example>\r\n\r\nThe boss has left.\r\n`;
+    const accepted = await intake.accept({ content: Readable.from([bounce]), envelopeRecipients: [srsAddress], origin: { channel: 'local' } });
+    const blob = await blobs.put(Buffer.from(bounce));
+    await pipeline.run([
+      {
+        inboundId: accepted.inboundId,
+        storageKey: blob.key,
+        size: blob.size,
+        messageId: accepted.messageId,
+        recipientIds: [],
+        bounceTo: [srsAddress],
+        receivedAt: new Date().toISOString(),
+      },
+    ]);
+    const { rows } = await db.sql.query<{ request: { to: string[]; redirect: { storageKey: string; trace: string; envelopeFrom: string } } }>(
+      'SELECT request FROM outbound_sends WHERE user_id = $1 AND idempotency_key = $2',
+      [user.id, `srs-return:${accepted.inboundId}:${srsAddress}`],
+    );
+    assert.equal(rows.length, 1);
+    assert.deepEqual(rows[0].request.to, ['bounces-ann@example.org']);
+    const { trace, envelopeFrom } = rows[0].request.redirect;
+    assert.deepEqual({ trace, envelopeFrom }, { trace: '', envelopeFrom: '' }, 'no trace header, from the null sender');
+    assert.equal(await bytesOf(rows[0].request.redirect.storageKey), bounce);
   });
 
   test('redirect :copy keeps the mail in the inbox as well', async () => {
