@@ -8,6 +8,7 @@ import {
   ChangeMail,
   ReportSpam,
   SenderRules,
+  ApplySieveScript,
   SaveSieveScript,
   SieveScripts,
   ChangeMailboxes,
@@ -63,6 +64,12 @@ export class MailServicesModule implements OnApplicationShutdown {
       { provide: SieveScripts, useFactory: (db: Database) => new SieveScripts(db.sql), inject: [DATABASE] },
       { provide: VacationSettings, useFactory: (db: Database) => new VacationSettings(db.sql), inject: [DATABASE] },
       { provide: IdentitySettings, useFactory: (db: Database) => new IdentitySettings(db.sql), inject: [DATABASE] },
+      {
+        provide: ApplySieveScript,
+        useFactory: (db: Database, scripts: SieveScripts, blobs: BlobStore, changes: ChangeMailsInBulk) =>
+          new ApplySieveScript(db.sql, scripts, blobs, changes),
+        inject: [DATABASE, SieveScripts, BlobStore, ChangeMailsInBulk],
+      },
       {
         provide: SaveSieveScript,
         useFactory: (db: Database, scripts: SieveScripts) => new SaveSieveScript(db.sql, scripts, (userId) => ownAddressesOf(db, userId)),
