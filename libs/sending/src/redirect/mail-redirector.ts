@@ -63,7 +63,8 @@ export class MailRedirector {
       }
       const ourDomain = sender.email.slice(sender.email.lastIndexOf('@') + 1);
       const trace = `${REDIRECT_TRACE_HEADER}: for <${to}> by <${sender.email}>; ${new Date().toUTCString().replace('GMT', '+0000')}\r\n`;
-      const envelopeFrom = mail.envelopeFrom === '' ? '' : this.srs.forward(mail.envelopeFrom, ourDomain);
+      // The null sender stays null (no bounce of a bounce), as does a sender with no domain to name.
+      const envelopeFrom = mail.envelopeFrom.includes('@') ? this.srs.forward(mail.envelopeFrom, ourDomain) : '';
       await this.submit(sender, to, mail, { trace, envelopeFrom }, `redirect:${mail.inboundId}:${userId}:${to}`);
       outcomes.push({ to, redirected: true });
     }
