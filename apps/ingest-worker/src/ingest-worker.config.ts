@@ -8,6 +8,7 @@ import {
   quotaConfig,
   redisConfig,
   spamCheckConfig,
+  srsConfig,
   storageConfig,
 } from '@letterbox/config';
 
@@ -20,6 +21,8 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       ...opsConfig(9102),
       /** Bounces coming back are matched to their sends by their bounce address, which it makes tamper-evident. */
       ...bounceTokenConfig,
+      /** Redirected mail (a rule's `redirect`) goes out from an SRS address made with it. */
+      ...srsConfig,
       ...blobGraceConfig,
       ...spamCheckConfig,
       /** Out-of-office replies are sends of their users, within their quota. */

@@ -6,7 +6,7 @@ import { createIngestPipeline, InboundAcceptances, ingestJobHandlers, intakeSpoo
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
 import { createJobQueues, JOB_DONE, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
 import { BulkChanges, BulkChangeSlices, RunBulkChange, SpamSweep, StartBulkChange } from '@letterbox/mail';
-import { BounceAddresses, IncomingBounces, SentCopies, vacationResponder } from '@letterbox/sending';
+import { BounceAddresses, IncomingBounces, mailRedirector, SentCopies, SrsAddresses, vacationResponder } from '@letterbox/sending';
 import { BlobCollector, createBlobStore } from '@letterbox/storage';
 import type { IngestWorkerConfig } from './ingest-worker.config';
 
@@ -48,6 +48,16 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
     defaultQuotaBytes: config.USER_QUOTA_BYTES,
     identitiesOf: (userIds) => identitiesOf(db, userIds),
   });
+  // Redirects are their users' sends too, from SRS addresses of their domains.
+  const redirector = mailRedirector({
+    db,
+    blobs,
+    queues,
+    queuePrefix: config.QUEUE_PREFIX,
+    defaultQuotaBytes: config.USER_QUOTA_BYTES,
+    identitiesOf: (userIds) => identitiesOf(db, userIds),
+    srs: new SrsAddresses(config.SRS_SECRET),
+  });
   const pipeline = createIngestPipeline({
     db,
     blobs,
@@ -59,6 +69,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
     bounces,
     spam,
     vacation,
+    redirector,
     logger,
   });
   const bulkChanges = new BulkChanges(db.sql);

@@ -5,6 +5,7 @@ import { createInboundIntake, createSmtpIntake, InboundIntake, intakeSpoolFor } 
 import type { DnsResolve } from '@letterbox/dns';
 import { DATABASE } from '@letterbox/nest-infrastructure';
 import { createJobQueues, JobQueues } from '@letterbox/queue';
+import { SrsAddresses } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import { RequestsInProgress } from './inbound/requests-in-progress';
 import type { IngestConfig } from './ingest.config';
@@ -42,6 +43,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
             spamRefusal: config.SPAM_REJECT
               ? { url: config.RSPAMD_URL, concurrency: config.SPAM_CHECK_CONCURRENCY, timeoutMs: config.SPAM_CHECK_TIMEOUT_MS }
               : undefined,
+            srs: new SrsAddresses(config.SRS_SECRET),
           }),
         inject: [DATABASE, BlobStore, JobQueues],
       },

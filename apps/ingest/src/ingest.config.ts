@@ -10,6 +10,7 @@ import {
   redisConfig,
   requestDatabaseConfig,
   spamCheckConfig,
+  srsConfig,
   storageConfig,
 } from '@letterbox/config';
 import { dnsConfig } from '@letterbox/dns';
@@ -22,6 +23,8 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env) {
       INGEST_HOST: z.string().min(1).default('0.0.0.0'),
       ...opsConfig(9106),
       ...ingestTokenConfig,
+      /** A bounce to an SRS address (of a redirected mail) is taken when its hash is one made with it, and refused otherwise. */
+      ...srsConfig,
       /** Largest incoming message, in bytes (HTTP body or SMTP DATA). */
       INGEST_MAX_MESSAGE_BYTES: z.coerce
         .number()

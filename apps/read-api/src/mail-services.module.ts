@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { confirmPassword, IdentitySettings } from '@letterbox/accounts';
+import { confirmPassword, IdentitySettings, ownAddressesOf } from '@letterbox/accounts';
 import { createSqlPool, type Database, type UserReads } from '@letterbox/db';
 import { MailAnnouncer } from '@letterbox/events';
 import {
@@ -8,6 +8,7 @@ import {
   ChangeMail,
   ReportSpam,
   SenderRules,
+  ApplySieveScript,
   SaveSieveScript,
   SieveScripts,
   ChangeMailboxes,
@@ -64,8 +65,14 @@ export class MailServicesModule implements OnApplicationShutdown {
       { provide: VacationSettings, useFactory: (db: Database) => new VacationSettings(db.sql), inject: [DATABASE] },
       { provide: IdentitySettings, useFactory: (db: Database) => new IdentitySettings(db.sql), inject: [DATABASE] },
       {
+        provide: ApplySieveScript,
+        useFactory: (db: Database, scripts: SieveScripts, blobs: BlobStore, changes: ChangeMailsInBulk) =>
+          new ApplySieveScript(db.sql, scripts, blobs, changes),
+        inject: [DATABASE, SieveScripts, BlobStore, ChangeMailsInBulk],
+      },
+      {
         provide: SaveSieveScript,
-        useFactory: (db: Database, scripts: SieveScripts) => new SaveSieveScript(db.sql, scripts),
+        useFactory: (db: Database, scripts: SieveScripts) => new SaveSieveScript(db.sql, scripts, (userId) => ownAddressesOf(db, userId)),
         inject: [DATABASE, SieveScripts],
       },
       {

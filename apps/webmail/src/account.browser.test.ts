@@ -204,6 +204,48 @@ describe('the account and administration in a real browser', { timeout: 10 * 60_
     });
   });
 
+  test('"Redirect to" adds a redirect rule, and "Apply to existing mail" files the mail already in a folder', async () => {
+    const user = await createTestUser(db, 'rules-apply');
+    await db.sql.query("INSERT INTO mailboxes (user_id, name, role) VALUES ($1, 'Bills', 'custom')", [user.id]);
+    await storeMail(db, testBlobStore(), {
+      userId: user.id,
+      mailboxId: user.mailboxes.inbox,
+      eml: plainEml({ from: 'billing@vendor.example', to: user.email, subject: 'Invoice 10/2026', text: 'Paid.' }),
+    });
+    await withPage(async (page) => {
+      await signIn(page, user.email, user.password);
+      await openSettings(page);
+      const rules = page.getByRole('region', { name: 'Rules' });
+      const form = rules.getByRole('form', { name: 'New rule' });
+      await form.getByLabel('Name').fill('Boss');
+      await form.getByLabel('When').selectOption('subject');
+      await form.getByLabel('Value').fill('urgent');
+      await form.getByLabel('Then').selectOption('redirect');
+      await form.getByLabel('Address').fill('boss@elsewhere.example');
+      await form.getByLabel('Keep a copy here too').check();
+      await form.getByRole('button', { name: 'Add rule' }).click();
+      await form.getByLabel('Name').fill('Bills');
+      await form.getByLabel('When').selectOption('from');
+      await form.getByLabel('Value').fill('billing@vendor.example');
+      await form.getByLabel('Then').selectOption('fileinto');
+      await form.getByLabel('Folder').selectOption('Bills');
+      await form.getByRole('button', { name: 'Add rule' }).click();
+      assert.match(
+        await rules.getByLabel('The rules as a Sieve script').inputValue(),
+        /^require \["copy", "fileinto"\];\n# rule:\[Boss\]\nif header :contains "subject" "urgent" \{\n {2}redirect :copy "boss@elsewhere\.example";\n\}\n# rule:\[Bills\]\n/,
+      );
+      await rules.getByRole('button', { name: 'Save rules' }).click();
+      await rules.getByRole('status').filter({ hasText: 'Rules saved.' }).waitFor();
+      await rules.getByLabel('Mail in').selectOption({ label: 'Inbox' });
+      await rules.getByRole('button', { name: 'Apply to existing mail' }).click();
+      await rules.getByRole('status').filter({ hasText: 'Rules matched 1 of 1 mails; 1 changed.' }).waitFor();
+      await screenshot(page, 'rules-applied');
+      await page.goto(platform.webmailUrl);
+      await page.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: /Bills/ }).click();
+      await page.getByText('Invoice 10/2026').waitFor();
+    });
+  });
+
   test('an out-of-office reply set in the settings reaches an outside sender once, marked automatic, and never a list', async () => {
     const user = await createTestUser(db, 'away');
     await withPage(async (page) => {

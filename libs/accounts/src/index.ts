@@ -1,7 +1,7 @@
 export { confirmPassword, createOffice, createUser, removeUser, type SessionAnnouncer } from './accounts';
 export { insertOffice, insertUser, SYSTEM_MAILBOXES, type CreatedUser, type UserRow } from './account-rows';
 export { CachedUserSessions } from './cached-user-sessions';
-export { identitiesOf } from './user-identities';
+export { identitiesOf, ownAddressesOf } from './user-identities';
 export {
   IdentitySettings,
   IdentityNotFoundError,

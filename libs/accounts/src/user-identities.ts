@@ -38,3 +38,9 @@ export async function identitiesOf(db: Database, userIds: number[]): Promise<Arr
   );
   return userIds.map((userId) => byId.get(userId));
 }
+
+/** A user's own addresses, lower-case (their primary first): none for a user who does not exist. */
+export async function ownAddressesOf(db: Database, userId: number): Promise<string[]> {
+  const [identity] = await identitiesOf(db, [userId]);
+  return identity?.addresses ?? [];
+}

@@ -224,6 +224,14 @@ export const bounceTokenConfig = {
   BOUNCE_TOKEN_SECRET: demoSecret(z.string().min(32, 'must be at least 32 characters'), '6892f9afd362f35b24cd282592cd6e6fb845f274ed6a43140217eacddbe1ef01'),
 };
 
+/**
+ * The key of the SRS addresses redirected mail goes out from (SRS0=hash=day=domain=local@ours): a bounce
+ * to one goes back to the original sender, and an address no one made with this key is refused.
+ */
+export const srsConfig = {
+  SRS_SECRET: demoSecret(z.string().min(32, 'must be at least 32 characters'), 'c1d0f8a2b9e34f7c8a51d26e0b7f4a93de85c6b1a07f29e4d3b8c5a61f0e7d24'),
+};
+
 /** rspamd, which scores incoming mail (its scanner, RSPAMD_URL) and learns from users' reports (its controller). */
 export const spamCheckConfig = {
   /** Score every incoming message with rspamd; false stores it unscored (the benchmark's A/B). */

@@ -17,6 +17,7 @@ export {
   dkimKeyConfig,
   mailPolicyConfig,
   bounceTokenConfig,
+  srsConfig,
   blobGraceConfig,
 } from './common-settings';
 export { pemFileSetting } from './tls-settings';

@@ -6,6 +6,7 @@ import {
   aes256KeyBytes,
   authConfig,
   bounceTokenConfig,
+  srsConfig,
   databaseConfig,
   dkimKeyConfig,
   httpConfig,
@@ -38,13 +39,14 @@ test('every bad value is named, with what was given', () => {
   );
 });
 
-const secrets = { ...authConfig, ...adminConfig, ...ingestTokenConfig, ...dkimKeyConfig, ...bounceTokenConfig };
+const secrets = { ...authConfig, ...adminConfig, ...ingestTokenConfig, ...dkimKeyConfig, ...bounceTokenConfig, ...srsConfig };
 const own = {
   AUTH_TOKEN_SECRET: 'x'.repeat(40),
   ADMIN_PASSWORD: 'a-password-of-mine',
   INGEST_TOKEN: 'a-gateway-token-of-mine',
   DKIM_KEY_ENCRYPTION_KEY: 'ab'.repeat(32),
   BOUNCE_TOKEN_SECRET: 'b'.repeat(40),
+  SRS_SECRET: 's'.repeat(40),
 };
 
 test('outside the demo, a secret left at its public default stops the app, naming the setting to set', () => {
@@ -53,7 +55,7 @@ test('outside the demo, a secret left at its public default stops the app, namin
       () => loadConfig(secrets, env),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
-        for (const name of ['AUTH_TOKEN_SECRET', 'ADMIN_PASSWORD', 'INGEST_TOKEN', 'DKIM_KEY_ENCRYPTION_KEY', 'BOUNCE_TOKEN_SECRET'])
+        for (const name of ['AUTH_TOKEN_SECRET', 'ADMIN_PASSWORD', 'INGEST_TOKEN', 'DKIM_KEY_ENCRYPTION_KEY', 'BOUNCE_TOKEN_SECRET', 'SRS_SECRET'])
           assert.match(error.message, new RegExp(`${name}: the public demo default`));
         return true;
       },

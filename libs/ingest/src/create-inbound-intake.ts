@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { MailVerifier, type MailVerifierOptions } from '@letterbox/mail-auth';
 import type { JobQueues } from '@letterbox/queue';
+import type { SrsAddresses } from '@letterbox/sending';
 import type { BlobReferences, BlobStore } from '@letterbox/storage';
 import { InboundAcceptances } from './inbound-acceptances';
 import { InboundIntake } from './inbound-intake';
@@ -31,6 +32,8 @@ export interface InboundIntakeOptions {
   verification?: Omit<MailVerifierOptions, 'isOwnAddress'>;
   /** The rspamd scanner whose `reject` action refuses a message before it is acknowledged (SPAM_REJECT); without it none is. */
   spamRefusal?: RspamdScannerOptions;
+  /** What checks the SRS addresses of redirected mail, whose bounces come back to them (SRS_SECRET); without it, mail to one is refused. */
+  srs?: SrsAddresses;
 }
 
 /** The intake of incoming mail, wired to PostgreSQL and the queues: the one way the ingest app, colleague delivery and the benches build it. */
@@ -46,6 +49,7 @@ export function createInboundIntake(options: InboundIntakeOptions): InboundIntak
     spool,
     verification,
     spamRefusal,
+    srs,
   } = options;
   const verifier = verification && new MailVerifier({ ...verification, isOwnAddress: (address) => directory.inOwnDomain(address) });
   return new InboundIntake(
@@ -58,5 +62,6 @@ export function createInboundIntake(options: InboundIntakeOptions): InboundIntak
     spool,
     verifier,
     spamRefusal && new RspamdScanner(spamRefusal),
+    srs,
   );
 }

@@ -5,7 +5,7 @@ import type { InboundOrigin, MailVerifier, Verification } from '@letterbox/mail-
 import type { HeaderSummary } from '@letterbox/mime';
 import { currentRequestId } from '@letterbox/observability';
 import type { InboundMessageJob } from '@letterbox/queue';
-import { looksLikeBounceAddress } from '@letterbox/sending';
+import { looksLikeBounceAddress, looksLikeSrsAddress, type SrsAddresses } from '@letterbox/sending';
 import { discardCreatedBlob, type BlobReferences, type BlobStore, type StoredBlob, type TrackedPut } from '@letterbox/storage';
 import { dedupKeyOf } from './dedup-key';
 import type { InboundAcceptances } from './inbound-acceptances';
@@ -77,6 +77,8 @@ export class InboundIntake {
     private readonly verifier?: MailVerifier,
     /** With one (SPAM_REJECT), a message held in memory that rspamd gives its `reject` action is refused. */
     private readonly spamRefusal?: RspamdScanner,
+    /** What checks the SRS addresses redirected mail goes out from; without it, mail to one is refused as to no one. */
+    private readonly srs?: SrsAddresses,
   ) {}
 
   /**
@@ -93,10 +95,12 @@ export class InboundIntake {
 
   async accept(message: InboundMessage): Promise<AcceptedInbound> {
     const envelopeRecipients = message.envelopeRecipients ?? [];
-    const bounceTo = await this.bounceAddressesAmong(envelopeRecipients);
-    const others = envelopeRecipients.filter((address) => !bounceTo.includes(address.trim().toLowerCase()));
-    const envelope = others.length > 0 ? await this.directory.resolve(others) : bounceTo.length > 0 ? NO_RECIPIENTS : undefined;
+    let bounceTo: string[];
+    let envelope: ResolvedRecipients | undefined;
     try {
+      bounceTo = await this.bounceAddressesAmong(envelopeRecipients);
+      const others = envelopeRecipients.filter((address) => !bounceTo.includes(address.trim().toLowerCase()));
+      envelope = others.length > 0 ? await this.directory.resolve(others) : bounceTo.length > 0 ? NO_RECIPIENTS : undefined;
       if (envelope) refuseUnresolved(envelope);
     } catch (error) {
       message.content.resume();
@@ -196,15 +200,22 @@ export class InboundIntake {
   }
 
   /**
-   * The bounce addresses (lower-case) among a message's envelope recipients: taken in any
-   * domain of Letterbox's whoever has an address there, forged or not; the bounce stage
-   * drops what it cannot match to a send, with a log line.
+   * The bounce addresses (lower-case) among a message's envelope recipients: a send's, taken in any
+   * domain of Letterbox's whoever has an address there, forged or not (the bounce stage drops what it
+   * cannot match to a send, with a log line); and a redirect's SRS address, taken when its hash is ours
+   * and it is at most SRS_MAX_AGE_DAYS old (the SRS return stage sends it on to the original sender),
+   * refused otherwise: no one makes an address we would relay to.
    */
   private async bounceAddressesAmong(addresses: string[]): Promise<string[]> {
-    const shaped = [...new Set(addresses.filter(looksLikeBounceAddress).map((address) => address.trim().toLowerCase()))];
+    const shaped = [
+      ...new Set(addresses.filter((address) => looksLikeBounceAddress(address) || looksLikeSrsAddress(address)).map((address) => address.trim().toLowerCase())),
+    ];
     if (shaped.length === 0) return [];
     const { foreign } = await this.directory.resolve(shaped);
-    return shaped.filter((address) => !foreign.includes(address));
+    const ours = shaped.filter((address) => !foreign.includes(address));
+    const refusedSrs = ours.filter((address) => looksLikeSrsAddress(address) && !(this.srs && 'sender' in this.srs.reverse(address)));
+    if (refusedSrs.length > 0) throw new UnknownRecipientsError(refusedSrs);
+    return ours;
   }
 
   /**

@@ -72,3 +72,4 @@ export { SaveSieveScript } from './rules/save-sieve-script';
 export { sieveFolder } from './rules/sieve-folders';
 export { mailBlobReferencesSql } from './store/mail-blob-references';
 export { MailExportQueries, type ExportedMail } from './export/mail-export-queries';
+export { ApplySieveScript, MAX_APPLIED_MAILS, appliedRulesSchema, type AppliedRules } from './rules/apply-sieve-script';

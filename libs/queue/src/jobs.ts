@@ -93,7 +93,8 @@ export interface InboundMessageJob {
   recipientIds: number[];
   /**
    * Bounce addresses of Letterbox's sends (`bounces+…@` one of its domains) the envelope named:
-   * the message is a bounce, read by the ingest pipeline's bounce stage, and stored for no one.
+   * the message is a bounce, read by the ingest pipeline's bounce stage, and stored for no one. An
+   * SRS address (`SRS0=…@`, a redirected mail's envelope sender) is one too: its bounce goes back to the original sender.
    */
   bounceTo?: string[];
   /** When intake acknowledged it (ISO 8601). */

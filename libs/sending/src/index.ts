@@ -54,3 +54,12 @@ export {
 } from './vacation/vacation-settings';
 export { vacationTexts } from './vacation/vacation-texts';
 export { VacationResponder, vacationResponder, type VacationMail, type VacationOutcome } from './vacation/vacation-responder';
+export { SrsAddresses, looksLikeSrsAddress, SRS_MAX_AGE_DAYS } from './redirect/srs-addresses';
+export {
+  MailRedirector,
+  mailRedirector,
+  MAX_REDIRECT_HOPS,
+  REDIRECT_TRACE_HEADER,
+  type RedirectedMail,
+  type RedirectOutcome,
+} from './redirect/mail-redirector';

@@ -40,6 +40,7 @@ export function compileSieve(script: string): SieveProgram {
   const commands = parseSieve(script);
   const required = new Set<string>();
   const folders: SieveProgram['folders'] = [];
+  const redirects: SieveProgram['redirects'] = [];
   let position = 0;
   for (; position < commands.length && commands[position].name === 'require'; position++) {
     const command = commands[position];
@@ -51,13 +52,14 @@ export function compileSieve(script: string): SieveProgram {
       required.add(extension);
     }
   }
-  const context: Context = { required, folders };
-  return { statements: block(commands.slice(position), context), folders };
+  const context: Context = { required, folders, redirects };
+  return { statements: block(commands.slice(position), context), folders, redirects };
 }
 
 interface Context {
   required: Set<string>;
   folders: SieveProgram['folders'];
+  redirects: SieveProgram['redirects'];
 }
 
 function block(commands: Command[], context: Context): SieveStatement[] {
@@ -92,7 +94,8 @@ function statement(command: Command, context: Context): SieveStatement {
   if (command.tests.length > 0) throw errorAt(command.tests[0].at, `${command.name} takes no test`);
   if (command.name === 'vacation') return vacation(command, context);
   const flags = { flags: { extension: 'imap4flags', takes: 'strings' } } as const;
-  const tagRules: TagRules = command.name === 'fileinto' ? { copy: { extension: 'copy', takes: 'nothing' }, ...flags } : command.name === 'keep' ? flags : {};
+  const copy = { copy: { extension: 'copy', takes: 'nothing' } } as const;
+  const tagRules: TagRules = command.name === 'fileinto' ? { ...copy, ...flags } : command.name === 'redirect' ? copy : command.name === 'keep' ? flags : {};
   const tags = taggedArguments(command, context, tagRules);
   switch (command.name) {
     case 'require':
@@ -123,11 +126,35 @@ function statement(command: Command, context: Context): SieveStatement {
       const [list] = positional(command, 1, tags.rest);
       return { kind: 'flags', change: command.name === 'setflag' ? 'set' : command.name === 'addflag' ? 'add' : 'remove', flags: flagList(list) };
     }
-    case 'redirect':
-      throw errorAt(command.at, `${command.name} is not available in Letterbox yet`);
+    case 'redirect': {
+      const [addressArgument] = positional(command, 1, tags.rest);
+      const address = redirectAddress(single(addressArgument, 'the address to redirect to'), addressArgument);
+      if (!context.redirects.some((known) => known.address === address)) {
+        if (context.redirects.length >= MAX_REDIRECT_ADDRESSES)
+          throw errorAt(addressArgument, `a script redirects to at most ${MAX_REDIRECT_ADDRESSES} addresses`);
+        context.redirects.push({ address, at: addressArgument });
+      }
+      return { kind: 'redirect', address, copy: tags.given.copy !== undefined };
+    }
     default:
       throw errorAt(command.at, `unknown command "${command.name}"`);
   }
+}
+
+/** A script names at most this many addresses to redirect to: a rule forwards, it does not broadcast (RFC 5228 §4.2 asks for a limit). */
+export const MAX_REDIRECT_ADDRESSES = 5;
+
+/** A mailbox address, `local@domain`, as RFC 5228 §4.2 requires redirect's to be (a syntactically invalid one is an error). */
+const ADDRESS = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+/** The address lower-case, its angle brackets and spaces gone; refused unless it is one mailbox. */
+function redirectAddress(given: string, at: SourcePosition): string {
+  const address = given
+    .trim()
+    .replace(/^<(.*)>$/, '$1')
+    .toLowerCase();
+  if (!ADDRESS.test(address) || address.includes('..') || address.startsWith('.')) throw errorAt(at, `"${given}" is not an e-mail address to redirect to`);
+  return address;
 }
 
 /** RFC 5230's `:days`: at least one, and a sender is never answered less than a day apart; at most a year. */

@@ -13,6 +13,11 @@ export interface SieveMessage {
   /** The body as text (HTML made text), as far as it was decoded. */
   bodyText: string;
   size: number;
+  /**
+   * Whether a redirect to this address may go out (not to the user's own, not past the hops allowed); absent: any may.
+   * One that may not does nothing, and the implicit keep stays (RFC 5228 §2.10.6: a failed action keeps the mail).
+   */
+  mayRedirectTo?(address: string): boolean;
 }
 
 /** Where the mail goes: the inbox, a folder by its name, or nowhere (discard, reject). */
@@ -34,6 +39,8 @@ export interface SieveOutcome {
   /** The flags the stored mail gets. */
   flags: SieveFlag[];
   vacation?: SieveVacation;
+  /** The addresses the mail is redirected to (RFC 5228 §4.2), each once, lower-case: sent on unchanged by the one who stores it. */
+  redirects?: string[];
   /** The run used its whole budget: it stopped there and the mail was kept in the inbox. */
   exhausted?: true;
 }
@@ -44,7 +51,8 @@ export const SIEVE_RUN_BUDGET = 4_000_000;
 /**
  * Runs a compiled script on a message. Letterbox stores one copy of a mail per recipient: the
  * first folder the script files it into, else the inbox when it is kept (explicitly, or by the
- * implicit keep that discard, reject and fileinto without :copy cancel), else nowhere.
+ * implicit keep that discard, reject, and fileinto and redirect without :copy cancel), else nowhere;
+ * and the addresses it is redirected to.
  */
 export function runSieve(program: SieveProgram, message: SieveMessage, budgetUnits = SIEVE_RUN_BUDGET): SieveOutcome {
   const run = new Run(message, new SieveBudget(budgetUnits));
@@ -67,6 +75,7 @@ class Run {
   private implicitKeep = true;
   private rejected?: string;
   private vacation?: SieveVacation;
+  private readonly redirects = new Set<string>();
 
   constructor(
     private readonly message: SieveMessage,
@@ -80,12 +89,14 @@ class Run {
   outcome(): SieveOutcome {
     const filed = this.kept.find((copy) => copy.folder !== undefined);
     const chosen = filed ?? this.kept[0] ?? (this.implicitKeep ? { flags: [...this.flags] } : undefined);
+    const redirects = this.redirects.size > 0 ? { redirects: [...this.redirects] } : {};
     // A mail stored for no one is answered by no one: a reject says no, and a discard says nothing.
-    if (!chosen) return { destination: { kind: 'discarded', ...(this.rejected !== undefined ? { reason: this.rejected } : {}) }, flags: [] };
+    if (!chosen) return { destination: { kind: 'discarded', ...(this.rejected !== undefined ? { reason: this.rejected } : {}) }, flags: [], ...redirects };
     return {
       destination: chosen.folder === undefined ? { kind: 'inbox' } : { kind: 'folder', name: chosen.folder },
       flags: chosen.flags,
       ...(this.vacation ? { vacation: this.vacation } : {}),
+      ...redirects,
     };
   }
 
@@ -112,6 +123,12 @@ class Run {
       case 'reject':
         this.implicitKeep = false;
         this.rejected = statement.reason;
+        return;
+      case 'redirect':
+        if (this.message.mayRedirectTo && !this.message.mayRedirectTo(statement.address)) return;
+        // The same address twice is one redirect (RFC 5228 §4.2.2).
+        this.redirects.add(statement.address);
+        if (!statement.copy) this.implicitKeep = false;
         return;
       case 'vacation': {
         const { kind: _vacation, ...asked } = statement;

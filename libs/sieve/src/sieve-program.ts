@@ -31,11 +31,13 @@ export type SieveStatement =
   | { kind: 'reject'; reason: string }
   | { kind: 'stop' }
   | { kind: 'flags'; change: 'set' | 'add' | 'remove'; flags: SieveFlag[] }
+  | { kind: 'redirect'; address: string; copy: boolean }
   | { kind: 'vacation'; reason: string; days: number; subject?: string; from?: string; addresses: string[] }
   | { kind: 'if'; branches: Array<{ test?: SieveTest; body: SieveStatement[] }> };
 
-/** A script ready to run: its statements, and the folders it files into (each where it is first named). */
+/** A script ready to run: its statements, the folders it files into and the addresses it redirects to (each where it is first named). */
 export interface SieveProgram {
   statements: SieveStatement[];
   folders: Array<{ name: string; at: SourcePosition }>;
+  redirects: Array<{ address: string; at: SourcePosition }>;
 }

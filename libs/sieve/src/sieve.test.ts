@@ -89,6 +89,34 @@ Not accepted.
     assert.deepEqual(outcomeOf('require "vacation"; vacation "Away."; discard;'), { destination: { kind: 'discarded' }, flags: [] });
   });
 
+  test('redirect (RFC 5228 §4.2) cancels the implicit keep unless :copy; each address once, lower-case', () => {
+    assert.deepEqual(outcomeOf('redirect "Boss@Elsewhere.example";'), { destination: { kind: 'discarded' }, flags: [], redirects: ['boss@elsewhere.example'] });
+    assert.deepEqual(outcomeOf('require "copy"; redirect :copy "<boss@elsewhere.example>"; redirect :copy "boss@elsewhere.example";'), {
+      destination: { kind: 'inbox' },
+      flags: [],
+      redirects: ['boss@elsewhere.example'],
+    });
+    const refused = message({ mayRedirectTo: (address) => address !== 'me@letterbox.test' });
+    assert.deepEqual(
+      outcomeOf('redirect "me@letterbox.test";', refused),
+      { destination: { kind: 'inbox' }, flags: [] },
+      'a redirect that may not go out keeps the mail',
+    );
+    const filed = 'require "fileinto"; if header :contains "subject" "invoice" { redirect "books@accountant.example"; fileinto "Bills"; }';
+    assert.deepEqual(outcomeOf(filed), { destination: { kind: 'folder', name: 'Bills' }, flags: [], redirects: ['books@accountant.example'] });
+    assert.deepEqual(
+      compileSieve('redirect "a@x.example"; redirect "A@x.example"; if false { redirect "b@x.example"; }').redirects.map(({ address, at }) => [
+        address,
+        at.line,
+        at.column,
+      ]),
+      [
+        ['a@x.example', 1, 10],
+        ['b@x.example', 1, 69],
+      ],
+    );
+  });
+
   test('a script Letterbox cannot take is refused at the line and column of its problem', () => {
     const refusals: Array<[string, RegExp]> = [
       ['require "fileinto";\nif header :contains "subject" "x" {\n  filein "A";\n}', /^line 3, column 3: unknown command "filein"$/],
@@ -103,7 +131,13 @@ Not accepted.
       ['else { keep; }', /else must follow if or elsif/],
       ['require "imap4flags"; addflag "\\\\Deleted";', /only \\Seen and \\Flagged can be set/],
       ['if header :regex "subject" "x" { keep; }', /header takes no :regex/],
-      ['redirect "a@b.example";', /redirect is not available in Letterbox yet/],
+      ['redirect "not an address";', /line 1, column 10: "not an address" is not an e-mail address to redirect to/],
+      ['redirect :copy "a@b.example";', /this needs require "copy"/],
+      ['redirect ["a@b.example", "c@d.example"];', /the address to redirect to must be one string/],
+      [
+        `${['a', 'b', 'c', 'd', 'e', 'f'].map((name) => `redirect "${name}@x.example";`).join('\n')}`,
+        /line 6, column 10: a script redirects to at most 5 addresses/,
+      ],
       ['if size 10 { keep; }', /size takes one of :over and :under/],
       ['keep "x";', /keep takes no arguments/],
       ['"text";', /line 1, column 1: expected a command, found a string/],

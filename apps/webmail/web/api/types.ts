@@ -32,6 +32,8 @@ export type {
   /** One of the user's own addresses as they send from it: its name and signature. */
   Identity,
   IdentityList,
+  /** What running the rules over a folder's mail did: mails examined, matched, changed. */
+  AppliedRules,
 } from './generated/read-api';
 /** ServerDraft: a draft as the send API keeps it; its version is what the next save must name. */
 export type { Draft as ServerDraft, SubmittedSend, SendRecipient, ScheduledSend, ScheduledSendList } from './generated/send-api';

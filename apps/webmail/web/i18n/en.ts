@@ -404,6 +404,15 @@ export const en = {
     script: 'The rules as a Sieve script',
     saved: 'Rules saved.',
     save: 'Save rules',
+    address: 'Address',
+    keepCopy: 'Keep a copy here too',
+    apply: {
+      title: 'Apply to existing mail',
+      hint: 'Runs the saved rules over the mail already in a folder (its newest 5,000). Nothing is redirected or answered.',
+      folder: 'Mail in',
+      button: 'Apply to existing mail',
+      done: 'Rules matched {{matched}} of {{examined}} mails; {{changed}} changed.',
+    },
     field: {
       from: 'From',
       to: 'To or Cc',
@@ -418,6 +427,7 @@ export const en = {
       read: 'Mark as read',
       flag: 'Flag',
       discard: 'Delete at once',
+      redirect: 'Redirect to',
     },
   },
   admin: {

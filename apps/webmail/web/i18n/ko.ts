@@ -406,6 +406,15 @@ export const ko: typeof en = {
     script: 'Sieve 스크립트로 본 메일 필터',
     saved: '메일 필터를 저장했습니다.',
     save: '메일 필터 저장',
+    address: '받을 주소',
+    keepCopy: '내 메일함에도 사본 남기기',
+    apply: {
+      title: '기존 메일에 적용',
+      hint: '저장된 메일 필터를 편지함에 이미 있는 메일(최근 5,000통)에 적용합니다. 다른 주소로 전달하거나 자동 응답하지는 않습니다.',
+      folder: '적용할 편지함',
+      button: '기존 메일에 적용',
+      done: '메일 {{examined}}통 중 {{matched}}통이 조건에 맞았고, {{changed}}통을 변경했습니다.',
+    },
     field: {
       from: '보낸 사람',
       to: '받는 사람 또는 참조',
@@ -420,6 +429,7 @@ export const ko: typeof en = {
       read: '읽음으로 표시',
       flag: '깃발 표시',
       discard: '바로 삭제',
+      redirect: '다른 주소로 전달',
     },
   },
   admin: {

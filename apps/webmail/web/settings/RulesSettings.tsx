@@ -1,22 +1,33 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isAbort, messageOf } from '../api/http';
-import { fetchRules, saveRules } from '../api/rules';
-import type { Mailbox } from '../api/types';
+import { applyRules, fetchRules, saveRules } from '../api/rules';
+import type { AppliedRules, Mailbox } from '../api/types';
 import { mailboxName } from '../mailboxes/mailbox-name';
 import { formatDateTime } from '../shared/format';
 import { useAction } from '../shared/useAction';
 import { withRule, type RuleDraft } from './sieve-rules';
 
 const FIELDS: Array<RuleDraft['field']> = ['from', 'to', 'subject', 'header', 'list', 'attachment', 'size'];
-const ACTIONS: Array<RuleDraft['action']> = ['fileinto', 'read', 'flag', 'discard'];
+const ACTIONS: Array<RuleDraft['action']> = ['fileinto', 'read', 'flag', 'discard', 'redirect'];
 
-const EMPTY_RULE: RuleDraft = { name: '', field: 'from', header: '', operator: 'contains', value: '', action: 'fileinto', folder: '' };
+const EMPTY_RULE: RuleDraft = {
+  name: '',
+  field: 'from',
+  header: '',
+  operator: 'contains',
+  value: '',
+  action: 'fileinto',
+  folder: '',
+  address: '',
+  keepCopy: false,
+};
 
 /**
  * Rules that sort mail as it arrives, kept as one Sieve script: the form adds a rule to the
  * script, and the script itself stays editable as text (a managesieve script pasted in works as
- * written). Saving sends the whole script; a problem the server finds is shown with its line.
+ * written). Saving sends the whole script; a problem the server finds is shown with its line. The
+ * saved rules can be applied to the mail already in a folder.
  */
 export function RulesSettings({ mailboxes }: { mailboxes: Mailbox[] }) {
   const { t } = useTranslation();
@@ -26,6 +37,10 @@ export function RulesSettings({ mailboxes }: { mailboxes: Mailbox[] }) {
   const [saved, setSaved] = useState(false);
   const { run, busy, error } = useAction();
   const folders = mailboxes.filter((mailbox) => mailbox.role !== 'inbox');
+  const [applyTo, setApplyTo] = useState<number | null>(null);
+  const [applied, setApplied] = useState<AppliedRules | null>(null);
+  const applying = useAction();
+  const applyFolder = applyTo ?? mailboxes.find((mailbox) => mailbox.role === 'inbox')?.id ?? mailboxes[0]?.id;
 
   useEffect(() => {
     const abort = new AbortController();
@@ -51,6 +66,13 @@ export function RulesSettings({ mailboxes }: { mailboxes: Mailbox[] }) {
   async function save() {
     setSaved(false);
     if (await run(() => saveRules(script ?? ''))) setSaved(true);
+  }
+
+  async function applyToExisting() {
+    if (applyFolder === undefined) return;
+    setApplied(null);
+    const outcome = await applying.run(() => applyRules(applyFolder));
+    if (outcome) setApplied(outcome.value);
   }
 
   return (
@@ -126,6 +148,25 @@ export function RulesSettings({ mailboxes }: { mailboxes: Mailbox[] }) {
             </select>
           </div>
         )}
+        {rule.action === 'redirect' && (
+          <>
+            <div className="rule-field">
+              <label htmlFor="rule-address">{t('rules.address')}</label>
+              <input
+                id="rule-address"
+                type="email"
+                required
+                value={rule.address}
+                onChange={(event) => change({ address: event.target.value })}
+                placeholder="name@example.com"
+              />
+            </div>
+            <label className="rule-field rule-check">
+              <input type="checkbox" checked={rule.keepCopy} onChange={(event) => change({ keepCopy: event.target.checked })} />
+              {t('rules.keepCopy')}
+            </label>
+          </>
+        )}
         <button type="submit" disabled={script === null}>
           {t('rules.add')}
         </button>
@@ -154,6 +195,29 @@ export function RulesSettings({ mailboxes }: { mailboxes: Mailbox[] }) {
           {t('rules.save')}
         </button>
       </div>
+      <h4 id="rules-apply-title">{t('rules.apply.title')}</h4>
+      <p className="muted">{t('rules.apply.hint')}</p>
+      <div className="rule-form" role="group" aria-labelledby="rules-apply-title">
+        <div className="rule-field">
+          <label htmlFor="rules-apply-folder">{t('rules.apply.folder')}</label>
+          <select id="rules-apply-folder" value={applyFolder ?? ''} onChange={(event) => setApplyTo(Number(event.target.value))}>
+            {mailboxes.map((mailbox) => (
+              <option key={mailbox.id} value={mailbox.id}>
+                {mailboxName(mailbox)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="button" disabled={applying.busy || applyFolder === undefined} onClick={() => void applyToExisting()}>
+          {t('rules.apply.button')}
+        </button>
+      </div>
+      {applying.error && (
+        <p className="error" role="alert">
+          {applying.error}
+        </p>
+      )}
+      {applied && <p role="status">{t('rules.apply.done', { examined: applied.examined, matched: applied.matched, changed: applied.changed })}</p>}
     </section>
   );
 }

@@ -6,8 +6,12 @@ export interface RuleDraft {
   header: string;
   operator: 'contains' | 'is';
   value: string;
-  action: 'fileinto' | 'read' | 'flag' | 'discard';
+  action: 'fileinto' | 'read' | 'flag' | 'discard' | 'redirect';
   folder: string;
+  /** Where `redirect` sends the mail on. */
+  address: string;
+  /** `redirect :copy`: the mail is kept here as well. */
+  keepCopy: boolean;
 }
 
 /** Sieve's quoted string: only `"` and `\` are escaped. */
@@ -43,6 +47,10 @@ function action(rule: RuleDraft): { lines: string[]; needs: string[] } {
       return { lines: ['addflag "\\\\Flagged";'], needs: ['imap4flags'] };
     case 'discard':
       return { lines: ['discard;', 'stop;'], needs: [] };
+    case 'redirect':
+      return rule.keepCopy
+        ? { lines: [`redirect :copy ${quoted(rule.address.trim())};`], needs: ['copy'] }
+        : { lines: [`redirect ${quoted(rule.address.trim())};`], needs: [] };
   }
 }
 

@@ -40,6 +40,8 @@ export interface RuleOutcome {
   discarded: boolean;
   /** The out-of-office reply the script asked for (`vacation`), which the vacation stage sends in place of the settings' one. */
   vacation?: SieveVacation;
+  /** The addresses the script redirects the mail to (`redirect`), which the redirect stage sends it on to. */
+  redirects?: string[];
 }
 
 /** The recipient's mailbox a message goes to: Spam when the intake's checks or the spam stage put it there. */

@@ -1,6 +1,6 @@
 import type { PreparedMail } from '@letterbox/mail';
 import type { SieveMessage } from '@letterbox/sieve';
-import type { MessageHeaders } from '../pipeline/message-headers';
+import type { MessageHeaders } from '@letterbox/mime';
 
 /**
  * A stored message as the rules of one of its recipients see it: its top-level headers, the

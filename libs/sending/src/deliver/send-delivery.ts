@@ -16,8 +16,9 @@ import { DeliveryRecords } from './delivery-records';
 import type { ProviderReceipts } from './provider-receipts';
 import type { RecordedRequest } from '../submit/record-send';
 import type { SenderRateLimit } from './sender-rate-limit';
-import { fromAddressOf, recipientsOf, type Sender } from '../submit/send-request';
-import { signedMessage } from './signed-message';
+import { fromAddressOf, recipientsOf, type RedirectedMessage, type Sender } from '../submit/send-request';
+import { redirectedMessage } from './redirected-message';
+import { signedMessage, signedStream } from './signed-message';
 import { describeSmtpFailure, isPermanentSmtpFailure } from './smtp-failure';
 import { enhancedStatusIn, isHardBounce } from '../bounces/bounce-status';
 import { RecipientStatuses } from '../bounces/recipient-statuses';
@@ -132,7 +133,9 @@ export class SendDelivery {
           claimed = true;
         }
         const identity = { messageId: request.messageId, date: new Date(request.date) };
-        const message = new MailComposer(messageOptions(this.blobs, sender, request, identity, delivery)).compile().createReadStream();
+        const message = request.redirect
+          ? redirectedMessage(this.blobs, request.redirect)
+          : new MailComposer(messageOptions(this.blobs, sender, request, identity, delivery)).compile().createReadStream();
         const { refusedForGood } = await this.options.colleagues.deliver(message, delivery.recipients);
         if (refusedForGood !== undefined) {
           refused.push(key);
@@ -281,6 +284,7 @@ export class SendDelivery {
    * DKIM-signed when its domain or office has keys.
    */
   private async prepare(sendId: number, sender: Sender, request: RecordedRequest, delivery: Delivery): Promise<Mail.Options> {
+    if (request.redirect) return this.prepareRedirected(sender, request, request.redirect, delivery);
     const identity = { messageId: request.messageId, date: new Date(request.date) };
     const compose = () => messageOptions(this.blobs, sender, request, identity, delivery);
     const from = fromAddressOf(sender, request);
@@ -289,6 +293,17 @@ export class SendDelivery {
     const keys = await this.options.dkimKeys.forSender(sender.officeId, from);
     if (keys.length === 0) return { ...compose(), envelope };
     return { envelope, messageId: request.messageId, raw: await signedMessage(compose, keys) };
+  }
+
+  /**
+   * A redirected message: its bytes unchanged behind its trace header, from its own envelope sender (an SRS
+   * address, so the receiver's SPF check is of the domain sending it), DKIM-signed as the redirecting user's.
+   */
+  private async prepareRedirected(sender: Sender, request: RecordedRequest, redirect: RedirectedMessage, delivery: Delivery): Promise<Mail.Options> {
+    const envelope = { from: redirect.envelopeFrom, to: delivery.recipients };
+    const keys = await this.options.dkimKeys.forSender(sender.officeId, fromAddressOf(sender, request));
+    const open = () => redirectedMessage(this.blobs, redirect);
+    return { envelope, messageId: request.messageId, raw: keys.length === 0 ? open() : await signedStream(open, keys) };
   }
 
   /** The messages a send is made of, each under the key its delivery is recorded by. */

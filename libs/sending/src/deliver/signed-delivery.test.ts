@@ -117,6 +117,28 @@ describe('SendDelivery: what reaches the provider is DKIM-signed and goes from a
     assert.deepEqual(await verdicts(caught[0].raw), [`aligned ${user.domain} pass`, `aligned ${user.domain} pass`]);
   });
 
+  test('a redirected message goes out byte for byte behind its trace header, from its SRS envelope sender, signed for the redirecting user', async () => {
+    const user = await signingSender('redirecting');
+    const original = `From: Ann <ann@vendor.example>\r\nTo: ${user.email}\r\nSubject: Figures\r\nMessage-ID: <${randomUUID()}@vendor.example>\r\n\r\nThe figures, as sent.\r\n`;
+    const stored = await blobs.put(Buffer.from(original));
+    const trace = `X-Letterbox-Redirected: for <boss@elsewhere.example> by <${user.email}>; Fri, 27 Nov 2026 10:00:00 +0000\r\n`;
+    const envelopeFrom = `SRS0=abcdefgh=AB=vendor.example=ann@${user.domain}`;
+    const to = recipient('boss');
+    const redirect = { storageKey: stored.key, size: stored.size, trace, envelopeFrom };
+    const { caught } = await deliver(user, sendRequest({ to: [to], subject: 'Figures', redirect }));
+    assert.equal(caught.length, 1);
+    assert.equal(caught[0].envelope.from, envelopeFrom);
+    const raw = caught[0].raw.toString();
+    assert.ok(raw.endsWith(trace + original), 'the original unchanged, its trace header first');
+    assert.match(raw, /^DKIM-Signature:/);
+    assert.deepEqual(await verdicts(caught[0].raw), [`${user.domain} pass`, `${user.domain} pass`]);
+    const returned = await deliver(
+      user,
+      sendRequest({ to: [recipient('ann')], subject: 'Returned mail', redirect: { ...redirect, trace: '', envelopeFrom: '' } }),
+    );
+    assert.equal(returned.caught[0].envelope.from, '', 'a returned bounce goes from the null sender');
+  });
+
   test('each message goes from a bounce address naming its send (and its recipient), which parses back; the From header stays the sender’s', async () => {
     const user = await signingSender('verp');
     const [ann, cat, dan] = [recipient('ann'), recipient('cat'), recipient('dan')];

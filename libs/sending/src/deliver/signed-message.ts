@@ -20,8 +20,13 @@ export async function signedMessage(compose: () => Mail.Options, keys: DkimSigni
     const options: Mail.Options & { baseBoundary: string } = { ...compose(), baseBoundary };
     return new MailComposer(options).compile().createReadStream();
   };
-  const signatures = await dkimSignatureHeaders(compile(), keys);
-  return Readable.from(prepended(signatures, compile()));
+  return signedStream(compile, keys);
+}
+
+/** A message already written (a redirected one), read twice in the same way: once through the signer, once to the provider. */
+export async function signedStream(open: () => Readable, keys: DkimSigningKey[]): Promise<Readable> {
+  const signatures = await dkimSignatureHeaders(open(), keys);
+  return Readable.from(prepended(signatures, open()));
 }
 
 async function* prepended(headers: string, message: Readable): AsyncGenerator<Buffer> {

@@ -29,6 +29,19 @@ const answeredMailSchema = z.object({
 export type AnsweredMail = z.infer<typeof answeredMailSchema>;
 
 /**
+ * A message sent on unchanged (a rule's `redirect`, or a bounce of one going back to its sender): its stored
+ * bytes with a trace header first, from an envelope sender of its own (an SRS address, or the null sender).
+ */
+const redirectedMessageSchema = z.object({
+  storageKey: z.string(),
+  size: z.number(),
+  /** The header block prepended, each line ending in CRLF. */
+  trace: z.string(),
+  envelopeFrom: z.string(),
+});
+export type RedirectedMessage = z.infer<typeof redirectedMessageSchema>;
+
+/**
  * A validated send, as recorded in `outbound_sends.request` and read back by the workers.
  * Its schema checks the shape of what is read back (parseRecordedRequest); what a user may
  * ask is the send API's request schema's to check.
@@ -56,6 +69,8 @@ export const sendRequestSchema = z.object({
   answering: answeredMailSchema.optional(),
   /** An automatic reply (RFC 3834): its Auto-Submitted header tells other responders never to answer it. */
   autoSubmitted: z.literal('auto-replied').optional(),
+  /** The send is this message, not one composed of the fields above (which only describe it: its subject, its recipient). */
+  redirect: redirectedMessageSchema.optional(),
 });
 export type SendRequest = z.infer<typeof sendRequestSchema>;
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Pool } from 'pg';
 import { prepareMail } from '@letterbox/mail';
-import { BOUNCE_READ_BYTES, type IncomingBounces } from '@letterbox/sending';
+import { BOUNCE_READ_BYTES, looksLikeSrsAddress, type IncomingBounces } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import type { InboundMailRow } from '../../inbound-batch-insert';
 import { insertInboundInPieces } from '../../inbound-batch-pieces';
@@ -30,7 +30,8 @@ export class BounceStage implements IngestStage {
   ) {}
 
   async run(batch: IngestBatch): Promise<void> {
-    const items = batch.ongoing.filter((item) => item.message.bounceTo?.length);
+    // A redirect's SRS address is the SRS return stage's.
+    const items = batch.ongoing.filter((item) => item.message.bounceTo?.some((address) => !looksLikeSrsAddress(address)));
     if (items.length === 0) return;
     const spooled = await readSpooled(
       items.map((item) => item.message),
@@ -48,7 +49,7 @@ export class BounceStage implements IngestStage {
     if (spooled instanceof Error) throw spooled;
     const bytes = spooled ?? (await this.blobs.readRanges(message.storageKey, [{ start: 0, end: Math.min(message.size, BOUNCE_READ_BYTES) }]))[0];
     const rows: InboundMailRow[] = [];
-    for (const bounceAddress of message.bounceTo ?? []) {
+    for (const bounceAddress of (message.bounceTo ?? []).filter((address) => !looksLikeSrsAddress(address))) {
       for (const notice of await this.bounces.receive(bounceAddress, bytes, message.inboundId)) {
         const prepared = await prepareMail(this.blobs, notice.eml);
         rows.push({

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
+import { ownAddressesOf } from '@letterbox/accounts';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import { primaryOnly, type Database } from '@letterbox/db';
 import { createMailAnnouncer } from '@letterbox/events';
@@ -48,7 +49,7 @@ describe('the rules stage', () => {
       ]);
       folders[name] = rows[0].id;
     }
-    await new SaveSieveScript(db.sql, new SieveScripts(db.sql)).save(user.id, RULES);
+    await new SaveSieveScript(db.sql, new SieveScripts(db.sql), (userId) => ownAddressesOf(db, userId)).save(user.id, RULES);
     pipeline = new IngestPipeline(
       ingestStages({
         db,

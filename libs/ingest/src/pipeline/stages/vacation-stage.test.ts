@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
-import { identitiesOf } from '@letterbox/accounts';
+import { identitiesOf, ownAddressesOf } from '@letterbox/accounts';
 import { loadConfig, redisConfig } from '@letterbox/config';
 import { primaryOnly, type Database } from '@letterbox/db';
 import { createMailAnnouncer } from '@letterbox/events';
@@ -125,7 +125,7 @@ describe('the vacation stage', () => {
 
   test('a script\'s vacation asks for the reply without settings: its text, "Auto:" and the subject, its :addresses as the user\'s', async () => {
     const scripted = await createTestUser(db, 'away-by-script');
-    await new SaveSieveScript(db.sql, new SieveScripts(db.sql)).save(
+    await new SaveSieveScript(db.sql, new SieveScripts(db.sql), (userId) => ownAddressesOf(db, userId)).save(
       scripted.id,
       'require "vacation";\nvacation :days 2 :addresses ["me@old.example"] "Gone fishing.";',
     );
