@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { createDraft, saveDraft } from '../api/endpoints';
 import { ApiError, messageOf } from '../api/http';
 import { draftSaveBody, fileKey, unfinishedAddresses, type Draft } from './draft';
+import { withoutSignature } from './signature-slot';
 
 export type SaveState = 'unsaved' | 'saving' | 'saved' | 'partial' | 'conflict' | 'failed';
 
@@ -9,12 +10,23 @@ const AUTOSAVE_MS = 1200;
 
 /** What a save stores: the draft's words, recipients and files, not where the server keeps them. */
 function signature(draft: Draft): string {
-  const { server: _server, undoSeconds: _undo, sendLaterAt: _later, sendSeparately: _separately, files, ...content } = draft;
+  const {
+    server: _server,
+    undoSeconds: _undo,
+    sendLaterAt: _later,
+    sendSeparately: _separately,
+    choosingFrom: _choosing,
+    signature: _signature,
+    files,
+    ...content
+  } = draft;
   return JSON.stringify({ ...content, files: files.map(fileKey) });
 }
 
+/** Anything the user wrote: the identity's signature alone, put in by compose, is not worth a draft. */
 const hasContent = (draft: Draft) =>
-  signature(draft) !== signature({ ...draft, to: '', cc: '', bcc: '', subject: '', text: '', html: '', files: [] }) || draft.original !== null;
+  signature({ ...draft, text: withoutSignature(draft.text, draft.signature), html: withoutSignature(draft.html, draft.signature) }) !==
+    signature({ ...draft, to: '', cc: '', bcc: '', subject: '', text: '', html: '', files: [] }) || draft.original !== null;
 
 /**
  * Keeps the draft on the server while it is written: a save a moment after the last
