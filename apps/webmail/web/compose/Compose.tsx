@@ -86,7 +86,7 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
         const saved = await autosave.save();
         send = await sendDraft(saved.server?.id ?? draft.server.id, saved.server?.version ?? draft.server.version, sendAtOf(draft));
       } else {
-        send = await sendMail(sendBody(draft), idempotencyKey.current);
+        send = await autosave.sendWithoutSaving(() => sendMail(sendBody(draft), idempotencyKey.current));
       }
       onSent(send, { ...draft, server: null, serverAttachments: [] });
     } catch (failure) {

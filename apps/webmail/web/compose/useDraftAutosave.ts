@@ -43,6 +43,7 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
   const inFlight = useRef<Promise<Draft> | null>(null);
   const removed = useRef<string[]>([]);
   const mounted = useRef(true);
+  const sendingDirectly = useRef(false);
   useEffect(() => {
     mounted.current = true;
     return () => {
@@ -95,7 +96,9 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
     if (current === saved.current || !hasContent(latest.current)) return;
     setState('unsaved');
     // A failed autosave is shown as such; the next change, or the send, tries again.
-    const timer = setTimeout(() => void save().catch(() => undefined), AUTOSAVE_MS);
+    const timer = setTimeout(() => {
+      if (!sendingDirectly.current) void save().catch(() => undefined);
+    }, AUTOSAVE_MS);
     return () => clearTimeout(timer);
   }, [current, save]);
 
@@ -108,5 +111,18 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
     [onChange],
   );
 
-  return { state, detail, save, removeServerAttachment };
+  /**
+   * A draft not yet on the server is sent straight to the send API: no autosave may start meanwhile, whose new draft
+   * would stay in Drafts beside the sent mail. A send that fails lets the next change save again.
+   */
+  const sendWithoutSaving = useCallback(async <T>(send: () => Promise<T>): Promise<T> => {
+    sendingDirectly.current = true;
+    try {
+      return await send();
+    } finally {
+      sendingDirectly.current = false;
+    }
+  }, []);
+
+  return { state, detail, save, removeServerAttachment, sendWithoutSaving };
 }
