@@ -63,14 +63,15 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
 
   const { identities, error: identitiesError } = useIdentities();
   const chosen = identities?.find((identity) => identity.address === draft.from) ?? identities?.find((identity) => identity.primary);
+  const { change } = autosave;
   useEffect(() => {
     if (!identities || !draft.choosingFrom) return;
     const identity = answeringIdentity(identities, draft.choosingFrom.addressedTo);
-    if (identity) onChange(withIdentity(draft, identity));
-  }, [identities, draft, onChange]);
+    if (identity) change((current) => withIdentity(current, identity));
+  }, [identities, draft.choosingFrom, change]);
   function chooseIdentity(address: string) {
     const identity = identities?.find((candidate) => candidate.address === address);
-    if (identity) onChange(withIdentity(draft, identity));
+    if (identity) change((current) => withIdentity(current, identity));
   }
 
   async function submit(event: FormEvent) {

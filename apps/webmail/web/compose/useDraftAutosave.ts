@@ -124,5 +124,8 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
     }
   }, []);
 
-  return { state, detail, save, removeServerAttachment, sendWithoutSaving };
+  /** Changes the draft as it is now, not as last rendered: a save that has just ended (its server copy) is kept. */
+  const change = useCallback((edit: (draft: Draft) => Draft) => onChange(edit(latest.current)), [onChange]);
+
+  return { state, detail, save, removeServerAttachment, sendWithoutSaving, change };
 }
