@@ -41,3 +41,8 @@ export function ownFromAddress(sender: SignedInSender, from: string | undefined)
   if (!sender.addresses.includes(address)) throw new NotSendersAddressError(from);
   return address;
 }
+
+/** The name mail from this address (lower-case, as ownFromAddress gives it; undefined: the primary) shows, when its identity has one of its own. */
+export function ownFromName(sender: SignedInSender, from: string | undefined): string | undefined {
+  return sender.addressNames?.[from ?? sender.email.toLowerCase()];
+}

@@ -6,10 +6,13 @@ import type { SendView } from '../api/types';
 import { i18next } from '../i18n/i18n';
 import { formatSize } from '../shared/format';
 import { AttachmentPicker } from './AttachmentPicker';
-import { draftProblems, sendAtOf, sendBody, type Draft } from './draft';
+import { answeringIdentity } from './answering-identity';
+import { draftProblems, editorHtml, sendAtOf, sendBody, type Draft } from './draft';
+import { withIdentity } from './identity-draft';
 import { RecipientField } from './RecipientField';
 import { RichEditor } from './RichEditor';
 import { useDraftAutosave, type SaveState } from './useDraftAutosave';
+import { useIdentities } from './useIdentities';
 
 /** A date as a datetime-local input shows it: local time, to the minute. */
 const localDateTime = (date: Date) => new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
@@ -46,8 +49,8 @@ interface Props {
 }
 
 /**
- * The compose dialog: recipients (completed from contacts), subject, rich or plain text,
- * files and send options. The draft is saved on the server as it is written, and a saved
+ * The compose dialog: the identity it is from (its signature in the body), recipients
+ * (completed from contacts), subject, rich or plain text, files and send options. The draft is saved on the server as it is written, and a saved
  * draft is sent from there, its files already uploaded.
  */
 export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) {
@@ -77,6 +80,19 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => onChange({ ...draft, [key]: value });
   const subjectNotes = [problems.subject && 'compose-subject-error', draft.subject.length >= SUBJECT_MAX && 'compose-subject-limit'].filter(Boolean).join(' ');
 
+  const { identities, error: identitiesError } = useIdentities();
+  const chosen = identities?.find((identity) => identity.address === draft.from) ?? identities?.find((identity) => identity.primary);
+  const { change } = autosave;
+  useEffect(() => {
+    if (!identities || !draft.choosingFrom) return;
+    const identity = answeringIdentity(identities, draft.choosingFrom.addressedTo);
+    if (identity) change((current) => withIdentity(current, identity));
+  }, [identities, draft.choosingFrom, change]);
+  function chooseIdentity(address: string) {
+    const identity = identities?.find((candidate) => candidate.address === address);
+    if (identity) change((current) => withIdentity(current, identity));
+  }
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     const found = draftProblems(draft);
@@ -90,7 +106,7 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
         const saved = await autosave.save();
         send = await sendDraft(saved.server?.id ?? draft.server.id, saved.server?.version ?? draft.server.version, sendAtOf(draft));
       } else {
-        send = await sendMail(sendBody(draft), idempotencyKey.current);
+        send = await autosave.sendWithoutSaving(() => sendMail(sendBody(draft), idempotencyKey.current));
       }
       onSent(send, { ...draft, server: null, serverAttachments: [] });
     } catch (failure) {
@@ -146,6 +162,23 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
               ✕
             </button>
           </header>
+          {identities && chosen && (
+            <div className="compose-field">
+              <label htmlFor="compose-from">{t('compose.from')}</label>
+              <select id="compose-from" value={chosen.address} onChange={(event) => chooseIdentity(event.target.value)}>
+                {identities.map((identity) => (
+                  <option key={identity.address} value={identity.address}>
+                    {t('compose.identity', { name: identity.displayName, address: identity.address })}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {identitiesError && (
+            <p className="error" role="alert">
+              {t('compose.identitiesFailed', { reason: identitiesError })}
+            </p>
+          )}
           {field('to', t('compose.to'))}
           {showCopies ? (
             <>
@@ -183,8 +216,10 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
             </label>
             {draft.rich ? (
               <RichEditor
+                // A signature swapped for another identity's is new content: the editor starts again from it.
+                key={draft.signature?.inserted}
                 id="compose-body"
-                initialHtml={draft.html || draft.text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\n/g, '<br>')}
+                initialHtml={editorHtml(draft)}
                 onChange={(html) => set('html', html)}
               />
             ) : (

@@ -9,7 +9,8 @@ const PREFIXED: Record<AnswerMode, RegExp> = { reply: /^\s*re\s*:/i, replyAll: /
 /**
  * A reply, reply all or forward of an open mail, as the compose window starts it: the
  * recipients and subject filled in (the user may change them), the original quoted
- * below. The send API adds In-Reply-To, References and a forward's attachments itself.
+ * below, where the identity's signature goes above it once the identity is chosen (Compose). The send API adds
+ * In-Reply-To, References and a forward's attachments itself.
  */
 export function answerDraft(mail: MailDetail, mode: AnswerMode, self: string): Draft {
   const me = self.toLowerCase();
@@ -30,13 +31,18 @@ export function answerDraft(mail: MailDetail, mode: AnswerMode, self: string): D
               .filter((address) => !to.includes(address))
               .join(', '),
           };
+  const header =
+    mode === 'forward' ? forwardedHeader(mail) : i18next.t('compose.quoteHeader', { date: formatFullDate(mail.receivedAt), sender: formatAddress(mail.from) });
   return {
     ...emptyDraft(),
     ...recipients,
     subject,
     rich: false,
-    text: `\n\n${mode === 'forward' ? forwardedHeader(mail) : i18next.t('compose.quoteHeader', { date: formatFullDate(mail.receivedAt), sender: formatAddress(mail.from) })}\n${quote(mail.text, mode)}`,
+    text: `\n\n${header}\n${quote(mail.text, mode)}`,
     original: { mailId: mail.id, mode },
+    choosingFrom: { addressedTo: [...mail.to, ...mail.cc, mail.from].map((address) => address.address) },
+    // The signature goes above the quote, whose first line is the header.
+    signature: { inserted: '', before: header.split('\n')[0] },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { AnswerMode, ServerDraft } from '../api/types';
 import { i18next } from '../i18n/i18n';
+import type { SignatureSlot } from './signature-slot';
 
 /** The copy kept on the server (send API drafts): what its next save must name, and which files it already holds. */
 export interface DraftSync {
@@ -10,6 +11,15 @@ export interface DraftSync {
 }
 
 export interface Draft {
+  /** The identity it is written as: one of the user's addresses; null: their primary. */
+  from: string | null;
+  /**
+   * A new draft's From is chosen once the user's identities have loaded: the one the answered mail was sent to
+   * (these addresses, see answeringIdentity), else the primary. Null once chosen, and for a draft reopened.
+   */
+  choosingFrom: { addressedTo: string[] } | null;
+  /** The identity's signature compose keeps in the body; null in a draft reopened, whose body is as the user left it. */
+  signature: SignatureSlot | null;
   to: string;
   cc: string;
   bcc: string;
@@ -33,6 +43,9 @@ export interface Draft {
 }
 
 export const emptyDraft = (): Draft => ({
+  from: null,
+  choosingFrom: { addressedTo: [] },
+  signature: { inserted: '', before: '' },
   to: '',
   cc: '',
   bcc: '',
@@ -57,6 +70,9 @@ export const fileKey = (file: File) => `${file.name}:${file.size}:${file.lastMod
 export function draftFromServer(saved: ServerDraft): Draft {
   return {
     ...emptyDraft(),
+    from: saved.from,
+    choosingFrom: null,
+    signature: null,
     to: saved.to.join(', '),
     cc: saved.cc.join(', '),
     bcc: saved.bcc.join(', '),
@@ -101,6 +117,11 @@ export function draftProblems(draft: Draft): Record<string, string> {
   return problems;
 }
 
+/** What the rich editor starts from: the draft's HTML, else its plain text. */
+export function editorHtml(draft: Draft): string {
+  return draft.html || draft.text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\n/g, '<br>');
+}
+
 /** The plain text of the editor's HTML, for the text/plain part. */
 export function htmlToText(html: string): string {
   const container = document.createElement('div');
@@ -113,6 +134,7 @@ type Fields = Record<string, string | string[] | number | boolean | undefined>;
 /** What the user wrote, as both the send and the drafts API take it. */
 function contentFields(draft: Draft): Fields {
   return {
+    from: draft.from ?? undefined,
     to: splitAddresses(draft.to),
     cc: splitAddresses(draft.cc),
     bcc: splitAddresses(draft.bcc),

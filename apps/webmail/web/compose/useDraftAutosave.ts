@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { createDraft, saveDraft } from '../api/endpoints';
 import { ApiError, messageOf } from '../api/http';
 import { draftSaveBody, fileKey, unfinishedAddresses, type Draft } from './draft';
+import { withoutSignature } from './signature-slot';
 
 export type SaveState = 'unsaved' | 'saving' | 'saved' | 'partial' | 'conflict' | 'failed';
 
@@ -9,12 +10,23 @@ const AUTOSAVE_MS = 1200;
 
 /** What a save stores: the draft's words, recipients and files, not where the server keeps them. */
 function signature(draft: Draft): string {
-  const { server: _server, undoSeconds: _undo, sendLaterAt: _later, sendSeparately: _separately, files, ...content } = draft;
+  const {
+    server: _server,
+    undoSeconds: _undo,
+    sendLaterAt: _later,
+    sendSeparately: _separately,
+    choosingFrom: _choosing,
+    signature: _signature,
+    files,
+    ...content
+  } = draft;
   return JSON.stringify({ ...content, files: files.map(fileKey) });
 }
 
+/** Anything the user wrote: the identity's signature alone, put in by compose, is not worth a draft. */
 const hasContent = (draft: Draft) =>
-  signature(draft) !== signature({ ...draft, to: '', cc: '', bcc: '', subject: '', text: '', html: '', files: [] }) || draft.original !== null;
+  signature({ ...draft, text: withoutSignature(draft.text, draft.signature), html: withoutSignature(draft.html, draft.signature) }) !==
+    signature({ ...draft, to: '', cc: '', bcc: '', subject: '', text: '', html: '', files: [] }) || draft.original !== null;
 
 /**
  * Keeps the draft on the server while it is written: a save a moment after the last
@@ -31,6 +43,7 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
   const inFlight = useRef<Promise<Draft> | null>(null);
   const removed = useRef<string[]>([]);
   const mounted = useRef(true);
+  const sendingDirectly = useRef(false);
   useEffect(() => {
     mounted.current = true;
     return () => {
@@ -83,7 +96,9 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
     if (current === saved.current || !hasContent(latest.current)) return;
     setState('unsaved');
     // A failed autosave is shown as such; the next change, or the send, tries again.
-    const timer = setTimeout(() => void save().catch(() => undefined), AUTOSAVE_MS);
+    const timer = setTimeout(() => {
+      if (!sendingDirectly.current) void save().catch(() => undefined);
+    }, AUTOSAVE_MS);
     return () => clearTimeout(timer);
   }, [current, save]);
 
@@ -96,5 +111,21 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
     [onChange],
   );
 
-  return { state, detail, save, removeServerAttachment };
+  /**
+   * A draft not yet on the server is sent straight to the send API: no autosave may start meanwhile, whose new draft
+   * would stay in Drafts beside the sent mail. A send that fails lets the next change save again.
+   */
+  const sendWithoutSaving = useCallback(async <T>(send: () => Promise<T>): Promise<T> => {
+    sendingDirectly.current = true;
+    try {
+      return await send();
+    } finally {
+      sendingDirectly.current = false;
+    }
+  }, []);
+
+  /** Changes the draft as it is now, not as last rendered: a save that has just ended (its server copy) is kept. */
+  const change = useCallback((edit: (draft: Draft) => Draft) => onChange(edit(latest.current)), [onChange]);
+
+  return { state, detail, save, removeServerAttachment, sendWithoutSaving, change };
 }

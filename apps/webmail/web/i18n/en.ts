@@ -268,6 +268,9 @@ export const en = {
     failed: 'failed',
   },
   compose: {
+    from: 'From',
+    identity: '{{name}} <{{address}}>',
+    identitiesFailed: 'Your addresses and signatures could not be loaded ({{reason}}).',
     newMessage: 'New message',
     reply: 'Reply',
     replyAll: 'Reply all',

@@ -270,6 +270,9 @@ export const ko: typeof en = {
     failed: '실패',
   },
   compose: {
+    from: '보내는 사람',
+    identity: '{{name}} <{{address}}>',
+    identitiesFailed: '보내는 주소와 서명을 불러오지 못했습니다({{reason}}).',
     newMessage: '새 메일',
     reply: '답장',
     replyAll: '전체답장',

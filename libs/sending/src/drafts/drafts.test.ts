@@ -7,7 +7,7 @@ import { JobQueues } from '@letterbox/queue';
 import { failFastConnection, type RedisConnection } from '@letterbox/redis';
 import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, testSettings, unlinkKeys, type TestUser } from '@letterbox/testing';
 import { Drafts } from './drafts';
-import { DraftNotFoundError, DraftVersionConflictError } from '../send-errors';
+import { DraftNotFoundError, DraftVersionConflictError, NotSendersAddressError } from '../send-errors';
 import { sendGroupCommit } from '../submit/send-group-commit';
 import { SendOutbox } from '../submit/send-outbox';
 import { SendSubmission } from '../submit/send-submission';
@@ -19,6 +19,8 @@ describe('Drafts: a draft saved version by version, then sent', () => {
   const blobs = testBlobStore();
   const recipient = (name: string) => `${name}@${randomUUID().slice(0, 8)}.example`;
   const users = new Map<number, TestUser>();
+  /** A user's alias and the name its identity shows. */
+  const aliases = new Map<number, { address: string; name: string }>();
   let db: Database;
   let connection: RedisConnection;
   let queues: JobQueues;
@@ -33,7 +35,14 @@ describe('Drafts: a draft saved version by version, then sent', () => {
     // The users of this file, as the accounts' directory would give them.
     const senders = new SenderDirectory(
       async (userIds) =>
-        userIds.map((userId) => users.get(userId)).map((user) => user && { email: user.email, displayName: user.displayName, addresses: [user.email] }),
+        userIds.map((userId) => {
+          const user = users.get(userId);
+          const alias = aliases.get(userId);
+          if (!user) return undefined;
+          return alias
+            ? { email: user.email, displayName: user.displayName, addresses: [user.email, alias.address], addressNames: { [alias.address]: alias.name } }
+            : { email: user.email, displayName: user.displayName, addresses: [user.email] };
+        }),
       sendGroupCommit(16),
     );
     drafts = new Drafts(db, blobs, mails, submission, senders, TEST_QUOTA_BYTES);
@@ -130,5 +139,31 @@ describe('Drafts: a draft saved version by version, then sent', () => {
     );
     assert.equal(rows[0].idempotency_key, `draft-${draft.id}-v2`);
     await assert.rejects(drafts.get(user.id, draft.id), DraftNotFoundError);
+  });
+
+  test('a draft written as an alias keeps it through saves, its mail shows the identity’s name, and its send goes out from it', async () => {
+    const user = await writer('aliased');
+    const alias = { address: `desk@${user.domain}`, name: 'The front desk' };
+    aliases.set(user.id, alias);
+    const draft = await drafts.create(user, { from: 'Desk@' + user.domain.toUpperCase(), to: [recipient('ann')], subject: 'From the desk' });
+    assert.equal(draft.from, alias.address, 'kept lower-case, as the address is');
+    const mail = await mailOf(draft.id);
+    assert.deepEqual({ address: mail?.fromAddress, name: mail?.fromName }, { address: alias.address, name: alias.name });
+    const saved = await drafts.update(user, draft.id, 1, { text: 'Second thoughts.' });
+    assert.equal(saved.from, alias.address, 'a save that names no from keeps it');
+    const send = await drafts.send(user, draft.id, 2);
+    const { rows } = await db.sql.query<{ request: { from: string; fromName: string } }>('SELECT request FROM outbound_sends WHERE id = $1', [send.id]);
+    assert.deepEqual({ from: rows[0].request.from, fromName: rows[0].request.fromName }, { from: alias.address, fromName: alias.name });
+  });
+
+  test('a draft from an address not the writer’s is refused, made or saved, and the draft keeps its own', async () => {
+    const user = await writer('impostor');
+    const other = await writer('someone');
+    await assert.rejects(drafts.create(user, { from: other.email, subject: 'Not mine' }), NotSendersAddressError);
+    const draft = await drafts.create(user, { subject: 'Mine' });
+    assert.equal(draft.from, null, 'none given: the primary');
+    await assert.rejects(drafts.update(user, draft.id, 1, { from: `boss@${user.domain}` }), NotSendersAddressError);
+    const kept = await drafts.get(user.id, draft.id);
+    assert.deepEqual({ version: kept.version, from: kept.from }, { version: 1, from: null });
   });
 });

@@ -7,7 +7,7 @@ import { answerOf } from '../submit/answer-original';
 import type { DraftChanges, DraftContent, DraftView } from './draft-content';
 import { composeSentCopy } from '../compose/compose-sent-copy';
 import { DraftNotFoundError, DraftVersionConflictError } from '../send-errors';
-import { ownFromAddress, type SenderDirectory } from '../sender-directory';
+import { ownFromAddress, ownFromName, type SenderDirectory, type SignedInSender } from '../sender-directory';
 import { refuseIfPastQuota } from '../storage-quota';
 import type { SendSubmission } from '../submit/send-submission';
 import { fromAddressOf, type Sender, type SendRequest } from '../submit/send-request';
@@ -165,9 +165,11 @@ export class Drafts {
     return send;
   }
 
-  private compose(sender: Sender, content: DraftContent): Promise<PreparedMail> {
+  /** The draft's mail, from the identity it is written as: its address and the name that address shows. */
+  private compose(sender: SignedInSender, content: DraftContent): Promise<PreparedMail> {
     const identity = { messageId: `<draft-${randomUUID()}@${fromAddressOf(sender, content).split('@')[1]}>`, date: new Date() };
-    return composeSentCopy(this.blobs, sender, requestOf(content), identity);
+    const fromName = ownFromName(sender, content.from);
+    return composeSentCopy(this.blobs, sender, { ...requestOf(content), ...(fromName === undefined ? {} : { fromName }) }, identity);
   }
 
   private async whyNotSaved(client: PoolClient, userId: number, draftId: number, expectedVersion: number): Promise<Error> {

@@ -6,7 +6,7 @@ import { recipientViews } from '../bounces/recipient-views';
 import { Suppressions } from '../bounces/suppressions';
 import { answerOf } from './answer-original';
 import { NoRecipientsError } from '../send-errors';
-import { ownFromAddress, type SignedInSender } from '../sender-directory';
+import { ownFromAddress, ownFromName, type SignedInSender } from '../sender-directory';
 import { estimatedMessageBytes } from '../storage-quota';
 import { SEND_GROUP_COMMIT } from './send-group-commit';
 import { SendRecords } from './send-records';
@@ -89,7 +89,7 @@ export class SendSubmission {
   ): Promise<{ send: SendStatusView; created: boolean }> {
     if (recipientsOf(asked).length === 0) throw new NoRecipientsError();
     const from = ownFromAddress(sender, asked.from);
-    const fromName = sender.addressNames?.[from ?? sender.email.toLowerCase()];
+    const fromName = ownFromName(sender, from);
     const request = { ...asked, ...(from === undefined ? {} : { from }), ...(fromName === undefined ? {} : { fromName }) };
     const quota = { defaultBytes: this.defaultQuotaBytes, messageBytes: estimatedMessageBytes(request) - freedBytes };
     const recorded = await this.records.record(sender, request, { idempotencyKey, queuePrefix: this.queuePrefix, quota });
