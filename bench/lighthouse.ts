@@ -40,7 +40,7 @@ async function signIn(page: Page, { url, email, password }: Options): Promise<vo
   await page.goto(url, { waitUntil: 'networkidle0' });
   await page.type('#sign-in-email', email);
   await page.type('#sign-in-password', password);
-  await Promise.all([page.waitForFunction(() => sessionStorage.getItem('letterbox.session') !== null), page.click('button[type=submit]')]);
+  await Promise.all([page.waitForFunction("sessionStorage.getItem('letterbox.session') !== null"), page.click('button[type=submit]')]);
 }
 
 async function audit(page: Page, url: string, preset: Preset): Promise<string[]> {

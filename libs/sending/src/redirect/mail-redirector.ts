@@ -7,7 +7,7 @@ import { SenderDirectory, type SenderIdentities, type SignedInSender } from '../
 import { SendOutbox } from '../submit/send-outbox';
 import type { SendRequest } from '../submit/send-request';
 import { SendSubmission } from '../submit/send-submission';
-import { officesOf } from '../vacation/vacation-settings';
+import { repliersOf } from '../vacation/vacation-settings';
 import type { SrsAddresses } from './srs-addresses';
 
 /** A message goes through at most this many redirects: each adds a trace header, and one that has this many is not sent on. */
@@ -93,7 +93,7 @@ export class MailRedirector {
   }
 
   private async senderOf(userId: number): Promise<SignedInSender> {
-    const officeId = (await officesOf(this.sql, [userId])).get(userId);
+    const officeId = (await repliersOf(this.sql, [userId])).get(userId)?.officeId;
     if (officeId === undefined) throw new Error(`user ${userId} no longer exists`);
     return this.senders.of({ userId, officeId });
   }
