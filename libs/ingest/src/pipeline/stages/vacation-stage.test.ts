@@ -142,7 +142,7 @@ describe('the vacation stage', () => {
     const subjectFor = async (locale: string | null) => {
       const scripted = await createTestUser(db, `away-${locale ?? 'unset'}`);
       await db.sql.query('UPDATE users SET locale = $2 WHERE id = $1', [scripted.id, locale]);
-      await new SaveSieveScript(db.sql, new SieveScripts(db.sql)).save(scripted.id, script);
+      await new SaveSieveScript(db.sql, new SieveScripts(db.sql), (userId) => ownAddressesOf(db, userId)).save(scripted.id, script);
       const sender = `hana-${randomUUID().slice(0, 8)}@example.org`;
       await pipeline.run([await fromOutside(sender, { recipient: scripted })]);
       return (await repliesTo(sender, scripted)).map((reply) => reply.subject);
