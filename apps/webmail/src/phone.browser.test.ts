@@ -235,7 +235,7 @@ describe('the webmail on a phone in a real browser', { timeout: 10 * 60_000 }, (
         await page.keyboard.press('Escape');
         await drawer.waitFor({ state: 'hidden' });
         assert.equal(await menu.getAttribute('aria-expanded'), 'false');
-        assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('menu-button')), true, 'focus is back on the menu button');
+        assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('drawer-button')), true, 'focus is back on the menu button');
 
         await menu.tap();
         await drawer.waitFor();

@@ -34,7 +34,7 @@ export function TopBar({ user, me, page, live, drawer, onCompose, onSignOut }: P
         <button
           ref={drawer.buttonRef}
           type="button"
-          className="icon menu-button"
+          className="icon drawer-button"
           aria-expanded={drawer.open}
           aria-controls="mailbox-drawer"
           aria-label={t('topBar.mailboxes')}
