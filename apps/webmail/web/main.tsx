@@ -9,6 +9,7 @@ import './styles/mail.css';
 import './styles/sender-check.css';
 import './styles/compose.css';
 import './styles/account.css';
+import './styles/print.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('no #root element');
