@@ -36,6 +36,7 @@ import {
   MailboxNameTakenError,
   MailboxNotFoundError,
   MailNotFoundError,
+  NoAttachmentsError,
   SearchQueryError,
   SystemMailboxError,
   ThreadNotFoundError,
@@ -57,6 +58,7 @@ export const classifyDomainError: ErrorClassifier = (error) => {
     error instanceof MailNotFoundError ||
     error instanceof MailboxNotFoundError ||
     error instanceof AttachmentNotFoundError ||
+    error instanceof NoAttachmentsError ||
     error instanceof ThreadNotFoundError ||
     error instanceof BulkChangeNotFoundError ||
     error instanceof UserNotFoundError ||

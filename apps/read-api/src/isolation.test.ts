@@ -127,6 +127,7 @@ describe('one user cannot see or touch another user’s mail', () => {
     ['GET /v2/mails/:id', (id) => `/v2/mails/${id}`, {}],
     ['GET /v2/mails/:id/raw', (id) => `/v2/mails/${id}/raw`, {}],
     ['GET /v2/mails/:id/raw with a range', (id) => `/v2/mails/${id}/raw`, { range: 'bytes=0-9' }],
+    ['GET /v2/mails/:id/attachments.zip', (id) => `/v2/mails/${id}/attachments.zip`, {}],
   ];
   for (const [name, pathOf, headers] of reads) {
     test(`${name} of another user’s mail is the 404 of a mail that does not exist`, async () => {

@@ -10,6 +10,7 @@ import './styles/toolbar.css';
 import './styles/sender-check.css';
 import './styles/compose.css';
 import './styles/account.css';
+import './styles/print.css';
 import './styles/phone.css';
 
 const root = document.getElementById('root');

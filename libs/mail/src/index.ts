@@ -39,6 +39,7 @@ export {
   WrongPasswordError,
   MailNotFoundError,
   AttachmentNotFoundError,
+  NoAttachmentsError,
   ThreadNotFoundError,
   TooManyHeavyReadsError,
   MailboxDeletedError,

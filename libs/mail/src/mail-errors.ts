@@ -50,6 +50,13 @@ export class AttachmentNotFoundError extends Error {
   }
 }
 
+/** A mail with no files to download together. */
+export class NoAttachmentsError extends Error {
+  constructor(readonly mailId: number) {
+    super(`mail ${mailId} has no attachments`);
+  }
+}
+
 /** Also what a thread of another user, or one whose mail is all deleted or locked, is. */
 export class ThreadNotFoundError extends Error {
   constructor(readonly threadId: number) {

@@ -36,3 +36,4 @@ export { startReadApiProcess, type ApiProcess } from './read-api-process';
 export { storedSentCopy } from './sent-copy';
 export { writeTestCertificate, type TestCertificate } from './test-certificate';
 export { logFaultsAsExpected, withFaultsExpected, EXPECTED_FAULTS_APP } from './expected-faults';
+export { unzip, type UnzippedEntry } from './unzip';

@@ -78,4 +78,20 @@ describe('reading a 22 MB mail', () => {
     });
     assert.ok(growth < 50 * MB, `RSS grew by ${(growth / MB).toFixed(1)} MB`);
   });
+
+  test(`${CONCURRENT_READS} concurrent zips of its attachments stream without buffering`, async () => {
+    const growth = await peakRssGrowthDuring(async () => {
+      await Promise.all(
+        Array.from({ length: CONCURRENT_READS }, async () => {
+          const response = await read(`/v2/mails/${mailId}/attachments.zip`);
+          assert.equal(response.status, 200);
+          let bytes = 0;
+          for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+          assert.equal(bytes, Number(response.headers.get('content-length')));
+          assert.ok(bytes > 16 * MB);
+        }),
+      );
+    });
+    assert.ok(growth < 50 * MB, `RSS grew by ${(growth / MB).toFixed(1)} MB`);
+  });
 });

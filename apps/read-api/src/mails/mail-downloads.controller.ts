@@ -47,6 +47,17 @@ export class MailDownloadsController {
     return reply.header('content-length', range ? range.end - range.start : mail.size).send(this.content.openRaw(mail, range));
   }
 
+  /** All the mail's files in one zip, streamed as each is decoded; 404 for a mail without any. */
+  @Get('attachments.zip')
+  @ApiZodPath(mailIdParams)
+  async attachmentsZip(@CurrentUser() user: AuthenticatedUser, @Param(validMailId) params: z.infer<typeof mailIdParams>, @Res() reply: FastifyReply) {
+    const mail = await this.mails.record(user.userId, params.id);
+    const archive = this.content.openAttachmentsZip(mail);
+    return download(reply, { contentType: 'application/zip', disposition: 'attachment', filename: archive.filename })
+      .header('content-length', archive.size)
+      .send(archive.stream);
+  }
+
   /**
    * One attachment, decoded from its transfer encoding as it streams. Shown inline only when
    * asked and of a type that runs no script (showableInline), and always sandboxed: the

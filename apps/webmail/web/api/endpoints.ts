@@ -119,6 +119,13 @@ export const ruleSender = (list: 'blocked' | 'allowed', address: string) => requ
 /** An attachment's bytes, fetched with the session's token (a plain link could not send it). */
 export const fetchAttachment = (url: string, signal?: AbortSignal) => request(url, { signal, headers: { accept: '*/*' } }).then((response) => response.blob());
 
+/** All of a mail's files in one zip, with the name the server gave it (its RFC 5987 filename*). */
+export async function fetchAttachmentsZip(mailId: number): Promise<{ blob: Blob; filename: string }> {
+  const response = await request(`/v2/mails/${mailId}/attachments.zip`, { headers: { accept: 'application/zip' } });
+  const encoded = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  return { blob: await response.blob(), filename: encoded ? decodeURIComponent(encoded) : `mail ${mailId}.zip` };
+}
+
 export const sendMail = (body: FormData | Record<string, unknown>, idempotencyKey: string) =>
   requestJson<SubmittedSend>('/v2/mails/send', {
     method: 'POST',

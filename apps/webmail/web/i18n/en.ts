@@ -256,6 +256,14 @@ export const en = {
     download: 'Download {{name}}, {{size}}',
     downloading: 'Downloading…',
     failed: '{{name}} could not be downloaded: {{reason}}',
+    downloadAll: 'Download all',
+    downloadAllTitle: 'Download all attachments as one zip file',
+    allFailed: 'The attachments could not be downloaded: {{reason}}',
+  },
+  print: {
+    print: 'Print',
+    title: 'Print this mail',
+    close: 'Close',
   },
   delivery: {
     title: 'Delivery',

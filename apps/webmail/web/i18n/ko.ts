@@ -258,6 +258,14 @@ export const ko: typeof en = {
     download: '{{name}} 다운로드, {{size}}',
     downloading: '다운로드 중…',
     failed: '{{name}}을(를) 다운로드하지 못했습니다: {{reason}}',
+    downloadAll: '모두 저장',
+    downloadAllTitle: '첨부파일을 ZIP 파일 하나로 모두 저장',
+    allFailed: '첨부파일을 다운로드하지 못했습니다: {{reason}}',
+  },
+  print: {
+    print: '인쇄',
+    title: '이 메일 인쇄',
+    close: '닫기',
   },
   delivery: {
     title: '전송 상태',

@@ -5,35 +5,25 @@ import { messageOf } from '../api/http';
 import type { MailDetail } from '../api/types';
 import { formatSize } from '../shared/format';
 import { Icon } from '../shared/Icon';
+import { listedFiles } from './attachment-files';
+import { saveFile } from './save-file';
+import { AttachmentPreview, previewable } from './AttachmentPreview';
 
 type Attachment = MailDetail['attachments'][number];
 
-/** Saves a blob under its name through a temporary link. */
-function save(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
-/** The mail's files with their sizes; each downloads with the session's token. */
+/** The mail's files with their sizes, images with a thumbnail; each downloads with the session's token. */
 export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState<Record<string, boolean>>({});
   const [error, setError] = useState<string | null>(null);
-  const files = attachments.filter((attachment) => attachment.disposition === 'attachment' || !attachment.contentId);
+  const files = listedFiles(attachments);
   if (files.length === 0) return null;
 
   async function download(attachment: Attachment) {
     setBusy((state) => ({ ...state, [attachment.partId]: true }));
     setError(null);
     try {
-      save(await fetchAttachment(attachment.url), attachment.filename);
+      saveFile(await fetchAttachment(attachment.url), attachment.filename);
     } catch (failure) {
       setError(t('attachments.failed', { name: attachment.filename, reason: messageOf(failure) }));
     } finally {
@@ -54,7 +44,7 @@ export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
               disabled={busy[attachment.partId]}
               aria-label={t('attachments.download', { name: attachment.filename, size: formatSize(attachment.size) })}
             >
-              <Icon name="file" className="attachment-icon" />
+              {previewable(attachment) ? <AttachmentPreview attachment={attachment} /> : <Icon name="file" className="attachment-icon" />}
               <span className="attachment-name">{attachment.filename}</span>
               <span className="attachment-size">{busy[attachment.partId] ? t('attachments.downloading') : formatSize(attachment.size)}</span>
             </button>

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { AnswerMode, Mailbox, MailDetail } from '../api/types';
 import { MoveToSelect } from '../mails/MoveToSelect';
+import { DownloadAllButton } from './DownloadAllButton';
+import { PrintButton } from './PrintButton';
 
 interface Props {
   mail: MailDetail;
@@ -20,7 +22,7 @@ interface Props {
   onDelete(): void;
 }
 
-/** Back, reply, reply all, forward (or edit, for a draft), flag, mark unread, move and delete: the toolbar above an open mail. */
+/** Back, reply, reply all, forward (or edit, for a draft), flag, mark unread, move, print, download all and delete: the toolbar above an open mail. */
 export function MailActions({ mail, mailboxes, busy, onBack, onAnswer, onEditDraft, onFlag, onSeen, onMove, onReportSpam, onJudgeSender, onDelete }: Props) {
   const { t } = useTranslation();
   const role = mailboxes.find((mailbox) => mailbox.id === mail.mailboxId)?.role;
@@ -77,6 +79,8 @@ export function MailActions({ mail, mailboxes, busy, onBack, onAnswer, onEditDra
           </button>
         </>
       )}
+      <PrintButton mail={mail} />
+      <DownloadAllButton mail={mail} />
       <button type="button" className="danger" disabled={busy} onClick={onDelete} title={t('reader.deleteTitle')}>
         {inTrash ? t('reader.deleteForever') : t('common.delete')}
       </button>

@@ -2,7 +2,9 @@ import { pipeline, type Readable } from 'node:stream';
 import { createTransferDecoder, parseHeaderBlock, renderBodies, sanitizeMailHtml } from '@letterbox/mime';
 import type { BlobStore, ByteRange } from '@letterbox/storage';
 import { lengthChecked } from './length-checked';
-import { AttachmentNotFoundError } from '../mail-errors';
+import { AttachmentNotFoundError, NoAttachmentsError } from '../mail-errors';
+import { safeFileName, uniqueFileNames } from './archive-file-names';
+import { zipStream } from './zip-stream';
 import type { RenderedContent, RenderedContentCache } from './rendered-content-cache';
 import type { MailRecord } from '../mail-views';
 
@@ -65,6 +67,21 @@ export class MailContentReader {
       noop,
     );
     return { stream: decoded, attachment };
+  }
+
+  /**
+   * The mail's files in one zip, each decoded as the archive reaches it: the parts a reader
+   * lists as attachments (an inline part with a Content-ID is a picture of the HTML body).
+   */
+  openAttachmentsZip(mail: MailRecord): { stream: Readable; size: number; filename: string } {
+    const files = mail.attachments.filter((part) => part.disposition === 'attachment' || !part.contentId);
+    if (files.length === 0) throw new NoAttachmentsError(mail.id);
+    const names = uniqueFileNames(files.map((part) => safeFileName(part.filename, `attachment ${part.partId}`)));
+    const modifiedAt = new Date(mail.receivedAt);
+    const archive = zipStream(
+      files.map((part, index) => ({ name: names[index], size: part.size, modifiedAt, open: () => this.openAttachment(mail, part.partId).stream })),
+    );
+    return { ...archive, filename: `${safeFileName(mail.subject, `mail ${mail.id}`)}.zip` };
   }
 
   /** The stored EML, whole or one byte range of it. */
