@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changeMails, deleteDraft, fetchDraft, reportSpamOf, startBulkChange, undoBulkChange, type BulkSelection } from './api/endpoints';
 import { messageOf } from './api/http';
 import type { AnswerMode, BulkChange, MailChanges, MailDetail, SendView, Session } from './api/types';
 import { answerDraft } from './compose/answer';
 import { Compose } from './compose/Compose';
+import { Loading } from './shared/LoadStates';
 import { draftFromServer, emptyDraft, type Draft } from './compose/draft';
 import { undoneDraft } from './compose/undone-draft';
 import { ScheduledSends } from './compose/ScheduledSends';
@@ -24,8 +25,6 @@ import { MailListView } from './mails/MailListView';
 import { SelectionBar } from './mails/SelectionBar';
 import { DEFAULT_LIST_OPTIONS, useMailList, type ListItem, type ListOptions } from './mails/useMailList';
 import { ReadingPane, type PaneActions } from './reader/ReadingPane';
-import { AdminArea } from './admin/AdminArea';
-import { Settings } from './settings/Settings';
 import { UsageMeter } from './session/UsageMeter';
 import { useMe } from './session/useMe';
 import { navigate, parsePage, usePage, useRoute } from './shared/route';
@@ -33,6 +32,10 @@ import { useShortcuts } from './shared/shortcuts';
 import { ShortcutHelp } from './ShortcutHelp';
 import { SkipLink } from './SkipLink';
 import { TopBar } from './TopBar';
+
+/* Pages most visits never open, loaded when first opened: the inbox's first paint runs less script on a phone. */
+const Settings = lazy(() => import('./settings/Settings').then((module) => ({ default: module.Settings })));
+const AdminArea = lazy(() => import('./admin/AdminArea').then((module) => ({ default: module.AdminArea })));
 
 interface Props {
   session: Session;
@@ -374,10 +377,12 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
         onCompose={startCompose}
         onSignOut={onSignOut}
       />
-      {page.kind === 'settings' && (
-        <Settings user={session.user} me={me} mailboxes={mailboxes} onChanged={refreshMe} onSession={onSession} onSessionsEnded={onSessionsEnded} />
-      )}
-      {page.kind === 'admin' && <AdminArea section={page.section} me={me} />}
+      <Suspense fallback={<Loading />}>
+        {page.kind === 'settings' && (
+          <Settings user={session.user} me={me} mailboxes={mailboxes} onChanged={refreshMe} onSession={onSession} onSessionsEnded={onSessionsEnded} />
+        )}
+        {page.kind === 'admin' && <AdminArea section={page.section} me={me} />}
+      </Suspense>
       <div className="workspace" data-view={route.mailId === null ? 'list' : 'reader'} hidden={page.kind !== 'mail'}>
         <SidebarDrawer open={drawerOpen} label={t('mailbox.navigation')} opener={menuButton} onClose={closeDrawer}>
           {/* The scheduled mails right under the folders: the foot of the sidebar is where the send tracker shows. */}

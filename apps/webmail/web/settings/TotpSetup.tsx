@@ -1,10 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmTotp } from '../api/account';
 import type { TotpSetup as Setup } from '../api/types';
-import { QrCode } from '../shared/QrCode';
 import { useAction } from '../shared/useAction';
 import { RecoveryCodes } from './RecoveryCodes';
+
+/* The QR encoder is loaded by the few who set up two-factor sign-in, not by every inbox. */
+const QrCode = lazy(() => import('../shared/QrCode').then((module) => ({ default: module.QrCode })));
 
 interface Props {
   setup: Setup;
@@ -29,7 +31,9 @@ export function TotpSetup({ setup, onDone, onCancel }: Props) {
   return (
     <form className="stacked-form totp-setup" onSubmit={(event) => void confirm(event)}>
       <p>{t('twoFactor.scan')}</p>
-      <QrCode text={setup.otpauthUrl} label={t('twoFactor.qrLabel')} />
+      <Suspense fallback={<div className="qr-code" />}>
+        <QrCode text={setup.otpauthUrl} label={t('twoFactor.qrLabel')} />
+      </Suspense>
       <p className="muted">
         {t('twoFactor.cannotScan')} <code className="totp-secret">{setup.secret}</code>
       </p>
