@@ -119,13 +119,12 @@ export class DiskBlobStore extends BlobStore {
     if (range && range.end <= range.start) return Readable.from([]);
     const out = new PassThrough();
     const forwardError = (error: NodeJS.ErrnoException) => out.destroy(error.code === 'ENOENT' ? new BlobNotFoundError(key) : error);
-    if (!isCompressed(key)) {
-      const raw = createReadStream(file, range ? { start: range.start, end: range.end - 1 } : {});
-      raw.on('error', forwardError);
-      return raw.pipe(out);
-    }
-    const raw = createReadStream(file);
+    const raw = isCompressed(key) ? createReadStream(file) : createReadStream(file, range ? { start: range.start, end: range.end - 1 } : {});
     raw.on('error', forwardError);
+    // pipe() only unpipes a destination that goes away: a reader that stops early (a client
+    // hanging up on a download) would leave the file paused and open until the process ends.
+    out.once('close', () => raw.destroy());
+    if (!isCompressed(key)) return raw.pipe(out);
     const plain = raw.pipe(createGunzip().on('error', forwardError));
     return (range ? plain.pipe(sliceStream(range.start, range.end)) : plain).pipe(out);
   }
