@@ -109,7 +109,9 @@ describe('attachments and printing in a real browser', { timeout: 5 * 60_000 }, 
       await page.screenshot({ path: path.join(ARTIFACTS, 'attachments-preview.png'), fullPage: true });
 
       const toolbar = page.getByRole('toolbar', { name: 'Message actions' });
-      const [download] = await Promise.all([page.waitForEvent('download'), toolbar.getByRole('button', { name: 'Download all' }).click()]);
+      const more = toolbar.getByRole('button', { name: 'More actions' });
+      await more.click();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Download all' }).click()]);
       assert.equal(download.suggestedFilename(), `${SUBJECT}.zip`);
       const entries = await unzip(await readFile(await download.path()));
       assert.deepEqual(
@@ -119,7 +121,8 @@ describe('attachments and printing in a real browser', { timeout: 5 * 60_000 }, 
       assert.ok(entries[0].content.equals(PHOTO), 'the PNG, byte for byte');
       assert.ok(entries[1].content.equals(AGENDA), 'the agenda, byte for byte');
 
-      await toolbar.getByRole('button', { name: 'Print', exact: true }).click();
+      await more.click();
+      await page.getByRole('menuitem', { name: 'Print', exact: true }).click();
       const printView = page.locator('.print-view');
       await printView.getByRole('heading', { name: SUBJECT, level: 1 }).waitFor();
       assert.equal(await page.evaluate(() => (window as unknown as { printed: number }).printed), 1, 'the print view prints at once');

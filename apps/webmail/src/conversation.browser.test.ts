@@ -153,7 +153,7 @@ describe('the conversation view and the icon toolbars in a real browser', { time
     await page.screenshot({ path: path.join(ARTIFACTS, 'conversation.png') });
   });
 
-  test('the list toolbar and the selection bar are one row of icons at 1280 px, each named and with a tooltip', async () => {
+  test("the list toolbar, an open mail's actions and the selection bar are one row of icons at 1280 px, each named and with a tooltip", async () => {
     const row = page.locator('.list-toolbar-row');
     const searchButton = row.getByRole('button', { name: 'Search', exact: true });
     const rowBox = await row.boundingBox();
@@ -163,6 +163,30 @@ describe('the conversation view and the icon toolbars in a real browser', { time
     await searchButton.hover();
     const tooltip = await searchButton.evaluate((element) => getComputedStyle(element, '::after').content);
     assert.equal(tooltip, '"Search"');
+
+    // The open mail's actions: one row of named icons; the rarer ones in its More actions menu.
+    const actions = page.getByRole('toolbar', { name: 'Message actions' });
+    const actionsBox = await actions.boundingBox();
+    const reply = await actions.getByRole('button', { name: 'Reply', exact: true }).boundingBox();
+    assert.ok(actionsBox && reply);
+    assert.ok(actionsBox.height < 1.5 * reply.height, `the reading pane's action bar is ${actionsBox.height} px tall, its buttons ${reply.height} px`);
+    const actionButtons = actions.getByRole('button');
+    const actionTops = await actionButtons.evaluateAll((elements) => elements.map((element) => Math.round(element.getBoundingClientRect().top)));
+    assert.equal(new Set(actionTops).size, 1, `every action on one row: tops ${actionTops.join(', ')}`);
+    for (const button of await actionButtons.all()) {
+      const [name, tip] = await button.evaluate((element) => [element.getAttribute('aria-label'), element.getAttribute('data-tooltip')]);
+      assert.ok(name && name === tip, `${name} has a tooltip of its name`);
+    }
+    await actions.getByRole('button', { name: 'More actions' }).click();
+    const overflow = page.getByRole('menu', { name: 'More actions' });
+    const rarer = await overflow.getByRole('menuitem').allTextContents();
+    assert.ok(
+      ['Print', 'Report spam'].every((label) => rarer.includes(label)),
+      `the More actions menu: ${rarer.join(', ')}`,
+    );
+    assert.ok(rarer.includes('Mark unread') || rarer.includes('Mark read'), `the More actions menu: ${rarer.join(', ')}`);
+    await page.keyboard.press('Escape');
+    await overflow.waitFor({ state: 'detached' });
 
     await page
       .getByLabel(/^Select /)

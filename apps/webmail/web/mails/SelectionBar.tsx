@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Mailbox } from '../api/types';
 import { mailboxName } from '../mailboxes/mailbox-name';
+import { moveTargets } from '../mailboxes/move-targets';
 import { IconButton } from '../shared/IconButton';
 import { MenuButton } from '../shared/MenuButton';
 import { moveFocusAlongToolbar } from '../shared/toolbar-keys';
@@ -26,7 +27,7 @@ interface Props {
  */
 export function SelectionBar({ count, mailboxes, currentMailboxId, busy, onRead, onFlag, onMove, onReportSpam, inSpam, onDelete, onClear }: Props) {
   const { t } = useTranslation();
-  const targets = mailboxes.filter((mailbox) => mailbox.id !== currentMailboxId && !mailbox.locked);
+  const targets = moveTargets(mailboxes, currentMailboxId);
   return (
     <div className="selection-bar" role="toolbar" aria-label={t('selection.label')} onKeyDown={moveFocusAlongToolbar}>
       <span className="selection-count" role="status">

@@ -22,6 +22,13 @@ const PATHS = {
   mailOpen: 'M3 10l9-6 9 6v10H3zM3 10l9 6 9-6',
   flag: 'M5 21V4M5 4h12l-2 4 2 4H5',
   close: 'M6 6l12 12M18 6L6 18',
+  back: 'M19 12H5M11 6l-6 6 6 6',
+  reply: 'M9 14L4 9l5-5M4 9h10a6 6 0 0 1 6 6v4',
+  replyAll: 'M12 14L7 9l5-5M7 14L2 9l5-5M7 9h7a6 6 0 0 1 6 6v4',
+  forward: 'M15 14l5-5-5-5M20 9H10a6 6 0 0 0-6 6v4',
+  move: 'M3 6h6l2 2h10v11H3zM9 13.5h7M13 10.5l3 3-3 3',
+  print: 'M6 9V3h12v6M6 18H4v-7h16v7h-2M6 14h12v7H6z',
+  download: 'M12 3v12M7 10l5 5 5-5M4 21h16',
 } as const;
 
 export type IconName = keyof typeof PATHS;

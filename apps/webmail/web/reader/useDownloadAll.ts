@@ -6,12 +6,19 @@ import type { MailDetail } from '../api/types';
 import { listedFiles } from './attachment-files';
 import { saveFile } from './save-file';
 
-/** All of the mail's files as one zip the server streams; nothing for a mail without files. */
-export function DownloadAllButton({ mail }: { mail: MailDetail }) {
+export interface DownloadAll {
+  /** False for a mail without files: there is nothing to download. */
+  available: boolean;
+  busy: boolean;
+  error: string | null;
+  start(): void;
+}
+
+/** All of the mail's files as one zip the server streams, saved under the name the server gives it. */
+export function useDownloadAll(mail: MailDetail): DownloadAll {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  if (listedFiles(mail.attachments).length === 0) return null;
 
   async function downloadAll() {
     setBusy(true);
@@ -26,16 +33,5 @@ export function DownloadAllButton({ mail }: { mail: MailDetail }) {
     }
   }
 
-  return (
-    <>
-      <button type="button" disabled={busy} onClick={() => void downloadAll()} title={t('attachments.downloadAllTitle')}>
-        {busy ? t('attachments.downloading') : t('attachments.downloadAll')}
-      </button>
-      {error && (
-        <span className="error" role="alert">
-          {error}
-        </span>
-      )}
-    </>
-  );
+  return { available: listedFiles(mail.attachments).length > 0, busy, error, start: () => void downloadAll() };
 }
