@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KeyboardEvent, ReactNode } from 'react';
 import { i18next } from '../i18n/i18n';
@@ -43,6 +43,7 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
   const grid = useRef<HTMLDivElement>(null);
   const { items, hasMore, loadMore } = list;
   const [cursorId, setCursorId] = useState<number | null>(null);
+  const moveCursorTo = useCallback((focused: ListItem) => setCursorId(focused.id), []);
 
   // Opening a mail (a click, j/k from the reading pane) puts the cursor on it.
   useEffect(() => {
@@ -110,7 +111,7 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
               sentView={sentView}
               onCheck={onCheck}
               onOpen={onOpen}
-              onFocus={(focused) => setCursorId(focused.id)}
+              onFocus={moveCursorTo}
             />
           ))}
         </div>

@@ -1,8 +1,28 @@
 import type { Address } from '../api/types';
 import { currentLanguage, i18next } from '../i18n/i18n';
 
-const number = (value: number, fractionDigits: number) =>
-  value.toLocaleString(currentLanguage(), { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits });
+/*
+ * Formatters made once per language and kind: `toLocaleString` with options builds a new one on every call,
+ * which for the list's fifty dates was a good part of a phone's first render.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
+
+function dateFormat(kind: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `date ${currentLanguage()} ${kind}`;
+  let format = formatters.get(key) as Intl.DateTimeFormat | undefined;
+  if (!format) formatters.set(key, (format = new Intl.DateTimeFormat(currentLanguage(), options)));
+  return format;
+}
+
+function number(value: number, fractionDigits: number): string {
+  const key = `number ${currentLanguage()} ${fractionDigits}`;
+  let format = formatters.get(key) as Intl.NumberFormat | undefined;
+  if (!format) {
+    format = new Intl.NumberFormat(currentLanguage(), { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits });
+    formatters.set(key, format);
+  }
+  return format.format(value);
+}
 
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${number(bytes, 0)} B`;
@@ -15,12 +35,13 @@ export function formatSize(bytes: number): string {
 export function formatListDate(iso: string, now = new Date()): string {
   const date = new Date(iso);
   const sameDay = date.toDateString() === now.toDateString();
-  return sameDay
-    ? date.toLocaleTimeString(currentLanguage(), { hour: '2-digit', minute: '2-digit' })
-    : date.toLocaleDateString(currentLanguage(), { year: date.getFullYear() === now.getFullYear() ? undefined : 'numeric', month: 'short', day: 'numeric' });
+  if (sameDay) return dateFormat('time', { hour: '2-digit', minute: '2-digit' }).format(date);
+  return date.getFullYear() === now.getFullYear()
+    ? dateFormat('day', { month: 'short', day: 'numeric' }).format(date)
+    : dateFormat('day and year', { year: 'numeric', month: 'short', day: 'numeric' }).format(date);
 }
 
-export const formatFullDate = (iso: string) => new Date(iso).toLocaleString(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
+export const formatFullDate = (iso: string) => dateFormat('full', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
 export const formatTime = (iso: string) => new Date(iso).toLocaleTimeString(currentLanguage());
 
