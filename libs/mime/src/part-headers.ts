@@ -41,13 +41,18 @@ function trimAsciiSpace(text: string): string {
 
 const isAsciiSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
 
-/** What a MIME part's headers say about its content; defaults per RFC 2045. */
-export function readPartInfo(lines: string[]): PartInfo {
+/** The first value of each header name (lower-case), of unfolded headers. */
+export function firstValues(headers: Array<{ name: string; value: string }>): Map<string, string> {
   const byName = new Map<string, string>();
-  for (const { name, value } of unfoldHeaderLines(lines)) {
+  for (const { name, value } of headers) {
     const key = name.toLowerCase();
     if (!byName.has(key)) byName.set(key, value);
   }
+  return byName;
+}
+
+/** What a MIME part's headers (firstValues) say about its content; defaults per RFC 2045. */
+export function readPartInfo(byName: Map<string, string>): PartInfo {
   // Raw 8-bit bytes are made text before parsing: a filename parseHeaderValue decoded from
   // RFC 2231 form is text already, and taking it for raw UTF-8 again would garble it.
   const type = libmime.parseHeaderValue(decodeRawBytes(byName.get('content-type') ?? 'text/plain'));

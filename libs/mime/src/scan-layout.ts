@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
-import type { AttachmentLayout, BodyPartLayout, ScannedLayout } from './layout';
-import { readPartInfo, type PartInfo } from './part-headers';
+import { envelopeFieldsOf } from './envelope-fields';
+import type { AttachmentLayout, BodyPartLayout, MimePart, ScannedLayout } from './layout';
+import { mimePartFieldsOf, type MimePartFields } from './mime-part-fields';
+import { firstValues, readPartInfo, unfoldHeaderLines, type PartInfo } from './part-headers';
 
 /** Beyond this a line is cut: enough for any real header, bounded for hostile input. */
 const MAX_LINE = 16 * 1024;
@@ -17,15 +19,31 @@ const DASH = 0x2d;
 const LF = 0x0a;
 const CR = 0x0d;
 
+/** Encodings a message/rfc822 part can be read through as it is stored (RFC 2046 5.2.1 allows no other). */
+const READABLE_MESSAGE_ENCODINGS = new Set(['7bit', '8bit', 'binary']);
+
 interface OpenPart {
   partId: string;
   headerLines: string[];
   inHeaders: boolean;
+  headerStart: number;
   bodyStart: number;
+  /** Lines before the body: with the count at its end, the body's line count. */
+  linesBeforeBody: number;
   info?: PartInfo;
+  fields?: MimePartFields;
   /** Set while a multipart's boundary is live; cleared by its closing delimiter. */
   boundary?: string;
   children: number;
+  /** In the tree: false past MAX_PARTS entities, and for all below one that is not. */
+  inTree: boolean;
+  parts: MimePart[];
+  /** The message a message/rfc822 part holds, once it is read. */
+  message?: MimePart;
+  /** The entity is the message of the message/rfc822 part below it on the stack. */
+  encapsulated: boolean;
+  /** Within an encapsulated message: part of the tree only, neither shown nor listed as an attachment. */
+  withinMessage: boolean;
 }
 
 /**
@@ -41,7 +59,10 @@ export async function scanLayout(source: Readable | Buffer): Promise<ScannedLayo
 }
 
 class LayoutScanner {
-  private readonly stack: OpenPart[] = [{ partId: '', headerLines: [], inHeaders: true, bodyStart: 0, children: 0 }];
+  private readonly stack: OpenPart[] = [newPart('', 0, { inTree: true, encapsulated: false, withinMessage: false })];
+  private tree?: MimePart;
+  private treeParts = 1;
+  private lines = 0;
   private readonly bodies: BodyPartLayout[] = [];
   private readonly attachments: AttachmentLayout[] = [];
   private omittedParts = 0;
@@ -90,6 +111,7 @@ class LayoutScanner {
     return {
       headerEnd: this.headerEnd < 0 ? this.consumed : this.headerEnd,
       bodies: this.bodies,
+      tree: this.tree as MimePart,
       attachments: this.attachments,
       size: this.consumed,
       ...(this.omittedParts > 0 ? { omittedParts: this.omittedParts } : {}),
@@ -115,35 +137,51 @@ class LayoutScanner {
     const current = this.stack[this.stack.length - 1];
     // A delimiter ends a part even within its header block: a body part may have no
     // blank line and no body at all (RFC 2046 5.1.1).
-    const delimiter = line[0] === DASH && line[1] === DASH && this.onDashLine(line, contentLength);
+    const delimiter = line[0] === DASH && line[1] === DASH && this.onDashLine(line, contentLength, end);
     if (!delimiter && current.inHeaders) this.onHeaderLine(current, line, contentLength, end);
     this.previousBreak = lineBreak;
+    this.lines++;
   }
 
   private onHeaderLine(part: OpenPart, line: Buffer, contentLength: number, end: number): void {
     if (contentLength === 0 || part.headerLines.length >= MAX_HEADER_LINES) {
-      this.endHeaders(part, end);
+      this.endHeaders(part, end, this.lines + 1);
       return;
     }
     part.headerLines.push(line.toString('latin1', 0, contentLength));
   }
 
-  private endHeaders(part: OpenPart, end: number): void {
+  /** `linesBefore`: the lines of the EML before `end`, where the body starts. */
+  private endHeaders(part: OpenPart, end: number, linesBefore: number): void {
     part.inHeaders = false;
     part.bodyStart = end;
-    part.info = readPartInfo(part.headerLines);
+    part.linesBeforeBody = linesBefore;
+    const byName = firstValues(unfoldHeaderLines(part.headerLines));
+    part.info = readPartInfo(byName);
+    if (part.inTree) part.fields = { ...mimePartFieldsOf(byName), ...(part.encapsulated ? { envelope: envelopeFieldsOf(byName) } : {}) };
     part.headerLines = [];
     if (part.partId === '' && this.headerEnd < 0) this.headerEnd = end;
-    if (part.info.boundary && this.stack.length < MAX_DEPTH) part.boundary = part.info.boundary;
+    if (this.stack.length >= MAX_DEPTH) return;
+    if (part.info.boundary) part.boundary = part.info.boundary;
+    else if (part.info.contentType === 'message/rfc822' && READABLE_MESSAGE_ENCODINGS.has(part.info.encoding) && part === this.stack.at(-1)) {
+      this.stack.push(newPart(part.partId, end, { inTree: this.claimTreePart(part), encapsulated: true, withinMessage: true }));
+    }
   }
 
-  /** Handles a boundary delimiter of an open multipart; false if the line is none. */
-  private onDashLine(line: Buffer, contentLength: number): boolean {
+  /** Whether a child of `parent` is in the tree: while MAX_PARTS allows, keeping the tree's size bounded. */
+  private claimTreePart(parent: OpenPart): boolean {
+    if (!parent.inTree || this.treeParts >= MAX_PARTS) return false;
+    this.treeParts++;
+    return true;
+  }
+
+  /** Handles a boundary delimiter of an open multipart; false if the line is none. `end`: where the line ends. */
+  private onDashLine(line: Buffer, contentLength: number, end: number): boolean {
     const text = line.toString('latin1', 2, contentLength).trimEnd();
     for (let index = this.stack.length - 1; index >= 0; index--) {
       const boundary = this.stack[index].boundary;
       if (boundary === undefined) continue;
-      if (text === boundary) this.openChild(index);
+      if (text === boundary) this.openChild(index, end);
       else if (text === boundary + '--') this.closeMultipart(index);
       else continue;
       return true;
@@ -151,18 +189,18 @@ class LayoutScanner {
     return false;
   }
 
-  private openChild(multipartIndex: number): void {
+  private openChild(multipartIndex: number, headerStart: number): void {
     this.closeDeeperThan(multipartIndex, this.lineStart - this.previousBreak);
     const multipart = this.stack[multipartIndex];
     multipart.children += 1;
     const prefix = multipart.partId === '' ? '' : multipart.partId + '.';
-    this.stack.push({
-      partId: prefix + multipart.children,
-      headerLines: [],
-      inHeaders: true,
-      bodyStart: 0,
-      children: 0,
-    });
+    this.stack.push(
+      newPart(prefix + multipart.children, headerStart, {
+        inTree: this.claimTreePart(multipart),
+        encapsulated: false,
+        withinMessage: multipart.withinMessage,
+      }),
+    );
   }
 
   private closeMultipart(multipartIndex: number): void {
@@ -174,9 +212,31 @@ class LayoutScanner {
   private closeDeeperThan(index: number, bodyEnd: number): void {
     while (this.stack.length - 1 > index) {
       const part = this.stack.pop() as OpenPart;
-      if (part.inHeaders) this.endHeaders(part, bodyEnd);
-      this.recordLeaf(part, Math.max(part.bodyStart, bodyEnd));
+      if (part.inHeaders) this.endHeaders(part, bodyEnd, this.lines);
+      const end = Math.max(part.bodyStart, bodyEnd);
+      if (part.inTree) this.addToTree(part, end);
+      if (!part.withinMessage) this.recordLeaf(part, end);
     }
+  }
+
+  private addToTree(part: OpenPart, end: number): void {
+    const info = part.info as PartInfo;
+    const type = info.contentType.startsWith('multipart/') && part.parts.length === 0 ? 'text/plain' : info.contentType;
+    const counted = type.startsWith('text/') || type === 'message/rfc822';
+    const node: MimePart = {
+      type,
+      header: part.headerStart,
+      body: part.bodyStart,
+      end,
+      ...(counted ? { lines: end > part.bodyStart ? this.lines - part.linesBeforeBody : 0 } : {}),
+      ...part.fields,
+      ...(part.parts.length > 0 ? { parts: part.parts } : {}),
+      ...(part.message ? { message: part.message } : {}),
+    };
+    const parent = this.stack.at(-1);
+    if (!parent) this.tree = node;
+    else if (part.encapsulated) parent.message = node;
+    else parent.parts.push(node);
   }
 
   private recordLeaf(part: OpenPart, bodyEnd: number): void {
@@ -205,6 +265,10 @@ class LayoutScanner {
       ...range,
     });
   }
+}
+
+function newPart(partId: string, headerStart: number, place: Pick<OpenPart, 'inTree' | 'encapsulated' | 'withinMessage'>): OpenPart {
+  return { partId, headerLines: [], inHeaders: true, headerStart, bodyStart: headerStart, linesBeforeBody: 0, children: 0, parts: [], ...place };
 }
 
 const EXTENSIONS: Record<string, string> = {
