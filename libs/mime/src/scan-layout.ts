@@ -75,6 +75,8 @@ class LayoutScanner {
   private lineHeadLastByte = -1;
   /** Length of the previous line's break: the break before a boundary belongs to it. */
   private previousBreak = 0;
+  /** The previous line held nothing: before a boundary, not a line of the body (whose last break went to the boundary). */
+  private previousLineEmpty = false;
 
   write(chunk: Buffer): void {
     let position = 0;
@@ -140,6 +142,7 @@ class LayoutScanner {
     const delimiter = line[0] === DASH && line[1] === DASH && this.onDashLine(line, contentLength, end);
     if (!delimiter && current.inHeaders) this.onHeaderLine(current, line, contentLength, end);
     this.previousBreak = lineBreak;
+    this.previousLineEmpty = contentLength === 0;
     this.lines++;
   }
 
@@ -210,16 +213,18 @@ class LayoutScanner {
 
   /** Ends every open part below stack[index], their bodies ending at `bodyEnd`. */
   private closeDeeperThan(index: number, bodyEnd: number): void {
+    const linesAtEnd = this.lines - (this.previousBreak > 0 && this.previousLineEmpty ? 1 : 0);
     while (this.stack.length - 1 > index) {
       const part = this.stack.pop() as OpenPart;
       if (part.inHeaders) this.endHeaders(part, bodyEnd, this.lines);
       const end = Math.max(part.bodyStart, bodyEnd);
-      if (part.inTree) this.addToTree(part, end);
+      if (part.inTree) this.addToTree(part, end, linesAtEnd);
       if (!part.withinMessage) this.recordLeaf(part, end);
     }
   }
 
-  private addToTree(part: OpenPart, end: number): void {
+  /** `linesAtEnd`: the lines of the EML up to the end of the part's body. */
+  private addToTree(part: OpenPart, end: number, linesAtEnd: number): void {
     const info = part.info as PartInfo;
     const type = info.contentType.startsWith('multipart/') && part.parts.length === 0 ? 'text/plain' : info.contentType;
     const counted = type.startsWith('text/') || type === 'message/rfc822';
@@ -228,7 +233,7 @@ class LayoutScanner {
       header: part.headerStart,
       body: part.bodyStart,
       end,
-      ...(counted ? { lines: end > part.bodyStart ? this.lines - part.linesBeforeBody : 0 } : {}),
+      ...(counted ? { lines: end > part.bodyStart ? linesAtEnd - part.linesBeforeBody : 0 } : {}),
       ...part.fields,
       ...(part.parts.length > 0 ? { parts: part.parts } : {}),
       ...(part.message ? { message: part.message } : {}),
