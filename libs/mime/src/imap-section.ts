@@ -54,6 +54,19 @@ export interface ByteSpan {
   end: number;
 }
 
+/** A FETCH partial, `<origin.count>`: `count` bytes from `origin` of the section. */
+export interface ImapPartial {
+  origin: number;
+  count: number;
+}
+
+/** The offsets, within a section of `length` bytes, of what a partial asks for: empty when it starts past the end. */
+export function partialSpan(length: number, partial?: ImapPartial): ByteSpan {
+  if (!partial) return { start: 0, end: length };
+  const start = Math.min(partial.origin, length);
+  return { start, end: Math.min(length, start + partial.count) };
+}
+
 /** A section's bytes: a span of the EML, or the fields of a header block to pick (filterHeaderFields). */
 export type SectionBytes = { span: ByteSpan } | { headerBlock: ByteSpan; fields: string[]; exclude: boolean };
 

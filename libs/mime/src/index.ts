@@ -8,5 +8,16 @@ export { messageHeadersOf, MAX_HEADER_BLOCK, type MessageHeaders } from './messa
 export { envelopeOf, envelopeOfFields } from './imap-envelope';
 export { bodyStructureOf } from './imap-body-structure';
 export { serializeImapValue, imapRun, type ImapValue, type ImapRun } from './imap-value';
-export { parseImapSection, locateSection, partAt, ImapSectionError, type ImapSection, type SectionText, type SectionBytes, type ByteSpan } from './imap-section';
+export {
+  parseImapSection,
+  locateSection,
+  partAt,
+  partialSpan,
+  ImapSectionError,
+  type ImapSection,
+  type ImapPartial,
+  type SectionText,
+  type SectionBytes,
+  type ByteSpan,
+} from './imap-section';
 export { filterHeaderFields } from './header-fields-filter';

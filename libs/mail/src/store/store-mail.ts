@@ -91,7 +91,12 @@ async function describeMail(stored: StoredBytes): Promise<Omit<PreparedMail, 'bl
   const summary = summarizeHeaders(parseHeaderBlock(headerBlock, layout.bodies[0]?.charset));
   const { text } = renderBodies(bodySources, bodyParts);
   return {
-    layout: { headerEnd: layout.headerEnd, bodies: layout.bodies, ...(layout.omittedParts ? { omittedParts: layout.omittedParts } : {}) },
+    layout: {
+      headerEnd: layout.headerEnd,
+      bodies: layout.bodies,
+      ...(layout.omittedParts ? { omittedParts: layout.omittedParts } : {}),
+      tree: layout.tree,
+    },
     attachments,
     summary,
     snippet: makeSnippet(text),
