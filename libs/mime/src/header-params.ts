@@ -26,7 +26,10 @@ export function parseHeaderParams(text: string): ParameterisedValue {
       position = segmentEnd + 1;
       continue;
     }
-    const name = text.slice(position, position + equals).trim().toLowerCase();
+    const name = text
+      .slice(position, position + equals)
+      .trim()
+      .toLowerCase();
     const read = readParamValue(text, position + equals + 1);
     if (name) params.push([name, read.value]);
     position = read.next;

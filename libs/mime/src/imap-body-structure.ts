@@ -19,7 +19,15 @@ function structureOf(part: MimePart, extensible: boolean): ImapValue[] {
     const extension = extensible ? [params(part.params), disposition(part), language(part), part.location ?? null] : [];
     return [imapRun(part.parts.map((child) => structureOf(child, extensible))), subtype, ...extension];
   }
-  const fields = [type, subtype, params(withDefaultCharset(part)), part.id ?? null, part.description ?? null, (part.encoding ?? '7bit').toUpperCase(), part.end - part.body];
+  const fields = [
+    type,
+    subtype,
+    params(withDefaultCharset(part)),
+    part.id ?? null,
+    part.description ?? null,
+    (part.encoding ?? '7bit').toUpperCase(),
+    part.end - part.body,
+  ];
   const extension = extensible ? [part.md5 ?? null, disposition(part), language(part), part.location ?? null] : [];
   if (part.type === 'message/rfc822') {
     const message = part.message ?? UNREAD_MESSAGE;

@@ -95,10 +95,7 @@ describe('locateSection', () => {
 
   it('picks header fields with their folded lines, or all but them, ending with the blank line', async () => {
     assert.equal(await section(MESSAGE, 'HEADER.FIELDS (SUBJECT from)'), 'From: a@x.test\r\nSubject: sections\r\n  folded on\r\n\r\n');
-    assert.equal(
-      await section(MESSAGE, 'HEADER.FIELDS.NOT (Subject Content-Type)'),
-      'From: a@x.test\r\nTo: b@y.test\r\n\r\n',
-    );
+    assert.equal(await section(MESSAGE, 'HEADER.FIELDS.NOT (Subject Content-Type)'), 'From: a@x.test\r\nTo: b@y.test\r\n\r\n');
     assert.equal(await section(MESSAGE, 'HEADER.FIELDS (X-NOWHERE)'), '\r\n');
   });
 });

@@ -7,7 +7,17 @@ import { scanLayout, MAX_PARTS } from './scan-layout';
 import { compose, eml } from './testing/mime-fixtures';
 import { fetchResponse } from './testing/imap-wire';
 
-const PLAIN = eml(['From: Ann <ann@x.test>', 'To: bob@y.test', 'Subject: hello', 'Date: Mon, 2 Mar 2026 09:30:00 +0900', 'Message-ID: <m1@x.test>', '', 'line one', 'line two', '']);
+const PLAIN = eml([
+  'From: Ann <ann@x.test>',
+  'To: bob@y.test',
+  'Subject: hello',
+  'Date: Mon, 2 Mar 2026 09:30:00 +0900',
+  'Message-ID: <m1@x.test>',
+  '',
+  'line one',
+  'line two',
+  '',
+]);
 
 const NESTED = eml([
   'From: a@x.test',
@@ -65,7 +75,10 @@ describe('IMAP ENVELOPE', () => {
     ]);
     const { wire, envelope } = await fetchResponse(message);
     assert.match(wire.toString(), /\(\("Ann \\"the\\" \\\\ boss" NIL "ann" "x\.test"\)\) \(\(NIL NIL "sender" "x\.test"\)\) \(\("Ann/);
-    assert.match(wire.toString(), /\(\(NIL NIL "Team" NIL\)\(NIL NIL "one" "y\.test"\)\("Two" NIL "two" "y\.test"\)\(NIL NIL NIL NIL\)\(NIL NIL "solo" "z\.test"\)\)/);
+    assert.match(
+      wire.toString(),
+      /\(\(NIL NIL "Team" NIL\)\(NIL NIL "one" "y\.test"\)\("Two" NIL "two" "y\.test"\)\(NIL NIL NIL NIL\)\(NIL NIL "solo" "z\.test"\)\)/,
+    );
     assert.match(wire.toString(), /"=\?utf-8\?B\?7JWI64WV\?= left encoded"/);
     assert.deepEqual(envelope.from, [{ name: 'Ann "the" \\ boss', address: 'ann@x.test' }]);
     assert.deepEqual(envelope.sender, [{ name: '', address: 'sender@x.test' }]);
@@ -98,7 +111,10 @@ describe('IMAP BODYSTRUCTURE and BODY', () => {
   it('describes multipart/alternative with its parts back to back and the boundary among its extension data', async () => {
     const message = await compose({ from: 'a@x.test', to: 'b@y.test', subject: 'alt', text: 'plain\nbody', html: '<p>html</p>' });
     const wire = await structureWire(message);
-    assert.match(wire, /^\(\("text" "plain" \("charset" "utf-8"\) NIL NIL "7BIT" \d+ 2 NIL NIL NIL NIL\)\("text" "html" .*\) "alternative" \("boundary" "[^"]+"\) NIL NIL NIL\)$/);
+    assert.match(
+      wire,
+      /^\(\("text" "plain" \("charset" "utf-8"\) NIL NIL "7BIT" \d+ 2 NIL NIL NIL NIL\)\("text" "html" .*\) "alternative" \("boundary" "[^"]+"\) NIL NIL NIL\)$/,
+    );
     const { structure } = await fetchResponse(message);
     assert.equal(structure.type, 'multipart/alternative');
     assert.deepEqual(

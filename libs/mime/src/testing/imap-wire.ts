@@ -1,5 +1,5 @@
-import parseImap from 'imapflow/lib/handler/imap-parser.js';
-import { parseBodystructure, parseEnvelope } from 'imapflow/lib/tools.js';
+import parseImap from 'imapflow/lib/handler/imap-parser';
+import { parseBodystructure, parseEnvelope } from 'imapflow/lib/tools';
 import { bodyStructureOf } from '../imap-body-structure';
 import { envelopeOf } from '../imap-envelope';
 import { serializeImapValue } from '../imap-value';
@@ -7,7 +7,10 @@ import { scanLayout } from '../scan-layout';
 
 /** Shared by the mime tests: what an IMAP client (imapflow) reads of the ENVELOPE and BODYSTRUCTURE this library writes. */
 
-export async function fetchResponse(message: Buffer, extensible = true): Promise<{ wire: Buffer; envelope: ReturnType<typeof parseEnvelope>; structure: ReturnType<typeof parseBodystructure> }> {
+export async function fetchResponse(
+  message: Buffer,
+  extensible = true,
+): Promise<{ wire: Buffer; envelope: ReturnType<typeof parseEnvelope>; structure: ReturnType<typeof parseBodystructure> }> {
   const layout = await scanLayout(message);
   const wire = Buffer.concat([
     Buffer.from('* 1 FETCH (ENVELOPE '),
@@ -17,7 +20,7 @@ export async function fetchResponse(message: Buffer, extensible = true): Promise
     Buffer.from(')'),
   ]);
   const response = await parseImap(...withoutLiterals(wire));
-  const attributes = response.attributes[1] as Parameters<typeof parseEnvelope>[0];
+  const attributes = response.attributes?.[1] as Parameters<typeof parseEnvelope>[0];
   return { wire, envelope: parseEnvelope(attributes[1] as never), structure: parseBodystructure(attributes[3] as never) };
 }
 
