@@ -14,6 +14,7 @@ import { DiskBlobStore, type ByteRange } from '@letterbox/storage';
 import { createTestUser, testDatabase, testSettings, type TestUser } from '@letterbox/testing';
 import { MailQueries } from './mail-queries';
 import { MailSectionReader, type SectionedMail } from './mail-sections';
+import { MailNotFoundError } from '../mail-errors';
 import { MailMimeTrees } from '../store/mail-mime-trees';
 import { storeMail } from '../store/store-mail';
 
@@ -158,7 +159,9 @@ describe('reading IMAP sections of stored mail', () => {
     assert.deepEqual(again.layout.tree, stored);
     blobs.bytesRead = 0;
     assert.deepEqual(await trees.treeOf({ id, storageKey: again.storageKey, layout: again.layout }), stored);
+    assert.deepEqual(await trees.sectionedMail(user.id, id), { id, storageKey: again.storageKey, tree: stored });
     assert.equal(blobs.bytesRead, 0);
+    await assert.rejects(trees.sectionedMail(user.id + 1_000_000, id), MailNotFoundError);
   });
 
   test('reads sections of a mail in a store that compresses', async () => {

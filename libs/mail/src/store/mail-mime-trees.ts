@@ -2,7 +2,13 @@ import { namedStatement, type Database } from '@letterbox/db';
 import { scanLayout, type MailLayout, type MimePart } from '@letterbox/mime';
 import type { BlobStore } from '@letterbox/storage';
 import { storableJson } from './storable-text';
+import { MailNotFoundError } from '../mail-errors';
+import type { SectionedMail } from '../read/mail-sections';
 
+const MAIL_LAYOUT = namedStatement(
+  'mail-layout-of',
+  'SELECT storage_key AS "storageKey", layout FROM mails WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL',
+);
 const STORE_TREE = namedStatement('mail-store-mime-tree', `UPDATE mails SET layout = jsonb_set(layout, '{tree}', $2::jsonb) WHERE id = $1`);
 
 /** A mail row's fields that its MIME tree comes from. */
@@ -23,6 +29,15 @@ export class MailMimeTrees {
     private readonly blobs: BlobStore,
   ) {}
 
+  /** The user's live mail as MailSectionReader reads it, its tree found first if it has none. */
+  async sectionedMail(userId: number, mailId: number): Promise<SectionedMail> {
+    const { rows } = await this.db.sql.query<Omit<MailWithLayout, 'id'>>({ ...MAIL_LAYOUT, values: [mailId, userId] });
+    const row = rows[0];
+    if (!row) throw new MailNotFoundError(mailId);
+    return { id: mailId, storageKey: row.storageKey, tree: await this.treeOf({ id: mailId, ...row }) };
+  }
+
+  /** The mail's tree: the one its layout holds, else the one its EML has, then stored in its layout. */
   async treeOf(mail: MailWithLayout): Promise<MimePart> {
     if (mail.layout.tree) return mail.layout.tree;
     const { tree } = await scanLayout(this.blobs.createReadStream(mail.storageKey));
