@@ -12,8 +12,9 @@ export interface SignatureDraft {
 
 export function signatureDraftOf(identity: Identity): SignatureDraft {
   const html = identity.signatureHtml ?? '';
-  const text = identity.signatureText ?? '';
-  return { rich: identity.signatureHtml !== null, html, text, textFollowsHtml: identity.signatureText === null || text === htmlToText(html) };
+  const madeFromHtml = htmlToText(html);
+  const text = identity.signatureText ?? madeFromHtml;
+  return { rich: identity.signatureHtml !== null, html, text, textFollowsHtml: text === madeFromHtml };
 }
 
 export function withHtml(draft: SignatureDraft, html: string): SignatureDraft {

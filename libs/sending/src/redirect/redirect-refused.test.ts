@@ -37,7 +37,7 @@ logFaultsAsExpected();
 interface RecordedSend {
   id: string;
   status: string;
-  request: { to: string[]; subject: string; redirect: { storageKey: string; trace: string; envelopeFrom: string; bounceTo?: string } };
+  request: { to: string[]; subject: string; redirect: { storageKey: string; size: number; trace: string; envelopeFrom: string; bounceTo?: string } };
 }
 
 /**
@@ -68,7 +68,8 @@ describe('a redirect refused for good', () => {
     user = await createTestUser(db, 'redirecting');
     const outbox = new SendOutbox(db, queues);
     const senders = new SenderDirectory(
-      async (userIds) => userIds.map((userId) => (userId === user.id ? { email: user.email, displayName: user.displayName, addresses: [user.email] } : undefined)),
+      async (userIds) =>
+        userIds.map((userId) => (userId === user.id ? { email: user.email, displayName: user.displayName, addresses: [user.email] } : undefined)),
       { maxSize: 10, maxWaitMs: 0 },
     );
     const submission = new SendSubmission({ db, blobs, mails: new MailQueries(primaryOnly(db.sql)), outbox, queuePrefix, defaultQuotaBytes: TEST_QUOTA_BYTES });
@@ -134,7 +135,10 @@ describe('a redirect refused for good', () => {
     assert.equal(bounce.request.redirect.bounceTo, undefined, 'a bounce refused in its turn tells no one');
 
     // A run of the refused redirect cut short after telling, tried again, tells no one twice.
-    const request = parseRecordedRequest(Number(redirect.id), (await db.sql.query('SELECT request FROM outbound_sends WHERE id = $1', [redirect.id])).rows[0].request);
+    const request = parseRecordedRequest(
+      Number(redirect.id),
+      (await db.sql.query('SELECT request FROM outbound_sends WHERE id = $1', [redirect.id])).rows[0].request,
+    );
     const sender = { userId: user.id, officeId: user.officeId, email: user.email, displayName: user.displayName };
     await notices.tell({ sendId: Number(redirect.id), sender, request, redirect: redirect.request.redirect, recipients: [boss], reply: '550 5.1.1 again' });
     assert.equal((await sendsTo(original)).length, 1);
@@ -147,13 +151,17 @@ describe('a redirect refused for good', () => {
     assert.match(raw, new RegExp(`^From: Mail Delivery System <MAILER-DAEMON@${user.domain.replaceAll('.', '\\.')}>`, 'm'));
     assert.match(raw, /^Auto-Submitted: auto-replied/m);
     assert.match(raw, /^Content-Type: multipart\/report; report-type=delivery-status;/m);
-    assert.ok(raw.includes(`\r\nContent-Type: text/rfc822-headers\r\nContent-Transfer-Encoding: 8bit\r\n\r\nFrom: Ann <ann@vendor.example>\r\nTo: ${user.email}\r\nSubject: ${redirect.request.subject}\r\n`), 'the returned header');
+    assert.ok(
+      raw.includes(
+        `\r\nContent-Type: text/rfc822-headers\r\nContent-Transfer-Encoding: 8bit\r\n\r\nFrom: Ann <ann@vendor.example>\r\nTo: ${user.email}\r\nSubject: ${redirect.request.subject}\r\n`,
+      ),
+      'the returned header',
+    );
     const report = readBounceReport(caught[0].raw);
     assert.equal(report.kind, 'dsn');
-    assert.deepEqual(
-      report.kind === 'dsn' && report.recipients.map(({ recipient, action, status }) => ({ recipient, action, status })),
-      [{ recipient: boss, action: 'failed', status: '5.1.1' }],
-    );
+    assert.deepEqual(report.kind === 'dsn' && report.recipients.map(({ recipient, action, status }) => ({ recipient, action, status })), [
+      { recipient: boss, action: 'failed', status: '5.1.1' },
+    ]);
     assert.match(report.kind === 'dsn' ? report.recipients[0].diagnostic : '', new RegExp(`^550 5\\.1\\.1 <${boss}>: no such mailbox`));
   });
 
@@ -173,7 +181,7 @@ describe('a redirect refused for good', () => {
     const fromRobot = await redirectRefused(address('boss'), { envelopeFrom: automatic, autoSubmitted: true, headers: 'Auto-Submitted: auto-generated\r\n' });
     assert.equal(fromRobot.request.redirect.bounceTo, undefined);
     assert.deepEqual(await sendsTo(automatic), []);
-    const { rows } = await db.sql.query("SELECT 1 FROM outbound_sends WHERE user_id = $1 AND idempotency_key IN ($2, $3)", [
+    const { rows } = await db.sql.query('SELECT 1 FROM outbound_sends WHERE user_id = $1 AND idempotency_key IN ($2, $3)', [
       user.id,
       `redirect-refused:${fromNull.id}`,
       `redirect-refused:${fromRobot.id}`,
