@@ -82,7 +82,10 @@ export class MailRedirector {
    * sender, to the original sender the address names, as the send of the user whose redirect went out from
    * it; or why not: the address is not one of ours (altered, too old), or no redirect went out from it.
    */
-  async returnBounce(srsAddress: string, mail: Omit<RedirectedMail, 'envelopeFrom' | 'hops' | 'autoSubmitted'>): Promise<{ returnedTo: string } | { because: string }> {
+  async returnBounce(
+    srsAddress: string,
+    mail: Omit<RedirectedMail, 'envelopeFrom' | 'hops' | 'autoSubmitted'>,
+  ): Promise<{ returnedTo: string } | { because: string }> {
     const original = this.srs.reverse(srsAddress);
     if ('refused' in original) return { because: `${srsAddress} is refused: ${original.refused}` };
     const { rows } = await this.sql.query<{ user_id: number }>({ ...REDIRECT_OF_SRS_ADDRESS, values: [srsAddress] });
