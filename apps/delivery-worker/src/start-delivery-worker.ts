@@ -5,7 +5,7 @@ import { DkimKeyCipher, DkimSigningKeys } from '@letterbox/dkim';
 import { ColleagueDelivery, createInboundIntake, RecipientDirectory } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
 import { createJobQueues, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
-import { BounceAddresses, ListingProviderReceipts, SendDelivery, SenderRateLimit, SendOutbox } from '@letterbox/sending';
+import { BounceAddresses, ListingProviderReceipts, RedirectFailureNotices, SendDelivery, SenderRateLimit, SendOutbox } from '@letterbox/sending';
 import { createBlobStore } from '@letterbox/storage';
 import { deliveryLockOptions } from './delivery-lock';
 import { providerTlsOptions } from './provider-tls';
@@ -36,10 +36,12 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
     greetingTimeout: 10_000,
     socketTimeout: 60_000,
   });
+  const outbox = new SendOutbox(db, queues);
   const delivery = new SendDelivery(db, blobs, smtp, new SenderRateLimit(commands, config.SENDER_RATE_PER_SECOND, config.SENDER_BURST, config.QUEUE_PREFIX), {
     readApiPublicUrl: config.READ_API_PUBLIC_URL,
     bounceAddresses: new BounceAddresses(config.BOUNCE_TOKEN_SECRET),
     dkimKeys: new DkimSigningKeys(db.sql, DkimKeyCipher.fromSetting(config.DKIM_KEY_ENCRYPTION_KEY)),
+    redirectFailures: new RedirectFailureNotices(db, blobs, outbox, config.QUEUE_PREFIX),
     receipts: config.SMTP_RECEIPTS_URL ? new ListingProviderReceipts(config.SMTP_RECEIPTS_URL) : undefined,
     colleagues: new ColleagueDelivery(
       directory,
@@ -54,7 +56,6 @@ export async function startDeliveryWorker(config: DeliveryWorkerConfig): Promise
       }),
     ),
   });
-  const outbox = new SendOutbox(db, queues);
   return startQueueWorker(config, {
     queue: 'mail-delivery',
     handlers: {

@@ -26,6 +26,7 @@ const WORDS = {
     drawer: 'Mailboxes',
     compose: 'Compose',
     close: 'Close',
+    formattedSignature: 'Formatted signature',
   },
   ko: {
     locale: 'ko-KR',
@@ -37,6 +38,7 @@ const WORDS = {
     drawer: '편지함 목록',
     compose: '메일쓰기',
     close: '닫기',
+    formattedSignature: '서식 있는 서명',
   },
 } as const;
 type Language = keyof typeof WORDS;
@@ -188,6 +190,11 @@ describe('the webmail meets WCAG 2.1 AA in a real browser', { timeout: 15 * 60_0
             await page.locator('main.page h2').first().waitFor();
             await page.locator('main.page .loading').first().waitFor({ state: 'detached' });
             await check(where);
+            if (where === 'settings') {
+              // A formatted signature: its editor, its plain-text version and the hint that ties them.
+              await page.getByRole('checkbox', { name: words.formattedSignature }).first().check();
+              await check('settings-formatted-signature');
+            }
           }
           assert.deepEqual(found, [], `axe found:\n${found.join('\n')}`);
           assert.deepEqual(pageErrors, []);

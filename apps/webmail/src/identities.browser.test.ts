@@ -84,7 +84,7 @@ describe('identities in compose in a real browser', { timeout: 10 * 60_000 }, ()
       await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Settings' }).click();
       const identity = page.getByRole('region', { name: 'Addresses and signatures' }).getByRole('form', { name: alias });
       await identity.getByLabel('Name').fill('Sales desk');
-      await identity.getByLabel('Signature').fill(signature);
+      await identity.getByLabel('Signature', { exact: true }).fill(signature);
       await identity.getByRole('button', { name: 'Save' }).click();
       await identity.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
       await page.goto(platform.webmailUrl);
@@ -157,6 +157,63 @@ describe('identities in compose in a real browser', { timeout: 10 * 60_000 }, ()
     const text = answer.text ?? '';
     const [written, signed, quoted] = ['Here is the price list.', `-- \n${signature}\n`, '> Could you send the price list?'].map((part) => text.indexOf(part));
     assert.ok(written === 0 && written < signed && signed < quoted, `the answer, then the signature, then the quote:\n${text}`);
+  });
+
+  test('a bold signature set in Settings goes out in the HTML part of a rich mail, and as text in its text part', async () => {
+    const colleague = `partner-${randomUUID().slice(0, 8)}@outside.example`;
+    const subject = `Quarterly figures ${randomUUID().slice(0, 6)}`;
+    const context = await desktopContext(browser);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(platform.webmailUrl);
+      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('Password', { exact: true }).fill(user.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+
+      await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Settings' }).click();
+      const identity = page.getByRole('region', { name: 'Addresses and signatures' }).getByRole('form', { name: user.email });
+      await identity.getByLabel('Formatted signature').check();
+      const editor = identity.getByRole('textbox', { name: 'Signature', exact: true });
+      await editor.click();
+      await identity.getByRole('button', { name: 'Bold' }).click();
+      await editor.pressSequentially('Mina Park');
+      await identity.getByRole('button', { name: 'Bold' }).click();
+      await editor.pressSequentially(', Letterbox');
+      // The plain-text version follows the formatted one while the user leaves it alone.
+      const plain = identity.getByLabel('Plain-text signature');
+      await waitFor(async () => (await plain.inputValue()) === 'Mina Park, Letterbox' || undefined, { what: 'the text version in step', timeoutMs: 10_000 });
+      await identity.getByRole('button', { name: 'Save' }).click();
+      await identity.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await screenshot(page, 'formatted-signature');
+      await page.goto(platform.webmailUrl);
+
+      await page.getByRole('button', { name: /Compose/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'New message' });
+      const body = dialog.getByRole('textbox', { name: 'Message' });
+      await body.locator('.signature b', { hasText: 'Mina Park' }).waitFor();
+      await dialog.getByLabel('To', { exact: true }).fill(colleague);
+      await dialog.getByLabel('Subject').fill(subject);
+      await body.click();
+      await body.press('Control+Home');
+      await body.pressSequentially('The figures are attached.');
+      await dialog.getByLabel('Undo for').selectOption('0');
+      await dialog.getByRole('button', { name: 'Send' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page
+        .getByRole('region', { name: 'Sending' })
+        .locator('.send-item', { hasText: subject })
+        .locator('[data-status="sent"]')
+        .waitFor({ timeout: 60_000 });
+    } finally {
+      await context.close();
+    }
+
+    const sent = await delivered(colleague);
+    assert.equal(sent.total, 1);
+    const mail = await simpleParser(Buffer.from(sent.items[0].raw ?? '', 'base64'));
+    assert.match(String(mail.html), /<div class="signature">-- <br><(b|strong)>Mina Park<\/\1>, Letterbox<\/div>/);
+    assert.match(mail.text ?? '', /^The figures are attached\.\s*\n-- \nMina Park, Letterbox$/);
   });
 
   test('no script errors on the pages', () => {

@@ -53,8 +53,10 @@ export {
   type ActiveVacation,
 } from './vacation/vacation-settings';
 export { vacationTexts } from './vacation/vacation-texts';
+export { isAutoSubmitted } from './vacation/auto-reply-rules';
 export { VacationResponder, vacationResponder, type VacationMail, type VacationOutcome } from './vacation/vacation-responder';
 export { SrsAddresses, looksLikeSrsAddress, SRS_MAX_AGE_DAYS } from './redirect/srs-addresses';
+export { RedirectFailureNotices } from './redirect/redirect-failure-notices';
 export {
   MailRedirector,
   mailRedirector,

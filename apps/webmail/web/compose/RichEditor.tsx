@@ -5,6 +5,8 @@ import { Icon } from '../shared/Icon';
 interface Props {
   id: string;
   initialHtml: string;
+  /** The editor's accessible name: the message's by default. */
+  label?: string;
   onChange(html: string): void;
 }
 
@@ -18,7 +20,7 @@ const COMMANDS = [
 ] as const;
 
 /** A small rich-text editor: the browser's own editing with a few formatting buttons. */
-export function RichEditor({ id, initialHtml, onChange }: Props) {
+export function RichEditor({ id, initialHtml, label, onChange }: Props) {
   const { t } = useTranslation();
   const editor = useRef<HTMLDivElement>(null);
 
@@ -56,7 +58,7 @@ export function RichEditor({ id, initialHtml, onChange }: Props) {
         contentEditable
         role="textbox"
         aria-multiline="true"
-        aria-label={t('compose.message')}
+        aria-label={label ?? t('compose.message')}
         tabIndex={0}
         onInput={(event) => onChange(event.currentTarget.innerHTML)}
       />

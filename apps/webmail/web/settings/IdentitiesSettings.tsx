@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { isAbort, messageOf } from '../api/http';
 import { changeIdentity, fetchIdentities } from '../api/identities';
 import type { Identity } from '../api/types';
+import { RichEditor } from '../compose/RichEditor';
 import { useAction } from '../shared/useAction';
+import { signatureChanges, signatureDraftOf, withHtml, withRich, withText } from './signature-draft';
 
 /** Each of the user's addresses with the name mail from it shows and its signature, which compose puts above the quote. */
 export function IdentitiesSettings() {
@@ -41,7 +43,7 @@ export function IdentitiesSettings() {
 function IdentityForm({ identity }: { identity: Identity }) {
   const { t } = useTranslation();
   const [displayName, setDisplayName] = useState(identity.displayName);
-  const [signature, setSignature] = useState(identity.signatureText ?? '');
+  const [signature, setSignature] = useState(() => signatureDraftOf(identity));
   const [saved, setSaved] = useState(false);
   const { run, busy, error } = useAction();
   const id = identity.address.replace(/[^a-z0-9]/gi, '-');
@@ -49,7 +51,7 @@ function IdentityForm({ identity }: { identity: Identity }) {
   async function save(event: FormEvent) {
     event.preventDefault();
     setSaved(false);
-    if (await run(() => changeIdentity(identity.address, { displayName, signatureText: signature.trim() === '' ? null : signature }))) setSaved(true);
+    if (await run(() => changeIdentity(identity.address, { displayName, ...signatureChanges(signature) }))) setSaved(true);
   }
 
   return (
@@ -57,8 +59,46 @@ function IdentityForm({ identity }: { identity: Identity }) {
       <h4>{identity.address}</h4>
       <label htmlFor={`identity-name-${id}`}>{t('identities.name')}</label>
       <input id={`identity-name-${id}`} required maxLength={200} value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
-      <label htmlFor={`identity-signature-${id}`}>{t('identities.signature')}</label>
-      <textarea id={`identity-signature-${id}`} rows={3} maxLength={5000} value={signature} onChange={(event) => setSignature(event.target.value)} />
+      <label className="format-toggle">
+        <input type="checkbox" checked={signature.rich} onChange={(event) => setSignature(withRich(signature, event.target.checked))} />{' '}
+        {t('identities.formatted')}
+      </label>
+      {signature.rich ? (
+        <>
+          <span className="field-title" aria-hidden="true">
+            {t('identities.signature')}
+          </span>
+          <RichEditor
+            id={`identity-signature-html-${id}`}
+            label={t('identities.signature')}
+            initialHtml={signature.html}
+            onChange={(html) => setSignature((current) => withHtml(current, html))}
+          />
+          <label htmlFor={`identity-signature-${id}`}>{t('identities.plainSignature')}</label>
+          <textarea
+            id={`identity-signature-${id}`}
+            rows={3}
+            maxLength={5000}
+            value={signature.text}
+            aria-describedby={`identity-signature-hint-${id}`}
+            onChange={(event) => setSignature(withText(signature, event.target.value))}
+          />
+          <p className="field-note" id={`identity-signature-hint-${id}`}>
+            {t('identities.plainSignatureHint')}
+          </p>
+        </>
+      ) : (
+        <>
+          <label htmlFor={`identity-signature-${id}`}>{t('identities.signature')}</label>
+          <textarea
+            id={`identity-signature-${id}`}
+            rows={3}
+            maxLength={5000}
+            value={signature.text}
+            onChange={(event) => setSignature(withText(signature, event.target.value))}
+          />
+        </>
+      )}
       {error && (
         <p className="error" role="alert">
           {error}

@@ -14,6 +14,7 @@ import type { BounceAddresses } from './bounce-addresses';
 import { claimDelivery } from './delivery-claim';
 import { DeliveryRecords } from './delivery-records';
 import type { ProviderReceipts } from './provider-receipts';
+import type { RedirectFailureNotices } from '../redirect/redirect-failure-notices';
 import type { RecordedRequest } from '../submit/record-send';
 import type { SenderRateLimit } from './sender-rate-limit';
 import { fromAddressOf, recipientsOf, type RedirectedMessage, type Sender } from '../submit/send-request';
@@ -44,6 +45,8 @@ export interface SendDeliveryOptions {
   bounceAddresses: BounceAddresses;
   /** The keys each message to the provider is DKIM-signed with: its sender's domain's, or its office's. */
   dkimKeys: DkimSigningKeys;
+  /** Tells a redirected mail's original sender that the redirect was refused for good; without it no one is told. */
+  redirectFailures?: RedirectFailureNotices;
 }
 
 type DeliverSend = JobPayloads['deliver-send'];
@@ -139,6 +142,7 @@ export class SendDelivery {
         const { refusedForGood } = await this.options.colleagues.deliver(message, delivery.recipients);
         if (refusedForGood !== undefined) {
           refused.push(key);
+          await this.redirectRefused(sendId, sender, request, delivery.recipients, refusedForGood);
           await this.statuses.record(sendId, delivery.recipients, 'bounced', refusedForGood);
           await this.records.refused(sendId, key, `${delivery.recipients.join(', ')}: ${refusedForGood}`);
         } else await this.records.delivered(sendId, key);
@@ -222,6 +226,12 @@ export class SendDelivery {
     for (const recipient of recipients) await this.suppressions.add(sender.officeId, recipient, reply, sendId);
   }
 
+  /** A redirect refused for good: its original sender is told, where the redirect names one. */
+  private async redirectRefused(sendId: number, sender: Sender, request: RecordedRequest, recipients: string[], reply: string): Promise<void> {
+    if (!request.redirect || !this.options.redirectFailures) return;
+    await this.options.redirectFailures.tell({ sendId, sender, request, redirect: request.redirect, recipients, reply });
+  }
+
   /** Whether an attempt cut short (a crash, a lost connection after DATA) reached the provider, where it can be asked. */
   private async reachedProvider(sendId: number, request: RecordedRequest, delivery: Delivery): Promise<boolean> {
     if (!this.options.receipts) {
@@ -268,7 +278,9 @@ export class SendDelivery {
       const permanent = isPermanentSmtpFailure(error);
       const lastError = describeSmtpFailure(error);
       const failsSend = (permanent && wholeSend) || (finalAttempt && !permanent);
-      // The recipients' bounce first: whoever sees the send failed sees why, for whom.
+      // The recipients' bounce first: whoever sees the send failed sees why, for whom. A redirect's sender is told
+      // before the send is recorded refused: a run cut short in between tells them on its retry, once (its key).
+      if (permanent) await this.redirectRefused(sendId, sender, request, delivery.recipients, lastError);
       if (permanent) await this.bounced(sendId, sender, delivery.recipients, lastError);
       await (failsSend ? this.records.failed(sendId, lastError) : this.records.lastError(sendId, lastError));
       if (failsSend) sendsTotal.inc({ status: 'failed' });

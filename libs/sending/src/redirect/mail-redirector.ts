@@ -27,6 +27,8 @@ export interface RedirectedMail {
   envelopeFrom: string;
   /** The redirect trace headers it came with. */
   hops: number;
+  /** It says it is automatic (Auto-Submitted): a redirect of it that fails tells no one, lest bounces loop. */
+  autoSubmitted: boolean;
 }
 
 /** What became of one address a mail was to be redirected to: queued, or why not. */
@@ -42,7 +44,8 @@ const REDIRECT_OF_SRS_ADDRESS = namedStatement(
  * theirs (recorded, DKIM-signed, within their rate limit, no Sent copy): the stored message unchanged
  * behind one trace header, from an SRS address of the user's domain, so SPF passes at the receiver.
  * Never to the user's own addresses, and never past MAX_REDIRECT_HOPS. A bounce coming back to the SRS
- * address goes on to the original sender, from the null sender (returnBounce).
+ * address goes on to the original sender, from the null sender (returnBounce); so does the delivery worker's
+ * own bounce when the redirect is refused for good (RedirectFailureNotices), unless the mail was automatic.
  */
 export class MailRedirector {
   constructor(
@@ -64,8 +67,11 @@ export class MailRedirector {
       const ourDomain = sender.email.slice(sender.email.lastIndexOf('@') + 1);
       const trace = `${REDIRECT_TRACE_HEADER}: for <${to}> by <${sender.email}>; ${new Date().toUTCString().replace('GMT', '+0000')}\r\n`;
       // The null sender stays null (no bounce of a bounce), as does a sender with no domain to name.
-      const envelopeFrom = mail.envelopeFrom.includes('@') ? this.srs.forward(mail.envelopeFrom, ourDomain) : '';
-      await this.submit(sender, to, mail, { trace, envelopeFrom }, `redirect:${mail.inboundId}:${userId}:${to}`);
+      const named = mail.envelopeFrom.includes('@');
+      const envelopeFrom = named ? this.srs.forward(mail.envelopeFrom, ourDomain) : '';
+      // Told when the redirect is refused for good: a sender there is, of a mail that is no automatic one.
+      const bounceTo = named && !mail.autoSubmitted ? mail.envelopeFrom : undefined;
+      await this.submit(sender, to, mail, { trace, envelopeFrom, bounceTo }, `redirect:${mail.inboundId}:${userId}:${to}`);
       outcomes.push({ to, redirected: true });
     }
     return outcomes;
@@ -76,7 +82,10 @@ export class MailRedirector {
    * sender, to the original sender the address names, as the send of the user whose redirect went out from
    * it; or why not: the address is not one of ours (altered, too old), or no redirect went out from it.
    */
-  async returnBounce(srsAddress: string, mail: Omit<RedirectedMail, 'envelopeFrom' | 'hops'>): Promise<{ returnedTo: string } | { because: string }> {
+  async returnBounce(
+    srsAddress: string,
+    mail: Omit<RedirectedMail, 'envelopeFrom' | 'hops' | 'autoSubmitted'>,
+  ): Promise<{ returnedTo: string } | { because: string }> {
     const original = this.srs.reverse(srsAddress);
     if ('refused' in original) return { because: `${srsAddress} is refused: ${original.refused}` };
     const { rows } = await this.sql.query<{ user_id: number }>({ ...REDIRECT_OF_SRS_ADDRESS, values: [srsAddress] });
@@ -85,7 +94,7 @@ export class MailRedirector {
     await this.submit(
       sender,
       original.sender,
-      { ...mail, envelopeFrom: '', hops: 0 },
+      { ...mail, envelopeFrom: '', hops: 0, autoSubmitted: true },
       { trace: '', envelopeFrom: '' },
       `srs-return:${mail.inboundId}:${srsAddress}`,
     );
@@ -102,7 +111,7 @@ export class MailRedirector {
     sender: SignedInSender,
     to: string,
     mail: RedirectedMail,
-    { trace, envelopeFrom }: { trace: string; envelopeFrom: string },
+    { trace, envelopeFrom, bounceTo }: { trace: string; envelopeFrom: string; bounceTo?: string },
     idempotencyKey: string,
   ): Promise<void> {
     const request: SendRequest = {
@@ -115,7 +124,7 @@ export class MailRedirector {
       sendSeparately: false,
       requestReadReceipt: false,
       attachments: [],
-      redirect: { storageKey: mail.storageKey, size: mail.size, trace, envelopeFrom },
+      redirect: { storageKey: mail.storageKey, size: mail.size, trace, envelopeFrom, ...(bounceTo ? { bounceTo } : {}) },
     };
     await this.submission.submitRequest(sender, request, idempotencyKey);
   }

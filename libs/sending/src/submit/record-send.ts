@@ -63,3 +63,11 @@ export async function findByIdempotencyKey(sql: Pool, userId: number, idempotenc
   if (parseRecordedRequest(send.id, send.request).fingerprint !== fingerprint) throw new IdempotencyKeyReusedError(idempotencyKey);
   return sendViewOfRecord(send);
 }
+
+const KEY_TAKEN = namedStatement('send-idempotency-key-taken', `SELECT 1 FROM outbound_sends WHERE user_id = $1 AND idempotency_key = $2`);
+
+/** Whether a send is recorded under the key already, whatever its request. */
+export async function idempotencyKeyTaken(sql: Pool, userId: number, idempotencyKey: string): Promise<boolean> {
+  const { rowCount } = await sql.query({ ...KEY_TAKEN, values: [userId, idempotencyKey] });
+  return (rowCount ?? 0) > 0;
+}

@@ -38,6 +38,8 @@ const redirectedMessageSchema = z.object({
   /** The header block prepended, each line ending in CRLF. */
   trace: z.string(),
   envelopeFrom: z.string(),
+  /** The original envelope sender, told in a bounce (DSN) when the message is refused for good; absent: no one is told. */
+  bounceTo: z.string().optional(),
 });
 export type RedirectedMessage = z.infer<typeof redirectedMessageSchema>;
 

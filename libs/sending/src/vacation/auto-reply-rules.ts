@@ -9,6 +9,11 @@ export interface AutoReplyCandidate {
   ownAddresses: string[];
 }
 
+/** Whether a message's Auto-Submitted header values mark it automatic (RFC 3834 §5): any value but "no". */
+export function isAutoSubmitted(values: string[]): boolean {
+  return values.some((value) => value.trim().toLowerCase().split(';')[0].trim() !== 'no');
+}
+
 /** Senders that are machines: a reply would go to no one who reads it, or start a loop. */
 const MACHINE_LOCAL_PART = /^(mailer-daemon|postmaster|listserv|majordomo|(no|do-?not)-?reply|bounces?|owner-.*|.*-(request|owner|bounces?))$/i;
 const BULK_PRECEDENCE = /^\s*(bulk|list|junk)\s*$/i;
@@ -24,7 +29,7 @@ export function noAutoReplyBecause(candidate: AutoReplyCandidate): string | unde
   if (sender === '') return 'the null sender';
   if (MACHINE_LOCAL_PART.test(sender.slice(0, sender.lastIndexOf('@')))) return 'a machine sender';
   if (candidate.ownAddresses.includes(sender)) return "the user's own mail";
-  if (candidate.header('auto-submitted').some((value) => value.trim().toLowerCase().split(';')[0].trim() !== 'no')) return 'an automatic message';
+  if (isAutoSubmitted(candidate.header('auto-submitted'))) return 'an automatic message';
   if (candidate.header('list-id').length > 0 || candidate.header('list-unsubscribe').length > 0) return "a list's mail";
   if (candidate.header('precedence').some((value) => BULK_PRECEDENCE.test(value))) return 'bulk mail';
   if (!candidate.toAndCc.some((address) => candidate.ownAddresses.includes(address))) return 'not addressed to the user in To or Cc';

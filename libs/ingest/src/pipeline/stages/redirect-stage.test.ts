@@ -86,7 +86,7 @@ if header :contains "subject" "back to me" { redirect "${user.email}"; }`,
 
   async function redirectsOf(subject: string) {
     const { rows } = await db.sql.query<{
-      request: { to: string[]; saveCopy: boolean; redirect: { storageKey: string; trace: string; envelopeFrom: string } };
+      request: { to: string[]; saveCopy: boolean; redirect: { storageKey: string; trace: string; envelopeFrom: string; bounceTo?: string } };
     }>("SELECT request FROM outbound_sends WHERE user_id = $1 AND request ? 'redirect' AND request->>'subject' = $2", [user.id, subject]);
     return rows.map((row) => row.request);
   }
@@ -117,6 +117,7 @@ if header :contains "subject" "back to me" { redirect "${user.email}"; }`,
     assert.equal(send.saveCopy, false);
     assert.match(send.redirect.envelopeFrom, new RegExp(`^SRS0=[a-z2-7]{8}=[A-Z2-7]{2}=example\\.org=bounces-ann@${user.domain.replace(/\./g, '\\.')}$`));
     assert.deepEqual(srs.reverse(send.redirect.envelopeFrom), { sender: 'bounces-ann@example.org' });
+    assert.equal(send.redirect.bounceTo, 'bounces-ann@example.org', 'told if the redirect is refused for good');
     assert.match(send.redirect.trace, new RegExp(`^X-Letterbox-Redirected: for <${BOSS}> by <${user.email}>; .+\\r\\n$`));
     assert.equal(await bytesOf(send.redirect.storageKey), eml, 'the original, byte for byte');
   });
@@ -166,6 +167,15 @@ if header :contains "subject" "back to me" { redirect "${user.email}"; }`,
     const { trace, envelopeFrom } = rows[0].request.redirect;
     assert.deepEqual({ trace, envelopeFrom }, { trace: '', envelopeFrom: '' }, 'no trace header, from the null sender');
     assert.equal(await bytesOf(rows[0].request.redirect.storageKey), bounce);
+  });
+
+  test('an automatic mail is redirected too, but names no one to tell if the redirect is refused: no bounce answers it', async () => {
+    const subject = `forward me ${randomUUID().slice(0, 8)}`;
+    const { message } = await fromOutside(subject, 'Auto-Submitted: auto-generated\r\n');
+    await pipeline.run([message]);
+    const [send] = await redirectsOf(subject);
+    assert.deepEqual(srs.reverse(send.redirect.envelopeFrom), { sender: 'bounces-ann@example.org' });
+    assert.equal(send.redirect.bounceTo, undefined);
   });
 
   test('redirect :copy keeps the mail in the inbox as well', async () => {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { REDIRECT_TRACE_HEADER, type MailRedirector } from '@letterbox/sending';
+import { isAutoSubmitted, REDIRECT_TRACE_HEADER, type MailRedirector } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import type { IngestBatch, IngestItem } from '../ingest-batch';
 import type { IngestStage } from '../ingest-stage';
@@ -38,6 +38,8 @@ export class RedirectStage implements IngestStage {
       subject: prepared.summary.subject,
       envelopeFrom: (message.peer?.mailFrom ?? '').trim(),
       hops: headers?.header(REDIRECT_TRACE_HEADER).length ?? 0,
+      // Headers that cannot be read might have said so: such a mail is taken as automatic.
+      autoSubmitted: headers ? isAutoSubmitted(headers.header('auto-submitted')) : true,
     };
     for (const [userId, outcome] of item.rules ?? []) {
       if (!outcome.redirects?.length) continue;
