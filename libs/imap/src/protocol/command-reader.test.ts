@@ -65,6 +65,22 @@ describe('CommandReader', () => {
     assert.deepEqual(lines(events), [{ kind: 'refused', tag: 'a1', reason: 'command longer than 128 bytes', closing: false }]);
   });
 
+  test('discardPending forgets the rest of the chunk being read (STARTTLS)', () => {
+    const events: ReaderEvent[] = [];
+    const commandReader: CommandReader = new CommandReader(
+      { maxLineBytes: 64, maxLiteralBytes: 32, maxCommandBytes: 128 },
+      {
+        event: (event) => {
+          events.push(event);
+          commandReader.discardPending();
+        },
+        literalWanted: () => undefined,
+      },
+    );
+    commandReader.push(Buffer.from('a1 STARTTLS\r\na2 LOGIN a b\r\n'));
+    assert.deepEqual(lines(events), [['a1 STARTTLS']]);
+  });
+
   test('discardPending forgets a half-read command', () => {
     const { events, push, commandReader } = reader();
     push('a1 LOGIN {5}\r\nal');

@@ -49,6 +49,8 @@ export class CommandReader {
   private lineBytes = 0;
   private commandBytes = 0;
   private command: RawCommand = { lines: [], literals: [] };
+  /** Moved on by discardPending: a chunk being read when it is called is read no further. */
+  private generation = 0;
 
   constructor(
     private readonly limits: ReaderLimits,
@@ -56,14 +58,16 @@ export class CommandReader {
   ) {}
 
   push(chunk: Buffer): void {
+    const generation = this.generation;
     let offset = 0;
-    while (offset < chunk.length && this.state.name !== 'closed') {
+    while (offset < chunk.length && this.state.name !== 'closed' && generation === this.generation) {
       offset = this.state.name === 'literal' ? this.readLiteral(chunk, offset, this.state) : this.readLine(chunk, offset);
     }
   }
 
-  /** Forgets everything not yet a whole command: after STARTTLS, nothing sent in the clear may count as sent under TLS. */
+  /** Forgets everything not yet a whole command, the rest of the chunk being read included: after STARTTLS, nothing sent in the clear may count as sent under TLS. */
   discardPending(): void {
+    this.generation++;
     this.state = { name: 'line' };
     this.resetLine();
     this.resetCommand();
