@@ -3,15 +3,12 @@ import { readTlsKeyPair, type TlsKeyPair, type TlsKeyPairFiles } from '@letterbo
 import type { ImapConfig } from './imap.config';
 
 /**
- * The certificate and key of STARTTLS and the IMAPS port, read now; undefined without them. Stops the app,
- * naming the settings, when nobody could sign in (no certificate and no IMAP_ALLOW_PLAINTEXT), or when the key
- * is not the certificate's.
+ * The certificate and key of STARTTLS and the IMAPS port, read now; undefined without them (loadImapConfig
+ * allows that only with IMAP_ALLOW_PLAINTEXT). Stops the app, naming the setting, when the key is not the
+ * certificate's (loadConfig has checked that each file reads and is PEM).
  */
 export function imapTlsSettings(config: ImapConfig): { files: TlsKeyPairFiles; pair: TlsKeyPair } | undefined {
-  if (!config.IMAP_TLS_CERT || !config.IMAP_TLS_KEY) {
-    if (config.IMAP_ALLOW_PLAINTEXT) return undefined;
-    throw new ConfigError('Invalid configuration:\n  IMAP_TLS_CERT: needed, with IMAP_TLS_KEY, unless IMAP_ALLOW_PLAINTEXT=true: IMAP signs in only over TLS');
-  }
+  if (!config.IMAP_TLS_CERT || !config.IMAP_TLS_KEY) return undefined;
   const files = { certFile: config.IMAP_TLS_CERT, keyFile: config.IMAP_TLS_KEY };
   try {
     return { files, pair: readTlsKeyPair(files) };

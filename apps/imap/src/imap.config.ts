@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authConfig, isDemo, loadConfig, opsConfig, pemFileSetting, portFrom, redisConfig, requestDatabaseConfig } from '@letterbox/config';
+import { authConfig, ConfigError, isDemo, loadConfig, opsConfig, pemFileSetting, portFrom, redisConfig, requestDatabaseConfig } from '@letterbox/config';
 
 const count = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -38,7 +38,12 @@ export function loadImapConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     env,
   );
-  return { ...config, IMAP_ALLOW_PLAINTEXT: config.IMAP_ALLOW_PLAINTEXT === undefined ? isDemo(env) : config.IMAP_ALLOW_PLAINTEXT === 'true' };
+  const allowPlaintext = config.IMAP_ALLOW_PLAINTEXT === undefined ? isDemo(env) : config.IMAP_ALLOW_PLAINTEXT === 'true';
+  // Without a certificate and without plaintext sign-in, nobody could sign in: a setting is missing.
+  if (!allowPlaintext && !config.IMAP_TLS_CERT) {
+    throw new ConfigError('Invalid configuration:\n  IMAP_TLS_CERT: needed, with IMAP_TLS_KEY, unless IMAP_ALLOW_PLAINTEXT=true: IMAP signs in only over TLS (not set)');
+  }
+  return { ...config, IMAP_ALLOW_PLAINTEXT: allowPlaintext };
 }
 
 export type ImapConfig = ReturnType<typeof loadImapConfig>;
