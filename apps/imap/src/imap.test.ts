@@ -163,13 +163,54 @@ describe('the IMAP app: sign-in, mailboxes and limits, with real clients', () =>
     }
   });
 
+  test('literals, LITERAL+, IDLE until DONE, and AUTHENTICATE cancelled', async () => {
+    const client = await rawClientUnderTls();
+    try {
+      client.write(`a1 LOGIN {${Buffer.byteLength(user.email)}}\r\n`);
+      assert.equal(await client.line(), '+ Ready for the literal');
+      client.write(`${user.email} {${Buffer.byteLength(user.password)}+}\r\n${user.password}\r\n`);
+      assert.match((await client.until('a1')).at(-1) ?? '', /^a1 OK \[CAPABILITY IMAP4rev1 .*\] Signed in$/);
+      client.write('a2 IDLE\r\n');
+      assert.equal(await client.line(), '+ idling');
+      client.write('DONE\r\n');
+      assert.deepEqual(await client.until('a2'), ['a2 OK IDLE terminated']);
+      assert.deepEqual(await client.command('a3', 'STATUS "Secret" (MESSAGES)'), ['a3 NO [NONEXISTENT] No mailbox Secret']);
+      assert.deepEqual(await client.command('a4', 'LIST (SPECIAL-USE) "" "*" RETURN (STATUS (MESSAGES UNSEEN UIDNEXT))'), [
+        '* LIST (\\HasNoChildren \\Sent) "/" "Sent"',
+        '* STATUS "Sent" (MESSAGES 0 UNSEEN 0)',
+        '* LIST (\\HasNoChildren \\Drafts) "/" "Drafts"',
+        '* STATUS "Drafts" (MESSAGES 0 UNSEEN 0)',
+        '* LIST (\\HasNoChildren \\Junk) "/" "Spam"',
+        '* STATUS "Spam" (MESSAGES 0 UNSEEN 0)',
+        '* LIST (\\HasNoChildren \\Trash) "/" "Trash"',
+        '* STATUS "Trash" (MESSAGES 0 UNSEEN 0)',
+        'a4 OK LIST completed',
+      ]);
+    } finally {
+      client.close();
+    }
+    const fresh = await rawClientUnderTls();
+    try {
+      fresh.write('c1 AUTHENTICATE PLAIN\r\n');
+      assert.equal(await fresh.line(), '+ done');
+      fresh.write('*\r\n');
+      assert.deepEqual(await fresh.until('c1'), ['c1 BAD AUTHENTICATE cancelled']);
+    } finally {
+      fresh.close();
+    }
+  });
+
+  /** A raw connection past STARTTLS, not signed in yet. */
+  async function rawClientUnderTls(): Promise<RawImapClient> {
+    const { client } = await RawImapClient.connect(imap.port);
+    await client.command('tls', 'STARTTLS');
+    await client.startTls();
+    return client;
+  }
+
   test('wrong passwords are refused and audited, and past the limit the right one is refused too', async () => {
     const victim = await createTestUser(db, 'guessed');
-    const client = await RawImapClient.connect(imap.port).then(async ({ client: raw }) => {
-      await raw.command('s', 'STARTTLS');
-      await raw.startTls();
-      return raw;
-    });
+    const client = await rawClientUnderTls();
     try {
       for (let attempt = 1; attempt <= WRONG_PASSWORDS_ALLOWED; attempt++) {
         assert.deepEqual(await client.command(`w${attempt}`, `LOGIN ${victim.email} wrong`), [`w${attempt} NO [AUTHENTICATIONFAILED] Invalid credentials`]);

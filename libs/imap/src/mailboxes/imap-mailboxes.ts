@@ -22,7 +22,10 @@ export class ImapMailboxes {
 
   async visible(userId: number): Promise<ImapMailbox[]> {
     const counters = await this.queries.counters(userId);
-    return counters.filter((mailbox) => !mailbox.locked).map(imapMailbox);
+    return counters
+      .filter((mailbox) => !mailbox.locked)
+      .sort((a, b) => roleRank(a.role) - roleRank(b.role) || a.name.localeCompare(b.name))
+      .map(imapMailbox);
   }
 
   /** The visible mailbox of that name (INBOX in any case), or undefined. */
@@ -31,6 +34,10 @@ export class ImapMailboxes {
     return (await this.visible(userId)).find((mailbox) => mailbox.name === wanted);
   }
 }
+
+/** The webmail's order: INBOX, the other system folders, then the user's by name. */
+const ROLE_ORDER = ['inbox', 'sent', 'drafts', 'spam', 'trash'];
+const roleRank = (role: string) => (ROLE_ORDER.includes(role) ? ROLE_ORDER.indexOf(role) : ROLE_ORDER.length);
 
 function imapMailbox(mailbox: MailboxCounters): ImapMailbox {
   const specialUse = SPECIAL_USE[mailbox.role];

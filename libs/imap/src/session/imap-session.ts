@@ -167,6 +167,7 @@ export class ImapSession implements Session {
       const waiter = this.waiter;
       this.waiter = undefined;
       settleWaiter(waiter, event);
+      if (event.kind === 'refused' && event.closing) this.shutdown('The command cannot be read past its literal; closing');
       return;
     }
     this.queue.push(event);
