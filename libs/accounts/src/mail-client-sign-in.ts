@@ -1,7 +1,8 @@
 import { hashPassword, verifyPassword, type FailedAttemptLimiter } from '@letterbox/auth';
 import type { Database } from '@letterbox/db';
 import { AccountDisabledError, AppPasswordRequiredError, TooManyWrongPasswordsError, WrongCredentialsError } from './account-errors';
-import type { EventSubject, SecurityEvents } from './security-events';
+import type { SecurityEvents } from './security-events';
+import { subjectOf, unknownSubject } from './sign-in-subjects';
 
 /** Whom a mail client (IMAP) signed in as. */
 export interface MailClientUser {
@@ -45,7 +46,7 @@ export class MailClientSignIn {
     const details = { protocol: this.protocol };
     if (!user || !valid) {
       const lockedNow = await passwordAttempts.recordFailure(account, clientAddress);
-      const subject = user ? subjectOf(user) : await this.unknownSubject(account);
+      const subject = user ? subjectOf(user) : await unknownSubject(db, account);
       await events.record('auth.sign-in.failed', subject, clientAddress, { ...details, reason: 'wrong password' });
       if (lockedNow) await events.record('auth.lockout', subject, clientAddress, { ...details, factor: 'password' });
       if (waits.account > 0) throw new TooManyWrongPasswordsError(waits.account);
@@ -65,15 +66,4 @@ export class MailClientSignIn {
     await events.record('auth.sign-in', subjectOf(user), clientAddress, details);
     return { id: user.id, officeId: user.officeId, email: user.email };
   }
-
-  /** An address no user has: in the office of its domain, if an office has it, so that office's administrators see it. */
-  private async unknownSubject(account: string): Promise<EventSubject> {
-    const domain = await this.services.db.prisma.domain.findUnique({
-      where: { name: account.slice(account.lastIndexOf('@') + 1) },
-      select: { officeId: true },
-    });
-    return { userId: null, officeId: domain?.officeId ?? null, email: account };
-  }
 }
-
-const subjectOf = (user: MailClientUser): EventSubject => ({ userId: user.id, officeId: user.officeId, email: user.email });

@@ -3,13 +3,14 @@ export type ResponsePart = string | { literal: Buffer };
 
 /** Strings longer than this go as literals: a quoted string is one line, and lines should stay short. */
 const QUOTED_MAX = 1024;
+const UNQUOTABLE = new Set(['\0', '\r', '\n']);
 
 /**
  * A string as a response carries it: quoted when it can be (RFC 3501's quoted takes no CR, LF or NUL, nor 8-bit
  * bytes unless UTF8=ACCEPT is on), a literal otherwise.
  */
 export function imapString(value: string, utf8 = false): ResponsePart {
-  const quotable = value.length <= QUOTED_MAX && (utf8 ? !/[\0\r\n]/.test(value) : /^[\x01-\x09\x0b\x0c\x0e-\x7f]*$/.test(value));
+  const quotable = value.length <= QUOTED_MAX && [...value].every((char) => !UNQUOTABLE.has(char) && (utf8 || char <= '\x7f'));
   return quotable ? `"${value.replace(/[\\"]/g, '\\$&')}"` : { literal: Buffer.from(value, 'utf8') };
 }
 
