@@ -13,6 +13,7 @@ const APPS: Record<string, [file: string, loader: string]> = {
   'ingest-worker': ['ingest-worker.config', 'loadIngestWorkerConfig'],
   'notify-worker': ['notify-worker.config', 'loadNotifyWorkerConfig'],
   webmail: ['webmail.config', 'loadWebmailConfig'],
+  imap: ['imap.config', 'loadImapConfig'],
 };
 
 async function main(): Promise<void> {

@@ -31,7 +31,7 @@ stop_all() {
 trap stop_all INT TERM EXIT
 
 # JSON log lines, each with its app: a log collector reads them as they are.
-for app in read-api send-api delivery-worker ingest ingest-worker notify-worker webmail; do
+for app in read-api send-api delivery-worker ingest ingest-worker notify-worker webmail imap; do
   node --enable-source-maps "$DIST/apps/$app/src/main.js" &
   pids+=($!)
 done

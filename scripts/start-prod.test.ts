@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { freePort, poll, REPO_ROOT, testQueuePrefix } from '@letterbox/testing';
+import { freePort, poll, REPO_ROOT, testQueuePrefix, writeTestCertificate } from '@letterbox/testing';
 
 const SCRIPT = path.join(REPO_ROOT, 'scripts/start-prod.sh');
 
@@ -63,7 +63,10 @@ describe('start:prod with production settings', () => {
   });
 
   test('runs every app, seeds nothing and starts no mock; push is off without Firebase, said once', async () => {
-    const [webmailPort, readApiPort, sendApiPort, ingestHttpPort, ingestSmtpPort, unusedSmtpPort] = await Promise.all(Array.from({ length: 6 }, freePort));
+    const [webmailPort, readApiPort, sendApiPort, ingestHttpPort, ingestSmtpPort, unusedSmtpPort, imapPort, imapsPort] = await Promise.all(
+      Array.from({ length: 8 }, freePort),
+    );
+    const imapCertificate = await writeTestCertificate();
     const usersBefore = await usersNow();
     const child = spawn('bash', [SCRIPT], {
       cwd: REPO_ROOT,
@@ -96,6 +99,11 @@ describe('start:prod with production settings', () => {
         INGEST_HTTP_PORT: String(ingestHttpPort),
         INGEST_SMTP_PORT: String(ingestSmtpPort),
         INGEST_HOST: '127.0.0.1',
+        IMAP_HOST: '127.0.0.1',
+        IMAP_PORT: String(imapPort),
+        IMAPS_PORT: String(imapsPort),
+        IMAP_TLS_CERT: imapCertificate.certFile,
+        IMAP_TLS_KEY: imapCertificate.keyFile,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -107,14 +115,14 @@ describe('start:prod with production settings', () => {
       const ready = await poll(
         async () => {
           if (child.exitCode !== null) throw new Error(`start:prod exited with ${child.exitCode}:\n${output}`);
-          const workers = ['delivery worker', 'ingest worker', 'notify worker'].every((name) => output.includes(`"msg":"${name} `));
+          const workers = ['delivery worker', 'ingest worker', 'notify worker', 'imap'].every((name) => output.includes(`"msg":"${name} `));
           const webmail = await fetch(`http://127.0.0.1:${webmailPort}/health/ready`).then(
             (answer) => answer.ok,
             () => false,
           );
           return workers && webmail && output.includes('"msg":"ingest: ');
         },
-        // Seven apps starting at once on a busy 2-core machine take a while.
+        // Eight apps starting at once on a busy 2-core machine take a while.
         { timeoutMs: 180_000, intervalMs: 200 },
       );
       assert.ok(ready, `not every app became ready:\n${output}`);

@@ -12,6 +12,11 @@ export interface IngestApp extends HttpApp {
   smtpPort: number;
 }
 
+export interface ImapApp {
+  process: AppProcess;
+  port: number;
+}
+
 /** Two processes of every app, sharing one PostgreSQL, one Redis (or Redis Cluster) and one object store. */
 export interface Platform {
   readApis: HttpApp[];
@@ -20,6 +25,7 @@ export interface Platform {
   ingestWorkers: AppProcess[];
   deliveryWorkers: AppProcess[];
   notifyWorkers: AppProcess[];
+  imaps: ImapApp[];
   /** Every process, to stop them all and to show what they wrote when an assertion fails. */
   all(): AppProcess[];
 }
@@ -65,6 +71,15 @@ export async function startPlatform(shared: Record<string, string>, workerEnv: R
   const ingestWorkers = await twice((index) => worker(`ingest worker ${index}`, 'apps/ingest-worker/src/main.ts', /ingest worker consuming/));
   const deliveryWorkers = await twice((index) => worker(`delivery worker ${index}`, 'apps/delivery-worker/src/main.ts', /delivery worker consuming/));
   const notifyWorkers = await twice((index) => worker(`notify worker ${index}`, 'apps/notify-worker/src/main.ts', /notify worker consuming/));
+  const imaps = await twice(async (index) => {
+    const port = await freePort();
+    // Plaintext sign-in: what the test checks is the processes' shared state, not TLS.
+    const process = startAppProcess(`imap ${index}`, 'apps/imap/src/main.ts', {
+      env: { ...shared, IMAP_PORT: String(port), IMAP_HOST: '127.0.0.1', IMAP_ALLOW_PLAINTEXT: 'true' },
+    });
+    await waitForOutput(process, /imap IMAP on/, 60_000);
+    return { process, port };
+  });
   return {
     readApis,
     sendApis,
@@ -72,7 +87,8 @@ export async function startPlatform(shared: Record<string, string>, workerEnv: R
     ingestWorkers,
     deliveryWorkers,
     notifyWorkers,
-    all: () => [...[...readApis, ...sendApis, ...ingests].map((app) => app.process), ...ingestWorkers, ...deliveryWorkers, ...notifyWorkers],
+    imaps,
+    all: () => [...[...readApis, ...sendApis, ...ingests, ...imaps].map((app) => app.process), ...ingestWorkers, ...deliveryWorkers, ...notifyWorkers],
   };
 }
 

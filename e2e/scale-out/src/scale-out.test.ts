@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@letterbox/db';
+import { ImapFlow } from 'imapflow';
 import { DeviceRegistry } from '@letterbox/push';
 import {
   accessTokenFor,
@@ -43,6 +44,8 @@ const PROVIDER_BURST = 2 * SENDER_BURST;
  * is a figure of the delivery-e2e benchmark, not a wall-clock bound for a test.
  */
 const REFUSED_SHARE_MAX = 0.05;
+/** The sign-in limit per account (SIGN_IN_MAX_FAILURES_PER_ACCOUNT's default). */
+const SIGN_IN_FAILURES_PER_ACCOUNT = 10;
 /** The notify worker's default: what one worker has in flight, and so may push again after its death. */
 const NOTIFY_CONCURRENCY = 100;
 
@@ -125,6 +128,28 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
       } finally {
         for (const stream of streams) stream.close();
       }
+    });
+
+    test('IMAP: either process signs a user in and lists the same mailboxes; wrong passwords count across both', async () => {
+      const bob = recipients[1];
+      const sessions = await Promise.all(platform.imaps.map((imap) => imapSession(imap.port, bob.email, bob.password)));
+      try {
+        assert.deepEqual(sessions[0].capabilities, sessions[1].capabilities);
+        const lists = await Promise.all(sessions.map((session) => session.list()));
+        assert.deepEqual(lists[0], lists[1]);
+        assert.ok(lists[0].some((mailbox) => mailbox.path === 'INBOX'));
+      } finally {
+        await Promise.all(sessions.map((session) => session.logout()));
+      }
+      const guessed = recipients[2];
+      // The sign-in limit is shared through Redis: guesses spread over both processes reach it together.
+      for (let attempt = 0; attempt < SIGN_IN_FAILURES_PER_ACCOUNT; attempt++) {
+        await assert.rejects(imapSession(platform.imaps[attempt % 2].port, guessed.email, 'a wrong guess'));
+      }
+      await assert.rejects(imapSession(platform.imaps[0].port, guessed.email, guessed.password), (error: Error & { responseText?: string }) => {
+        assert.match(error.responseText ?? '', /Too many wrong passwords/);
+        return true;
+      });
     });
 
     test(`${INCOMING} incoming mails and ${SENDERS * SENDS_PER_SENDER} sends, one process of each kind SIGKILLed midway: nothing lost, nothing twice`, async () => {
@@ -275,4 +300,11 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
       console.log(`killed: ${killed.join(', ')}`);
     });
   });
+}
+
+/** An IMAP session signed in on `port` (plaintext: the platform allows it in this test). */
+async function imapSession(port: number, user: string, pass: string): Promise<ImapFlow> {
+  const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user, pass }, logger: false, disableAutoIdle: true });
+  await client.connect();
+  return client;
 }

@@ -60,3 +60,10 @@ export class TotpNotStartedError extends Error {
     super('no two-factor setup is under way: start one with POST /v2/auth/totp');
   }
 }
+
+/** The password was right, and the account has two-factor sign-in on: a mail client, which cannot ask for a code, needs an app password. */
+export class AppPasswordRequiredError extends Error {
+  constructor() {
+    super('this account signs in with a second factor: make an app password in the webmail and sign in with it');
+  }
+}

@@ -12,6 +12,7 @@ export {
   type IdentityChanges,
 } from './identities/identity-settings';
 export { Authentication, type SignedIn } from './authentication';
+export { MailClientSignIn, type MailClientUser } from './mail-client-sign-in';
 export type { AccountProfile } from './account-profile';
 export { profileChanges, ProfileSettings, type ProfileChanges } from './profile-settings';
 export { USER_LOCALES, type UserLocale } from './user-locale';
@@ -21,6 +22,7 @@ export { TwoFactorSetup } from './two-factor/two-factor-setup';
 export { TwoFactorStore } from './two-factor/two-factor-store';
 export {
   AccountDisabledError,
+  AppPasswordRequiredError,
   TooManyWrongPasswordsError,
   TotpAlreadyOnError,
   TotpInvalidError,

@@ -21,3 +21,4 @@ export {
   blobGraceConfig,
 } from './common-settings';
 export { pemFileSetting } from './tls-settings';
+export { isDemo } from './demo-secrets';

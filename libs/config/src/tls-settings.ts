@@ -36,4 +36,5 @@ export const pairedSettings: [string, string][] = [
   ['INGEST_SMTP_TLS_CERT', 'INGEST_SMTP_TLS_KEY'],
   ['MOCK_SMTP_TLS_CERT', 'MOCK_SMTP_TLS_KEY'],
   ['WEBMAIL_TLS_CERT', 'WEBMAIL_TLS_KEY'],
+  ['IMAP_TLS_CERT', 'IMAP_TLS_KEY'],
 ];

@@ -1,0 +1,79 @@
+import { createSecureContext, type SecureContext } from 'node:tls';
+import { MailClientSignIn, SecurityEvents } from '@letterbox/accounts';
+import { AuditLog } from '@letterbox/audit';
+import { FailedAttemptLimiter } from '@letterbox/auth';
+import { databaseFromSettings, readRouting } from '@letterbox/db';
+import { ConnectionLimits, ImapMailboxes, ImapServer } from '@letterbox/imap';
+import { watchTlsKeyPair } from '@letterbox/ingest';
+import { MailboxQueries } from '@letterbox/mail';
+import { postgresCheck, redisCheck, type DependencyCheck } from '@letterbox/observability';
+import { redisConnection, whenReady } from '@letterbox/redis';
+import type { ImapConfig } from './imap.config';
+import { imapTlsSettings } from './imap-tls-settings';
+
+/** RFC 7162 asks servers to take lines of at least 8 KB; 64 KB leaves room for long UID sets. */
+const MAX_LINE_BYTES = 64 * 1024;
+/** How often the certificate files are looked at, and how long a renewal is given to write both. */
+const CERTIFICATE_POLL_MS = 1000;
+const CERTIFICATE_SETTLE_MS = 200;
+
+export interface RunningImap {
+  port: number;
+  /** The implicit-TLS port, when there is a certificate. */
+  tlsPort?: number;
+  readiness: Record<string, DependencyCheck>;
+  /** Says BYE to every session, then lets go of the database and Redis. */
+  close(): Promise<void>;
+}
+
+export async function startImap(config: ImapConfig): Promise<RunningImap> {
+  const tls = imapTlsSettings(config);
+  const db = databaseFromSettings(config, 'letterbox-imap');
+  const redis = redisConnection(config, 'fail-fast', 'redis sign-in limits');
+  await whenReady(redis, Error);
+  const signIn = new MailClientSignIn(
+    {
+      db,
+      // The API's counters (its namespace too): wrong passwords count the same over IMAP and the API.
+      passwordAttempts: new FailedAttemptLimiter(redis, config.QUEUE_PREFIX, {
+        perAccount: config.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+        perClient: config.SIGN_IN_MAX_FAILURES_PER_CLIENT,
+        windowSeconds: config.SIGN_IN_WINDOW_SECONDS,
+      }),
+      events: new SecurityEvents(new AuditLog(db.sql)),
+    },
+    'imap',
+  );
+  let context: SecureContext | undefined = tls && createSecureContext(tls.pair);
+  const watch =
+    tls &&
+    watchTlsKeyPair(
+      tls.files,
+      (pair) => {
+        context = createSecureContext(pair);
+      },
+      { pollMs: CERTIFICATE_POLL_MS, settleMs: CERTIFICATE_SETTLE_MS },
+    );
+  const server = new ImapServer({
+    services: {
+      checkPassword: (email, password, clientAddress) => signIn.signIn(email, password, clientAddress),
+      mailboxes: new ImapMailboxes(new MailboxQueries(readRouting(db, redis, config.QUEUE_PREFIX))),
+      limits: new ConnectionLimits({ perAddress: config.IMAP_MAX_CONNECTIONS_PER_ADDRESS, perUser: config.IMAP_MAX_CONNECTIONS_PER_USER }),
+      allowPlaintext: config.IMAP_ALLOW_PLAINTEXT,
+      tlsContext: () => context,
+    },
+    limits: { maxLineBytes: MAX_LINE_BYTES, maxLiteralBytes: config.IMAP_MAX_LITERAL_BYTES, maxCommandBytes: config.IMAP_MAX_COMMAND_BYTES },
+    idleTimeoutMs: config.IMAP_IDLE_TIMEOUT_MS,
+  });
+  const ports = await server.listen(config.IMAP_HOST, config.IMAP_PORT, tls ? config.IMAPS_PORT : undefined);
+  return {
+    ...ports,
+    readiness: { postgres: postgresCheck(db.sql), redis: redisCheck(redis) },
+    async close() {
+      watch?.close();
+      await server.close();
+      redis.disconnect();
+      await db.close();
+    },
+  };
+}

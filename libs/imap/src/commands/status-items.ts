@@ -1,0 +1,28 @@
+import type { ImapMailbox } from '../mailboxes/imap-mailboxes';
+import { atomOf, ImapCommandError, type Token } from '../protocol/tokens';
+
+/** The STATUS items RFC 3501, 7162, 8438 and 9051 define; those this server can answer so far are STATUS_VALUES'. */
+const KNOWN = new Set(['MESSAGES', 'UNSEEN', 'RECENT', 'UIDNEXT', 'UIDVALIDITY', 'HIGHESTMODSEQ', 'SIZE', 'DELETED', 'APPENDLIMIT', 'MAILBOXID']);
+
+const STATUS_VALUES: Record<string, (mailbox: ImapMailbox) => number> = {
+  MESSAGES: (mailbox) => mailbox.messages,
+  UNSEEN: (mailbox) => mailbox.unseen,
+};
+
+/** The items of a STATUS (or LIST's RETURN STATUS) list, upper-case; unknown ones are refused. */
+export function statusItems(tokens: Token[]): string[] {
+  if (tokens.length === 0) throw new ImapCommandError('expected at least one STATUS item');
+  return tokens.map((token) => {
+    const item = atomOf(token, 'a STATUS item').toUpperCase();
+    if (!KNOWN.has(item)) throw new ImapCommandError(`unknown STATUS item ${item}`);
+    return item;
+  });
+}
+
+/** `MESSAGES 3 UNSEEN 1`: the asked items this server can answer, the others left out rather than guessed. */
+export function statusValues(mailbox: ImapMailbox, items: string[]): string {
+  return items
+    .filter((item) => item in STATUS_VALUES)
+    .map((item) => `${item} ${STATUS_VALUES[item](mailbox)}`)
+    .join(' ');
+}

@@ -1,0 +1,13 @@
+export { ImapServer, type ImapServerOptions } from './session/imap-server';
+export { ConnectionLimits } from './session/connection-limits';
+export type { ImapServices } from './session/command-handler';
+export type { PasswordCheck } from './session/password-check';
+export { ImapMailboxes, type ImapMailbox } from './mailboxes/imap-mailboxes';
+export { CommandReader, type ReaderLimits, type RawCommand, type ReaderEvent } from './protocol/command-reader';
+export { parseCommand, type ParsedCommand } from './protocol/command-parser';
+export { encodeMailboxName, decodeMailboxName } from './protocol/mailbox-name-utf7';
+export { parseSequenceSet, sequenceRanges, sequenceNumbers, type SequenceSet, type SequenceRange } from './protocol/sequence-set';
+export { parseFetchCommand, parseFetchItem, type FetchCommand, type FetchItem, type FetchSection } from './protocol/fetch-attributes';
+export { parseSearchCommand, type SearchCommand, type SearchKey, type SearchReturn } from './protocol/search-keys';
+export { imapString, imapNString, encodeResponse, type ResponsePart } from './protocol/response-format';
+export { ImapCommandError, type Token } from './protocol/tokens';

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseSequenceSet, sequenceNumbers, sequenceRanges } from './sequence-set';
+import { ImapCommandError } from './tokens';
+
+describe('sequence sets', () => {
+  test('parse ranges, single numbers and *', () => {
+    assert.deepEqual(parseSequenceSet('2,4:7,9:*,*'), [
+      { from: 2, to: 2 },
+      { from: 4, to: 7 },
+      { from: 9, to: '*' },
+      { from: '*', to: '*' },
+    ]);
+  });
+
+  test('resolve * to the largest, order reversed ranges, merge overlaps', () => {
+    assert.deepEqual(sequenceRanges(parseSequenceSet('1:*'), 10), [[1, 10]]);
+    assert.deepEqual(sequenceRanges(parseSequenceSet('7:4,2,3,20:*'), 10), [
+      [2, 7],
+      [10, 20],
+    ]);
+    assert.deepEqual([...sequenceNumbers(parseSequenceSet('2,4:7,5,9:*'), 10)], [2, 4, 5, 6, 7, 9, 10]);
+  });
+
+  test('a huge range costs nothing to resolve', () => {
+    assert.deepEqual(sequenceRanges(parseSequenceSet('1:4294967295'), 3), [[1, 4294967295]]);
+    assert.deepEqual([...sequenceNumbers(parseSequenceSet('1:4294967295'), 3)], [1, 2, 3]);
+  });
+
+  test('refuses 0, empty parts and non-numbers', () => {
+    for (const bad of ['', '0', '1,,2', '1:2:3', 'a', '4294967296', '-1']) assert.throws(() => parseSequenceSet(bad), ImapCommandError, bad);
+  });
+});

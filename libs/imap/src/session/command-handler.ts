@@ -1,0 +1,66 @@
+import type { SecureContext } from 'node:tls';
+import type { MailClientUser } from '@letterbox/accounts';
+import type { ImapMailboxes } from '../mailboxes/imap-mailboxes';
+import type { ResponsePart } from '../protocol/response-format';
+import type { Token } from '../protocol/tokens';
+import type { ConnectionLimits } from './connection-limits';
+import type { PasswordCheck } from './password-check';
+import type { SessionState } from './session-state';
+
+/** What every session of a server shares. */
+export interface ImapServices {
+  checkPassword: PasswordCheck;
+  mailboxes: ImapMailboxes;
+  limits: ConnectionLimits;
+  /** LOGIN and AUTHENTICATE without TLS (the demo's IMAP_ALLOW_PLAINTEXT). */
+  allowPlaintext: boolean;
+  /** The certificate STARTTLS presents, the current one after a renewal; undefined: no STARTTLS. */
+  tlsContext: () => SecureContext | undefined;
+}
+
+/** What a command handler may see and do of its connection. */
+export interface Session {
+  readonly state: SessionState;
+  readonly user: MailClientUser | undefined;
+  /** The signed-in user's id; only in the states that need one. */
+  userId(): number;
+  readonly secure: boolean;
+  readonly clientAddress: string;
+  /** Extensions the client turned on with ENABLE. */
+  readonly enabled: ReadonlySet<string>;
+  capabilities(): string[];
+  send(parts: ResponsePart[]): void;
+  /** The next line the client sends, raw: AUTHENTICATE's response, IDLE's DONE. */
+  readContinuationLine(): Promise<string>;
+  /** The user is signed in: false when they have as many sessions as they may. */
+  signedIn(user: MailClientUser): boolean;
+  enable(extension: string): void;
+  /** Stops reading at once and forgets what was read past the command: STARTTLS's first step. */
+  stopReadingForTls(): void;
+  upgradeToTls(context: SecureContext): void;
+  close(): void;
+}
+
+export interface CommandContext {
+  tag: string;
+  name: string;
+  args: Token[];
+  session: Session;
+  services: ImapServices;
+}
+
+/** A command's tagged answer; `after` runs once it is written (STARTTLS's handshake, LOGOUT's close). */
+export interface Completion {
+  status: 'OK' | 'NO' | 'BAD';
+  text: string;
+  code?: string;
+  after?: () => void;
+}
+
+export interface CommandHandler {
+  /** The states it runs in; in any other, BAD. */
+  states: readonly SessionState[];
+  run(context: CommandContext): Promise<Completion>;
+}
+
+export const ok = (text: string, code?: string): Completion => ({ status: 'OK', text, ...(code ? { code } : {}) });
