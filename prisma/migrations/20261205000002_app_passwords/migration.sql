@@ -1,10 +1,10 @@
 -- Mail clients (issue 35): app passwords, with which a user who signs in with a second factor signs a mail
--- client (SMTP submission, IMAP) in; each is an argon2 hash, shown once when made.
+-- client (SMTP submission, IMAP) in; each is shown once when made, and kept as a SHA-256 hash (it is random and long, as recovery codes).
 CREATE TABLE "app_passwords" (
   "id" SERIAL PRIMARY KEY,
   "user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE,
   "name" TEXT NOT NULL,
-  "password_hash" TEXT NOT NULL,
+  "secret_hash" TEXT NOT NULL,
   "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
   "last_used_at" TIMESTAMPTZ(3)
 );
