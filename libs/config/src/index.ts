@@ -5,6 +5,7 @@ export {
   heavyReadsDatabaseConfig,
   storageConfig,
   authConfig,
+  signInLimitsConfig,
   quotaConfig,
   redisConfig,
   adminConfig,
@@ -21,3 +22,4 @@ export {
   blobGraceConfig,
 } from './common-settings';
 export { pemFileSetting } from './tls-settings';
+export { isDemo } from './demo-secrets';

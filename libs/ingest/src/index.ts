@@ -23,3 +23,4 @@ export type { SmtpTls } from './smtp-tls';
 export { InboundAcceptances, acceptanceBlobReferencesSql } from './inbound-acceptances';
 export { ColleagueDelivery } from './colleague-delivery';
 export { refusalReason } from './refusal-reason';
+export { limitSize } from './size-limit';
