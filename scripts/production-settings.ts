@@ -13,6 +13,8 @@ const APPS: Record<string, [file: string, loader: string]> = {
   'ingest-worker': ['ingest-worker.config', 'loadIngestWorkerConfig'],
   'notify-worker': ['notify-worker.config', 'loadNotifyWorkerConfig'],
   webmail: ['webmail.config', 'loadWebmailConfig'],
+  // Started only with its certificate (start-prod.sh).
+  ...(process.env.SUBMISSION_TLS_CERT ? { submission: ['submission.config', 'loadSubmissionConfig'] as [string, string] } : {}),
 };
 
 async function main(): Promise<void> {

@@ -20,8 +20,8 @@ export async function startSubmission(config: SubmissionConfig): Promise<Running
   const certificate = tlsKeyPairOf({
     cert: { name: 'SUBMISSION_TLS_CERT', value: config.SUBMISSION_TLS_CERT },
     key: { name: 'SUBMISSION_TLS_KEY', value: config.SUBMISSION_TLS_KEY },
-    // Passwords go only over TLS: without a certificate nothing listens, unless the demo allows them in the clear.
-    needingIt: config.SUBMISSION_ALLOW_PLAINTEXT ? [] : ['SUBMISSION_PORT', 'SUBMISSIONS_PORT'],
+    // Without one (the demo's SUBMISSION_ALLOW_PLAINTEXT, as loadSubmissionConfig checked), only the plain port listens.
+    needingIt: [],
   });
   const db = databaseFromSettings(config, 'letterbox-submission');
   const blobs = createBlobStore(config);

@@ -58,6 +58,9 @@ export function loadSubmissionConfig(env: NodeJS.ProcessEnv = process.env) {
   if (config.SUBMISSION_ALLOW_PLAINTEXT && !isDemo(env)) {
     throw new ConfigError('Invalid configuration:\n  SUBMISSION_ALLOW_PLAINTEXT: passwords in the clear are for the demo only (LETTERBOX_DEMO=true)');
   }
+  if (!config.SUBMISSION_ALLOW_PLAINTEXT && !config.SUBMISSION_TLS_CERT) {
+    throw new ConfigError("Invalid configuration:\n  SUBMISSION_TLS_CERT: required: mail clients' passwords go over TLS only (not set)");
+  }
   return config;
 }
 

@@ -15,12 +15,12 @@ export const appPasswordSchema = z.object({
   name: z.string(),
   createdAt: z.string().describe('ISO 8601'),
   lastUsedAt: z.string().nullable().describe('ISO 8601, to the minute; null until a mail client signs in with it'),
-});
-export const appPasswordListSchema = z.object({ items: z.array(appPasswordSchema) });
+}).meta({ id: 'AppPassword' });
+export const appPasswordListSchema = z.object({ items: z.array(appPasswordSchema) }).meta({ id: 'AppPasswordList' });
 export const newAppPasswordSchema = z.object({ name: z.string().trim().min(1, 'must not be empty').max(100) }).strict();
 export const createdAppPasswordSchema = appPasswordSchema.extend({
   password: z.string().describe('the app password, shown only in this answer: the mail client signs in with it in place of the account’s password'),
-});
+}).meta({ id: 'CreatedAppPassword' });
 export type CreatedAppPassword = z.infer<typeof createdAppPasswordSchema>;
 
 /**
