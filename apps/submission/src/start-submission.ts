@@ -7,7 +7,7 @@ import { createJobQueues, type RunningWorker } from '@letterbox/queue';
 import { failFastConnection } from '@letterbox/redis';
 import { SenderDirectory, SendOutbox, SendSubmission } from '@letterbox/sending';
 import { createBlobStore } from '@letterbox/storage';
-import { createSubmissionServer, MailSubmission } from '@letterbox/submission';
+import { createSubmissionServer, MailSubmission } from '@letterbox/mail-submission';
 import type { SubmissionConfig } from './submission.config';
 
 export interface RunningSubmission extends RunningWorker {
