@@ -24,3 +24,5 @@ export { InboundAcceptances, acceptanceBlobReferencesSql } from './inbound-accep
 export { ColleagueDelivery } from './colleague-delivery';
 export { refusalReason } from './refusal-reason';
 export { limitSize } from './size-limit';
+export { rejoined } from './read-up-to';
+export { headerEnd } from './message-head';

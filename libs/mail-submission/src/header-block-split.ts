@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { headerEnd, rejoined } from '@letterbox/ingest';
 import { MAX_HEADER_BLOCK } from '@letterbox/mime';
 
 /** A message split at the end of its header block: the block (without the blank line), and the rest from the blank line on. */
@@ -29,39 +30,18 @@ export async function splitAtHeaderEnd(message: Readable): Promise<SplitMessage>
     const next = await iterator.next();
     if (next.done) return { head: Buffer.concat(chunks), rest: Readable.from([]) };
     const window = Buffer.concat([tail, next.value]);
-    const end = blankLineAt(window, read - tail.length);
+    const end = headerEnd(window);
+    const endInMessage = end === undefined ? undefined : read - tail.length + end;
     chunks.push(next.value);
     read += next.value.length;
     tail = window.subarray(Math.max(0, window.length - 3));
-    if (end !== undefined) {
+    if (endInMessage !== undefined) {
       const whole = Buffer.concat(chunks);
-      return { head: whole.subarray(0, end), rest: Readable.from(continued(whole.subarray(end), iterator)) };
+      return { head: whole.subarray(0, endInMessage), rest: rejoined([whole.subarray(endInMessage)], iterator) };
     }
     if (read > MAX_HEADER_BLOCK) {
       await iterator.return?.();
       throw new HeaderBlockTooLongError();
     }
-  }
-}
-
-/** Where the header block's last line ends (the blank line starts), `offset` being where `bytes` start in the message. */
-function blankLineAt(bytes: Buffer, offset: number): number | undefined {
-  const crlf = bytes.indexOf('\r\n\r\n');
-  const lf = bytes.indexOf('\n\n');
-  const ends = [crlf === -1 ? -1 : crlf + 2, lf === -1 ? -1 : lf + 1].filter((index) => index > 0);
-  return ends.length > 0 ? offset + Math.min(...ends) : undefined;
-}
-
-async function* continued(first: Buffer, iterator: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
-  try {
-    yield first;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    // A reader that gives up (a storage failure) ends the source too, as a pipe would.
-    await iterator.return?.();
   }
 }
