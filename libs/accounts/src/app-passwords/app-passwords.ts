@@ -4,23 +4,28 @@ import type { Database } from '@letterbox/db';
 import { AppPasswordLimitError, AppPasswordNotFoundError } from '../account-errors';
 import { accountSubject } from '../account-subject';
 import type { SecurityEvents } from '../security-events';
+import { withoutNul } from '../text-without-nul';
 import { appPasswordHash, newAppPasswordSecret } from './app-password-secret';
 import type { AppPasswordStore, AppPasswordView } from './app-password-store';
 
 /** How many app passwords a user may have at once: one per client or device is plenty, and each is a way in. */
 export const MAX_APP_PASSWORDS = 20;
 
-export const appPasswordSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  createdAt: z.string().describe('ISO 8601'),
-  lastUsedAt: z.string().nullable().describe('ISO 8601, to the minute; null until a mail client signs in with it'),
-}).meta({ id: 'AppPassword' });
+export const appPasswordSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    createdAt: z.string().describe('ISO 8601'),
+    lastUsedAt: z.string().nullable().describe('ISO 8601, to the minute; null until a mail client signs in with it'),
+  })
+  .meta({ id: 'AppPassword' });
 export const appPasswordListSchema = z.object({ items: z.array(appPasswordSchema) }).meta({ id: 'AppPasswordList' });
-export const newAppPasswordSchema = z.object({ name: z.string().trim().min(1, 'must not be empty').max(100) }).strict();
-export const createdAppPasswordSchema = appPasswordSchema.extend({
-  password: z.string().describe('the app password, shown only in this answer: the mail client signs in with it in place of the account’s password'),
-}).meta({ id: 'CreatedAppPassword' });
+export const newAppPasswordSchema = z.object({ name: withoutNul(z.string().trim().min(1, 'must not be empty').max(100)) }).strict();
+export const createdAppPasswordSchema = appPasswordSchema
+  .extend({
+    password: z.string().describe('the app password, shown only in this answer: the mail client signs in with it in place of the account’s password'),
+  })
+  .meta({ id: 'CreatedAppPassword' });
 export type CreatedAppPassword = z.infer<typeof createdAppPasswordSchema>;
 
 /**

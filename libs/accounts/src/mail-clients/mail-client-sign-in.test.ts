@@ -65,6 +65,7 @@ describe('signInMailClient', () => {
     await assert.rejects(imap(address, 'anything'), WrongCredentialsError);
     const [event] = await db.prisma.auditEvent.findMany({ where: { target: address, action: 'auth.sign-in.failed' } });
     assert.deepEqual(event.details, { protocol: 'imap', reason: 'wrong password' });
+    await assert.rejects(imap(`nul\u0000${address}`, 'anything'), WrongCredentialsError, 'a NUL, as AUTH LOGIN may send one, is no failure of the server');
   });
 
   test('a revoked app password, and every one after a new password, no longer signs in', async () => {

@@ -76,11 +76,11 @@ export function mailClientSignIn(services: MailClientSignInServices): SignInMail
   const decoyHash = hashPassword('letterbox-decoy-password');
 
   return async ({ address, password, clientAddress, protocol }) => {
-    const given = address.trim().toLowerCase();
+    // A NUL (which AUTH LOGIN's base64 may carry) is in no address, and PostgreSQL's text, the audit log's too, cannot hold it.
+    const given = address.replaceAll('\u0000', '').trim().toLowerCase();
     const waits = await passwordAttempts.waits(given, clientAddress);
     if (waits.client > 0) throw new TooManyWrongPasswordsError(waits.client);
-    const { rows } = await db.sql.query<AccountRow>({ ...ACCOUNT_OF_ADDRESS, values: [given] });
-    const user = rows[0];
+    const user = (await db.sql.query<AccountRow>({ ...ACCOUNT_OF_ADDRESS, values: [given] })).rows[0];
     // Counted under the primary address, as the API counts it: an alias is no second account to guess at.
     const account = user?.email ?? given;
     const accountWait = user ? (await passwordAttempts.waits(account, clientAddress)).account : waits.account;
