@@ -21,6 +21,7 @@ import {
 } from './account-errors';
 import type { CachedUserSessions } from './cached-user-sessions';
 import type { EventSubject, SecurityEvents } from './security-events';
+import { subjectOf, unknownSubject } from './sign-in-subjects';
 import type { SecondFactorCheck } from './two-factor/second-factor';
 
 /** How the API shows a user beside a token. */
@@ -118,7 +119,7 @@ export class Authentication {
     const locked = waits.account > 0;
     if (!user || !valid) {
       const lockedNow = await passwordAttempts.recordFailure(account, clientAddress);
-      const subject = user ? subjectOf(user) : await this.unknownSubject(account);
+      const subject = user ? subjectOf(user) : await unknownSubject(db, account);
       await events.record('auth.sign-in.failed', subject, clientAddress, { reason: 'wrong password' });
       if (lockedNow) await events.record('auth.lockout', subject, clientAddress, { factor: 'password' });
       // While locked, an account with TOTP is asked for its code whatever the password: the answer tells nothing of it.
@@ -217,15 +218,6 @@ export class Authentication {
     return subjectOf(await this.user(userId));
   }
 
-  /** An address no user has: in the office of its domain, if an office has it, so that office's administrators see it. */
-  private async unknownSubject(account: string): Promise<EventSubject> {
-    const domain = await this.services.db.prisma.domain.findUnique({
-      where: { name: account.slice(account.lastIndexOf('@') + 1) },
-      select: { officeId: true },
-    });
-    return { userId: null, officeId: domain?.officeId ?? null, email: account };
-  }
-
   private signedIn(user: UserRecord, sessionId: string): SignedIn {
     const token = this.services.tokens.issue({ userId: user.id, officeId: user.officeId, tokenVersion: user.tokenVersion, sessionId });
     return {
@@ -238,5 +230,3 @@ export class Authentication {
     };
   }
 }
-
-const subjectOf = (user: { id: number; officeId: number; email: string }): EventSubject => ({ userId: user.id, officeId: user.officeId, email: user.email });

@@ -9,7 +9,8 @@ import {
 } from '../account-errors';
 import { appPasswordHash, looksLikeAppPassword } from '../app-passwords/app-password-secret';
 import type { AppPasswordStore } from '../app-passwords/app-password-store';
-import type { EventSubject, SecurityEvents } from '../security-events';
+import type { SecurityEvents } from '../security-events';
+import { subjectOf, unknownSubject } from '../sign-in-subjects';
 
 /** The protocols a mail client signs in over; the audit log tells them apart. */
 export type MailClientProtocol = 'smtp' | 'imap';
@@ -86,7 +87,7 @@ export function mailClientSignIn(services: MailClientSignInServices): SignInMail
     const accountWait = user ? (await passwordAttempts.waits(account, clientAddress)).account : waits.account;
     const appPassword = user && looksLikeAppPassword(password) ? await appPasswords.find(user.id, appPasswordHash(password)) : undefined;
     const passwordRight = !appPassword && (await verifyPassword(user?.password_hash ?? (await decoyHash), password));
-    const subject: EventSubject = user ? { userId: user.id, officeId: user.office_id, email: user.email } : { userId: null, officeId: null, email: given };
+    const subject = user ? subjectOf({ id: user.id, officeId: user.office_id, email: user.email }) : await unknownSubject(db, given);
     const details = { protocol, ...(appPassword ? { appPassword: appPassword.id } : {}) };
     if (!user || (!appPassword && !passwordRight)) {
       const lockedNow = await passwordAttempts.recordFailure(account, clientAddress);
