@@ -61,6 +61,13 @@ export class TotpNotStartedError extends Error {
   }
 }
 
+/** The password was right, and the account has two-factor sign-in on: a mail client, which cannot ask for a code, needs an app password. */
+export class AppPasswordRequiredError extends Error {
+  constructor() {
+    super('this account signs in with a second factor: make an app password in the webmail and sign in with it');
+  }
+}
+
 /** A user has as many app passwords as they may: one must be revoked before another is made. */
 export class AppPasswordLimitError extends Error {
   constructor(readonly limit: number) {
@@ -72,13 +79,6 @@ export class AppPasswordLimitError extends Error {
 export class AppPasswordNotFoundError extends Error {
   constructor(readonly id: number) {
     super(`no app password ${id}`);
-  }
-}
-
-/** A mail client signed in with the account's password, and the account signs in with a second factor: only an app password will do. */
-export class AppPasswordRequiredError extends Error {
-  constructor() {
-    super('this account signs in with a second factor: make an app password for the mail client in the webmail’s settings');
   }
 }
 

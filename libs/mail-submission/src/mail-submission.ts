@@ -33,11 +33,11 @@ export class MailSubmission {
 
   /** The addresses the user may submit from, lower-case: their primary, then their aliases. */
   async ownAddresses(user: MailClientUser): Promise<string[]> {
-    return (await this.senders.of(user)).addresses;
+    return (await this.senders.of({ userId: user.id, officeId: user.officeId })).addresses;
   }
 
   async submit(user: MailClientUser, envelope: SubmissionEnvelope, content: Readable): Promise<SendStatusView> {
-    const sender = await this.senders.of(user);
+    const sender = await this.senders.of({ userId: user.id, officeId: user.officeId });
     const ownAddress = (address: string) => sender.addresses.includes(address.toLowerCase());
     if (!ownAddress(envelope.mailFrom)) throw new NotSendersAddressError(envelope.mailFrom);
     const { head, rest } = await splitAtHeaderEnd(limitSize(content, this.maxMessageBytes));

@@ -78,7 +78,7 @@ export function createSubmissionServer(signIn: SignInMailClient, submission: Mai
       submission.submit(user, { mailFrom, recipients }, stream).then(
         async (send) => {
           await drained(stream);
-          logger.info({ userId: user.userId, sendId: send.id, recipients: recipients.length }, `send ${send.id} submitted by a mail client`);
+          logger.info({ userId: user.id, sendId: send.id, recipients: recipients.length }, `send ${send.id} submitted by a mail client`);
           callback(null, `2.0.0 queued as send ${send.id}`);
         },
         async (error: unknown) => {

@@ -49,7 +49,7 @@ describe('signInMailClient', () => {
     const user = await createTestUser(db, 'mail-client');
     const alias = `nick@${user.domain}`;
     await db.sql.query("INSERT INTO addresses (address, office_id, kind, user_id) VALUES ($1, $2, 'alias', $3)", [alias, user.officeId, user.id]);
-    const expected = { userId: user.id, officeId: user.officeId, email: user.email };
+    const expected = { id: user.id, officeId: user.officeId, email: user.email };
     assert.deepEqual(await imap(alias.toUpperCase(), user.password), expected);
     const { password } = await appPasswords.create(current(user), 'Phone', clientAddress);
     assert.deepEqual(await imap(user.email, password.replaceAll(' ', '').toUpperCase()), expected);

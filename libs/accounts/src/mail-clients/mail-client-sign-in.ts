@@ -26,7 +26,7 @@ export interface MailClientSignInRequest {
 
 /** Whom a mail client signed in as. */
 export interface MailClientUser {
-  userId: number;
+  id: number;
   officeId: number;
   /** Their primary address. */
   email: string;
@@ -108,6 +108,6 @@ export function mailClientSignIn(services: MailClientSignInServices): SignInMail
     await knownClients.remember(user.id, clientAddress);
     if (appPassword) await appPasswords.touch(appPassword.id);
     await events.record('auth.sign-in', subject, clientAddress, accountWait > 0 ? { ...details, passedLock: true } : details);
-    return { userId: user.id, officeId: user.office_id, email: user.email };
+    return { id: user.id, officeId: user.office_id, email: user.email };
   };
 }
