@@ -14,6 +14,8 @@ const APPS: Record<string, [file: string, loader: string]> = {
   'notify-worker': ['notify-worker.config', 'loadNotifyWorkerConfig'],
   webmail: ['webmail.config', 'loadWebmailConfig'],
   imap: ['imap.config', 'loadImapConfig'],
+  // Started only with its certificate (start-prod.sh).
+  ...(process.env.SUBMISSION_TLS_CERT ? { submission: ['submission.config', 'loadSubmissionConfig'] as [string, string] } : {}),
 };
 
 async function main(): Promise<void> {

@@ -30,8 +30,12 @@ stop_all() {
 }
 trap stop_all INT TERM EXIT
 
+apps=(read-api send-api delivery-worker ingest ingest-worker notify-worker webmail imap)
+# Mail clients' SMTP submission takes passwords, over TLS only: it runs once given its certificate (README, "Mail clients").
+[ -z "${SUBMISSION_TLS_CERT:-}" ] || apps+=(submission)
+
 # JSON log lines, each with its app: a log collector reads them as they are.
-for app in read-api send-api delivery-worker ingest ingest-worker notify-worker webmail imap; do
+for app in "${apps[@]}"; do
   node --enable-source-maps "$DIST/apps/$app/src/main.js" &
   pids+=($!)
 done

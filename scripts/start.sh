@@ -61,6 +61,8 @@ run ingest dist/apps/ingest/src/main.js
 run ingest-worker dist/apps/ingest-worker/src/main.js
 run notify-worker dist/apps/notify-worker/src/main.js
 run imap dist/apps/imap/src/main.js
+# Mail clients submit over TLS with the same demo certificate, unless given their own.
+SUBMISSION_TLS_CERT=${SUBMISSION_TLS_CERT:-$INGEST_SMTP_TLS_CERT} SUBMISSION_TLS_KEY=${SUBMISSION_TLS_KEY:-$INGEST_SMTP_TLS_KEY} run submission dist/apps/submission/src/main.js
 run webmail dist/apps/webmail/src/main.js
 
 cat <<INFO
@@ -70,9 +72,10 @@ Letterbox is starting:
   send API        http://127.0.0.1:${SEND_API_PORT:-3001}   (OpenAPI at /docs; queue dashboard at /admin/queues, admin / letterbox-admin)
   ingest          http://127.0.0.1:${INGEST_HTTP_PORT:-3002}/v2/inbound (Bearer ${INGEST_TOKEN:-letterbox-ingest-demo}), SMTP 127.0.0.1:${INGEST_SMTP_PORT:-2525} (STARTTLS; try: swaks --tls --server 127.0.0.1:${INGEST_SMTP_PORT:-2525} --to bob@letterbox.test)
   IMAP            127.0.0.1:${IMAP_PORT:-1143} (STARTTLS; plaintext sign-in allowed in the demo), IMAPS 127.0.0.1:${IMAPS_PORT:-1993}; user name: the email address
+  submission      SMTP 127.0.0.1:${SUBMISSION_PORT:-1587} (STARTTLS) and 127.0.0.1:${SUBMISSIONS_PORT:-1465} (TLS) for mail clients: AUTH with the address and password below (self-signed certificate)
   mock SMTP       127.0.0.1:${MOCK_SMTP_PORT:-1025}, mock FCM and control API http://127.0.0.1:${MOCK_PROVIDERS_HTTP_PORT:-3005}
   mock DNS        127.0.0.1:${MOCK_DNS_PORT} (UDP and TCP; the apps' DNS_SERVERS=${DNS_SERVERS}), e.g. dig @127.0.0.1 -p ${MOCK_DNS_PORT} TXT _dmarc.letterbox.test
-  /metrics        on each app's ops port only: delivery 9101, ingest worker 9102, notify 9103, read API 9104, send API 9105, ingest 9106, webmail 9107, IMAP 9108
+  /metrics        on each app's ops port only: delivery 9101, ingest worker 9102, notify 9103, read API 9104, send API 9105, ingest 9106, webmail 9107, IMAP 9108, submission 9109
 Sign in as alice@letterbox.test or bob@letterbox.test with password letterbox-demo.
 INFO
 wait -n

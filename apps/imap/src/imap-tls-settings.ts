@@ -1,5 +1,5 @@
 import { ConfigError } from '@letterbox/config';
-import { readTlsKeyPair, type TlsKeyPair, type TlsKeyPairFiles } from '@letterbox/ingest';
+import { readTlsKeyPair, type TlsKeyPair, type TlsKeyPairFiles } from '@letterbox/mail-listeners';
 import type { ImapConfig } from './imap.config';
 
 /**

@@ -1,11 +1,9 @@
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { MailClientSignIn, SecurityEvents } from '@letterbox/accounts';
-import { AuditLog } from '@letterbox/audit';
-import { FailedAttemptLimiter } from '@letterbox/auth';
+import { signInMailClientWith } from '@letterbox/accounts';
 import { databaseFromSettings, readRouting } from '@letterbox/db';
 import { ConnectionLimits, ImapMailboxes, ImapServer } from '@letterbox/imap';
-import { watchTlsKeyPair } from '@letterbox/ingest';
 import { MailboxQueries } from '@letterbox/mail';
+import { watchTlsKeyPair } from '@letterbox/mail-listeners';
 import { postgresCheck, redisCheck, type DependencyCheck } from '@letterbox/observability';
 import { redisConnection, whenReady } from '@letterbox/redis';
 import type { ImapConfig } from './imap.config';
@@ -31,19 +29,17 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
   const db = databaseFromSettings(config, 'letterbox-imap');
   const redis = redisConnection(config, 'fail-fast', 'redis sign-in limits');
   await whenReady(redis, Error);
-  const signIn = new MailClientSignIn(
-    {
-      db,
-      // The API's counters (its namespace too): wrong passwords count the same over IMAP and the API.
-      passwordAttempts: new FailedAttemptLimiter(redis, config.QUEUE_PREFIX, {
-        perAccount: config.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
-        perClient: config.SIGN_IN_MAX_FAILURES_PER_CLIENT,
-        windowSeconds: config.SIGN_IN_WINDOW_SECONDS,
-      }),
-      events: new SecurityEvents(new AuditLog(db.sql)),
+  // The API's counters, known addresses and audit log: wrong passwords count the same over IMAP, SMTP and the API.
+  const signIn = signInMailClientWith({
+    db,
+    redis,
+    queuePrefix: config.QUEUE_PREFIX,
+    limits: {
+      perAccount: config.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+      perClient: config.SIGN_IN_MAX_FAILURES_PER_CLIENT,
+      windowSeconds: config.SIGN_IN_WINDOW_SECONDS,
     },
-    'imap',
-  );
+  });
   let context: SecureContext | undefined = tls && createSecureContext(tls.pair);
   const watch =
     tls &&
@@ -56,7 +52,7 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
     );
   const server = new ImapServer({
     services: {
-      checkPassword: (email, password, clientAddress) => signIn.signIn(email, password, clientAddress),
+      checkPassword: (email, password, clientAddress) => signIn({ address: email, password, clientAddress, protocol: 'imap' }),
       mailboxes: new ImapMailboxes(new MailboxQueries(readRouting(db, redis, config.QUEUE_PREFIX))),
       limits: new ConnectionLimits({ perAddress: config.IMAP_MAX_CONNECTIONS_PER_ADDRESS, perUser: config.IMAP_MAX_CONNECTIONS_PER_USER }),
       allowPlaintext: config.IMAP_ALLOW_PLAINTEXT,

@@ -9,7 +9,7 @@ import { SrsAddresses } from '@letterbox/sending';
 import { BlobStore } from '@letterbox/storage';
 import { RequestsInProgress } from './inbound/requests-in-progress';
 import type { IngestConfig } from './ingest.config';
-import { SmtpListeners } from './smtp-listeners';
+import { SmtpListeners } from '@letterbox/mail-listeners';
 import { smtpTlsSettings } from './smtp-tls-settings';
 import { mailVerificationOf } from './mail-verification';
 
@@ -58,7 +58,7 @@ export class IngestServicesModule implements OnApplicationShutdown {
             messagesPerMinute: config.INGEST_SMTP_MESSAGES_PER_MINUTE,
             tls: tls?.tls,
           });
-          return new SmtpListeners(smtp, { implicitTls: config.INGEST_SMTPS_PORT !== undefined, certificateFiles: tls?.files });
+          return new SmtpListeners(smtp, { implicitTls: config.INGEST_SMTPS_PORT !== undefined, certificateFiles: tls?.files, logName: 'smtp-intake' });
         },
         inject: [InboundIntake],
       },

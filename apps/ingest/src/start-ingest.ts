@@ -6,7 +6,7 @@ import { classifyIngestError } from './domain-errors';
 import type { IngestConfig } from './ingest.config';
 import { IngestModule } from './ingest.module';
 import { SMTP_INTAKE } from './ingest-services.module';
-import type { SmtpListeners } from './smtp-listeners';
+import type { SmtpListeners } from '@letterbox/mail-listeners';
 
 export interface RunningIngest {
   /** Closing it stops every listener. */

@@ -1,5 +1,7 @@
 import {
   AccountDisabledError,
+  AppPasswordLimitError,
+  AppPasswordNotFoundError,
   IdentityNotFoundError,
   TooManyWrongPasswordsError,
   TotpAlreadyOnError,
@@ -54,6 +56,8 @@ export const classifyDomainError: ErrorClassifier = (error) => {
   if (error instanceof TotpInvalidError) return { status: 401, type: PROBLEM_TYPES.totpInvalid, detail: error.message };
   if (error instanceof AccountDisabledError) return { status: 403, type: PROBLEM_TYPES.accountDisabled, detail: error.message };
   if (error instanceof TotpAlreadyOnError || error instanceof TotpNotStartedError) return { status: 409, detail: error.message };
+  if (error instanceof AppPasswordLimitError) return { status: 409, detail: error.message };
+  if (error instanceof AppPasswordNotFoundError) return { status: 404, detail: error.message };
   if (
     error instanceof MailNotFoundError ||
     error instanceof MailboxNotFoundError ||

@@ -67,3 +67,24 @@ export class AppPasswordRequiredError extends Error {
     super('this account signs in with a second factor: make an app password in the webmail and sign in with it');
   }
 }
+
+/** A user has as many app passwords as they may: one must be revoked before another is made. */
+export class AppPasswordLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`at most ${limit} app passwords: revoke one you no longer use first`);
+  }
+}
+
+/** The user has no app password of that id (revoked already, or never theirs). */
+export class AppPasswordNotFoundError extends Error {
+  constructor(readonly id: number) {
+    super(`no app password ${id}`);
+  }
+}
+
+/** A mail client signed in to an account that must first change its password or set up two-factor sign-in, which only the webmail can do. */
+export class AccountSetupRequiredError extends Error {
+  constructor() {
+    super('this account must be set up in the webmail first (a new password, or two-factor sign-in)');
+  }
+}

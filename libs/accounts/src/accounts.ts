@@ -38,7 +38,9 @@ export async function changePassword(
 ): Promise<{ officeId: number; tokenVersion: number }> {
   const passwordHash = await hashPassword(newPassword);
   const { rows } = await db.sql.query<{ office_id: number; token_version: number }>({
-    text: `UPDATE users SET password_hash = $2, token_version = token_version + 1, password_change_required = false
+    // Its app passwords go with the old password (as at Google): a password changed because it leaked ends every way in.
+    text: `WITH revoked AS (DELETE FROM app_passwords WHERE user_id = $1)
+           UPDATE users SET password_hash = $2, token_version = token_version + 1, password_change_required = false
            WHERE id = $1 RETURNING office_id, token_version`,
     values: [userId, passwordHash],
   });

@@ -12,7 +12,6 @@ export {
   type IdentityChanges,
 } from './identities/identity-settings';
 export { Authentication, type SignedIn } from './authentication';
-export { MailClientSignIn, type MailClientUser } from './mail-client-sign-in';
 export type { AccountProfile } from './account-profile';
 export { profileChanges, ProfileSettings, type ProfileChanges } from './profile-settings';
 export { USER_LOCALES, type UserLocale } from './user-locale';
@@ -22,6 +21,9 @@ export { TwoFactorSetup } from './two-factor/two-factor-setup';
 export { TwoFactorStore } from './two-factor/two-factor-store';
 export {
   AccountDisabledError,
+  AccountSetupRequiredError,
+  AppPasswordLimitError,
+  AppPasswordNotFoundError,
   AppPasswordRequiredError,
   TooManyWrongPasswordsError,
   TotpAlreadyOnError,
@@ -33,3 +35,22 @@ export {
   WrongCurrentPasswordError,
 } from './account-errors';
 export { RevocationPublisher, sessionRevocationsChannel } from './session-revocations';
+export {
+  AppPasswords,
+  MAX_APP_PASSWORDS,
+  appPasswordSchema,
+  appPasswordListSchema,
+  newAppPasswordSchema,
+  createdAppPasswordSchema,
+  type CreatedAppPassword,
+} from './app-passwords/app-passwords';
+export { AppPasswordStore, type AppPasswordView } from './app-passwords/app-password-store';
+export {
+  mailClientSignIn,
+  type MailClientProtocol,
+  type MailClientSignInRequest,
+  type MailClientSignInServices,
+  type MailClientUser,
+  type SignInMailClient,
+} from './mail-clients/mail-client-sign-in';
+export { signInMailClientWith, type MailClientSignInSettings } from './mail-clients/mail-client-sign-in-wiring';

@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = [
   'auth.totp.disable',
   'auth.recovery-code.use',
   'auth.token-revocation',
+  'auth.app-password.create',
+  'auth.app-password.revoke',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -7,7 +7,7 @@ export { TokenAuthenticator } from './token-authenticator';
 export { signedInUser } from './signed-in-user';
 export { UserSessions, type AccountSetup, type SessionChange, type SessionState } from './user-sessions';
 export { bearerTokenOf } from './bearer-token';
-export { FailedAttemptLimiter } from './failed-attempt-limiter';
+export { FailedAttemptLimiter, type AttemptLimits } from './failed-attempt-limiter';
 export { KnownClientAddresses } from './known-client-addresses';
 export { TimeBasedCodes } from './time-based-codes';
 export { isTimeBasedCode, newRecoveryCodes, recoveryCodeHash } from './recovery-codes';

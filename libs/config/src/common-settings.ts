@@ -86,6 +86,19 @@ export interface ConditionalSettings {
   requires: string[];
 }
 
+/** Wrong passwords per account, and per client address, within the window: the API's sign-in and mail clients' count together. */
+export const signInLimitsConfig = {
+  /** Past them the API answers 429 with Retry-After, a mail server a temporary failure. */
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  SIGN_IN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().min(1).default(100),
+  SIGN_IN_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(15 * 60),
+};
+
 export const authConfig = {
   AUTH_TOKEN_SECRET: demoSecret(z.string().min(32, 'must be at least 32 characters'), 'letterbox-demo-secret-change-me-in-production'),
   AUTH_TOKEN_TTL_SECONDS: z.coerce
@@ -95,15 +108,7 @@ export const authConfig = {
     .default(12 * 60 * 60),
   /** How long a process trusts its memory of a user's token version; revocations announced over Redis end it at once. */
   AUTH_SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
-  /** Wrong passwords per account, and per client address, within the window; past them 429 with Retry-After. */
-  SIGN_IN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
-  SIGN_IN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().min(1).default(100),
-  SIGN_IN_WINDOW_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(86_400)
-    .default(15 * 60),
+  ...signInLimitsConfig,
 };
 
 /** Each user's storage quota unless an administrator sets their own: incoming mail, sends and drafts past it are refused. */

@@ -5,6 +5,7 @@ export {
   heavyReadsDatabaseConfig,
   storageConfig,
   authConfig,
+  signInLimitsConfig,
   quotaConfig,
   redisConfig,
   adminConfig,

@@ -34,6 +34,7 @@ function pemFileProblem(path: string, kind: 'certificate' | 'private key'): stri
 /** Settings set together or not at all, as a certificate and its key: loadConfig names the one missing. */
 export const pairedSettings: [string, string][] = [
   ['INGEST_SMTP_TLS_CERT', 'INGEST_SMTP_TLS_KEY'],
+  ['SUBMISSION_TLS_CERT', 'SUBMISSION_TLS_KEY'],
   ['MOCK_SMTP_TLS_CERT', 'MOCK_SMTP_TLS_KEY'],
   ['WEBMAIL_TLS_CERT', 'WEBMAIL_TLS_KEY'],
   ['IMAP_TLS_CERT', 'IMAP_TLS_KEY'],

@@ -19,8 +19,10 @@ export {
   QuotaExceededError,
 } from './inbound-errors';
 export { createSmtpIntake } from './smtp-intake';
-export { implicitTlsTwin, type SmtpTls } from './smtp-tls';
-export { readTlsKeyPair, watchTlsKeyPair, type TlsKeyPair, type TlsKeyPairFiles, type TlsKeyPairWatch } from './tls-key-pair';
+export type { SmtpTls } from './smtp-tls';
 export { InboundAcceptances, acceptanceBlobReferencesSql } from './inbound-acceptances';
 export { ColleagueDelivery } from './colleague-delivery';
 export { refusalReason } from './refusal-reason';
+export { limitSize } from './size-limit';
+export { rejoined } from './read-up-to';
+export { headerEnd } from './message-head';

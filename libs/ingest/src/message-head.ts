@@ -58,7 +58,7 @@ export function parseMessageHead(head: Buffer, size: number): HeaderSummary {
 }
 
 /** Where the blank line ending the header block is, if it is in `head`. */
-function headerEnd(head: Buffer): number | undefined {
+export function headerEnd(head: Buffer): number | undefined {
   const crlf = head.indexOf('\r\n\r\n');
   const lf = head.indexOf('\n\n');
   const ends = [crlf === -1 ? -1 : crlf + 2, lf === -1 ? -1 : lf + 1].filter((index) => index > 0);

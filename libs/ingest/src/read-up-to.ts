@@ -15,9 +15,14 @@ export async function readUpTo(source: Readable, limitBytes: number): Promise<Re
     size += next.value.length;
     if (size > limitBytes) break;
   }
+  return { rest: rejoined(chunks, iterator) };
+}
+
+/** A stream read partly through its iterator, whole again: the chunks read, then the rest. */
+export function rejoined(read: Buffer[], iterator: AsyncIterator<Buffer>): Readable {
   async function* again(): AsyncGenerator<Buffer> {
     try {
-      yield* chunks;
+      yield* read;
       for (;;) {
         const next = await iterator.next();
         if (next.done) return;
@@ -28,5 +33,5 @@ export async function readUpTo(source: Readable, limitBytes: number): Promise<Re
       await iterator.return?.();
     }
   }
-  return { rest: Readable.from(again(), { objectMode: false }) };
+  return Readable.from(again(), { objectMode: false });
 }

@@ -4,7 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import nodemailer from 'nodemailer';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { writeTestCertificate, type TestCertificate } from '@letterbox/testing';
-import { clearTextRefusal, implicitTlsTwin, smtpTlsOptions, type SmtpTls } from './smtp-tls';
+import { implicitTlsTwin } from '@letterbox/mail-listeners';
+import { clearTextRefusal, smtpTlsOptions, type SmtpTls } from './smtp-tls';
 
 /** A listener with the intake's TLS options, keeping the session of each message it takes. */
 function sessionKeepingServer(tls: SmtpTls | undefined, sessions: SMTPServerSession[]): SMTPServer {

@@ -1,6 +1,6 @@
 import type { TLSSocket } from 'node:tls';
-import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
-import type { TlsKeyPair } from './tls-key-pair';
+import type { SMTPServerOptions } from 'smtp-server';
+import type { TlsKeyPair } from '@letterbox/mail-listeners';
 
 /** The SMTP listener's TLS: its certificate, and whether mail may come in the clear. */
 export interface SmtpTls extends TlsKeyPair {
@@ -34,12 +34,4 @@ export function smtpTlsOptions(tls: SmtpTls | undefined): Pick<SMTPServerOptions
 export function clearTextRefusal(tls: SmtpTls | undefined, secure: boolean): Error | undefined {
   if (!tls?.required || secure) return undefined;
   return Object.assign(new Error('5.7.0 Must issue a STARTTLS command first'), { responseCode: 530 });
-}
-
-/**
- * The same listener for implicit TLS (SMTPS, RFC 8314): the same handlers, so the same
- * limits per client address, with TLS from the first byte.
- */
-export function implicitTlsTwin(smtp: SMTPServer): SMTPServer {
-  return new SMTPServer({ ...smtp.options, secure: true });
 }

@@ -14,10 +14,11 @@ const HEADER_ALLOWANCE_BYTES = 2048;
 
 /**
  * What a message will take in storage, told before it is composed (its Sent copy is
- * composed later, by the ingest worker): attachments base64-encoded in lines of 76, its
+ * composed later, by the ingest worker): a submitted message's own size; attachments base64-encoded in lines of 76, its
  * bodies, its headers. The copy's exact size is what usage counts once it is stored.
  */
 export function estimatedMessageBytes(request: SendRequest): number {
+  if (request.submitted) return request.submitted.size;
   const attachments = request.attachments.reduce((sum, attachment) => sum + base64Bytes(attachment.size), 0);
   const bodies = Buffer.byteLength(request.text ?? '') + Buffer.byteLength(request.html ?? '');
   const headers = Buffer.byteLength([request.subject, ...request.to, ...request.cc, ...request.bcc].join(', ')) + HEADER_ALLOWANCE_BYTES;

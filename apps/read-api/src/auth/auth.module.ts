@@ -1,10 +1,21 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { Authentication, CachedUserSessions, ProfileSettings, SecondFactorCheck, SecurityEvents, TwoFactorSetup, TwoFactorStore } from '@letterbox/accounts';
+import {
+  AppPasswords,
+  AppPasswordStore,
+  Authentication,
+  CachedUserSessions,
+  ProfileSettings,
+  SecondFactorCheck,
+  SecurityEvents,
+  TwoFactorSetup,
+  TwoFactorStore,
+} from '@letterbox/accounts';
 import { AuditLog } from '@letterbox/audit';
 import { AccessTokens, FailedAttemptLimiter, KnownClientAddresses, TimeBasedCodes } from '@letterbox/auth';
 import type { Database } from '@letterbox/db';
 import { AUTH_REDIS, DATABASE, type AuthRedis } from '@letterbox/nest-infrastructure';
 import type { ReadApiConfig } from '../read-api.config';
+import { AppPasswordsController } from './app-passwords.controller';
 import { AuthController } from './auth.controller';
 
 /** What signing in with a second factor shares with setting one up. */
@@ -18,13 +29,13 @@ interface SecondFactorParts {
 
 const SECOND_FACTOR_PARTS = Symbol('SECOND_FACTOR_PARTS');
 
-/** Signing in and out, passwords, two-factor sign-in, the user's own settings: /v2/auth. */
+/** Signing in and out, passwords, two-factor sign-in, app passwords, the user's own settings: /v2/auth. */
 @Module({})
 export class AuthModule {
   static forConfig(config: ReadApiConfig): DynamicModule {
     return {
       module: AuthModule,
-      controllers: [AuthController],
+      controllers: [AuthController, AppPasswordsController],
       providers: [
         {
           provide: SECOND_FACTOR_PARTS,
@@ -67,6 +78,11 @@ export class AuthModule {
           useFactory: (db: Database, passwordAttempts: FailedAttemptLimiter, sessions: CachedUserSessions, parts: SecondFactorParts) =>
             new TwoFactorSetup({ db, ...parts, passwordAttempts, sessions }),
           inject: [DATABASE, FailedAttemptLimiter, CachedUserSessions, SECOND_FACTOR_PARTS],
+        },
+        {
+          provide: AppPasswords,
+          useFactory: (db: Database, parts: SecondFactorParts) => new AppPasswords(db, new AppPasswordStore(db.sql), parts.events),
+          inject: [DATABASE, SECOND_FACTOR_PARTS],
         },
         { provide: ProfileSettings, useFactory: (db: Database) => new ProfileSettings(db, config.USER_QUOTA_BYTES), inject: [DATABASE] },
       ],

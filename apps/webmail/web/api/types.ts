@@ -32,6 +32,11 @@ export type {
   /** One of the user's own addresses as they send from it: its name and signature. */
   Identity,
   IdentityList,
+  /** A password a mail client (SMTP, IMAP) signs in with, listed without it. */
+  AppPassword,
+  AppPasswordList,
+  /** A new app password, with the password itself: shown once. */
+  CreatedAppPassword,
   /** What running the rules over a folder's mail did: mails examined, matched, changed. */
   AppliedRules,
 } from './generated/read-api';

@@ -2,6 +2,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import type { Mailbox, Me, Session, User } from '../api/types';
 import { Loading } from '../shared/LoadStates';
 import { PasswordChangeForm } from '../session/PasswordChangeForm';
+import { AppPasswordsSettings } from './AppPasswordsSettings';
 import { IdentitiesSettings } from './IdentitiesSettings';
 import { LanguageSettings } from './LanguageSettings';
 import { RulesSettings } from './RulesSettings';
@@ -20,7 +21,7 @@ interface Props {
   onSessionsEnded(): void;
 }
 
-/** The user's own settings: language, password, two-factor sign-in, sessions, addresses and signatures, the out-of-office reply, rules. */
+/** The user's own settings: language, password, two-factor sign-in, app passwords, sessions, addresses and signatures, the out-of-office reply, rules. */
 export function Settings({ user, me, mailboxes, onChanged, onSession, onSessionsEnded }: Props) {
   const { t } = useTranslation();
   return (
@@ -36,6 +37,7 @@ export function Settings({ user, me, mailboxes, onChanged, onSession, onSessions
         <PasswordChangeForm currentLabel={t('settings.currentPassword')} submitLabel={t('settings.changePassword')} onChanged={onSession} />
       </section>
       {me ? <TwoFactorSettings enabled={me.totpEnabled} onChanged={onChanged} /> : <Loading />}
+      <AppPasswordsSettings />
       <SessionsSettings onSessionsEnded={onSessionsEnded} />
       <IdentitiesSettings />
       <VacationSettings />

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { z } from 'zod';
 import { namedStatement } from '@letterbox/db';
 import { sanitizeMailHtml } from '@letterbox/mime';
+import { withoutNul } from '../text-without-nul';
 
 /** One of the user's own addresses as they send from it: the name it shows and its signature. */
 export const identitySchema = z
@@ -21,8 +22,6 @@ export type Identity = z.infer<typeof identitySchema>;
 export const identityListSchema = z.object({ items: z.array(identitySchema) }).meta({ id: 'IdentityList' });
 
 /** What a user may change of one of their identities; null puts back the default (the user's name, no signature). */
-const withoutNul = (text: z.ZodString) => text.refine((value) => !value.includes('\u0000'), 'must not contain NUL characters');
-
 export const identityChangesSchema = z
   .object({
     displayName: withoutNul(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')).nullable().optional(),

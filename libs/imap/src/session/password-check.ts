@@ -1,5 +1,6 @@
 import {
   AccountDisabledError,
+  AccountSetupRequiredError,
   AppPasswordRequiredError,
   TooManyWrongPasswordsError,
   WrongCredentialsError,
@@ -8,7 +9,7 @@ import {
 import { ImapCommandError } from '../protocol/tokens';
 
 /**
- * The one check LOGIN and AUTHENTICATE make of an email and a password (MailClientSignIn's): it answers whom
+ * The one check LOGIN and AUTHENTICATE make of an email and a password (signInMailClient's): it answers whom
  * they sign in, or throws one of libs/accounts' sign-in errors.
  */
 export type PasswordCheck = (email: string, password: string, clientAddress: string) => Promise<MailClientUser>;
@@ -21,6 +22,9 @@ export function signInRefusal(error: unknown): ImapCommandError | undefined {
   }
   if (error instanceof AppPasswordRequiredError) {
     return new ImapCommandError('Two-factor sign-in is on for this account: make an app password in the webmail and sign in with it', 'NO', 'AUTHENTICATIONFAILED');
+  }
+  if (error instanceof AccountSetupRequiredError) {
+    return new ImapCommandError('This account must be set up in the webmail first (a new password, or two-factor sign-in)', 'NO', 'CONTACTADMIN');
   }
   if (error instanceof AccountDisabledError) return new ImapCommandError('This account is disabled; ask an administrator', 'NO', 'CONTACTADMIN');
   return undefined;

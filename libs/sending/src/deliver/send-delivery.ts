@@ -84,7 +84,7 @@ const LATE_FOR_SLOT_MS = 400;
  * its reason, and the others are still delivered: the send fails only if all are refused.
  * Letterbox's own users among the recipients get the message from Letterbox itself. A send
  * with read receipts waits for its Sent copy, whose keys its images name; the others go
- * whether the copy is stored yet or not.
+ * whether the copy is stored yet or not. A message a mail client submitted goes as written, DKIM-signed.
  */
 export class SendDelivery {
   private readonly records: DeliveryRecords;
@@ -138,7 +138,9 @@ export class SendDelivery {
         const identity = { messageId: request.messageId, date: new Date(request.date) };
         const message = request.redirect
           ? redirectedMessage(this.blobs, request.redirect)
-          : new MailComposer(messageOptions(this.blobs, sender, request, identity, delivery)).compile().createReadStream();
+          : request.submitted
+            ? this.blobs.createReadStream(request.submitted.storageKey)
+            : new MailComposer(messageOptions(this.blobs, sender, request, identity, delivery)).compile().createReadStream();
         const { refusedForGood } = await this.options.colleagues.deliver(message, delivery.recipients);
         if (refusedForGood !== undefined) {
           refused.push(key);
@@ -303,6 +305,12 @@ export class SendDelivery {
     const bounceTo = { sendId, recipientIndex: delivery.recipientIndex };
     const envelope = { from: this.options.bounceAddresses.address(bounceTo, from.slice(from.lastIndexOf('@') + 1)), to: delivery.recipients };
     const keys = await this.options.dkimKeys.forSender(sender.officeId, from);
+    if (request.submitted) {
+      // A mail client's message goes as it wrote it: only signed, never composed again.
+      const { storageKey } = request.submitted;
+      const open = () => this.blobs.createReadStream(storageKey);
+      return { envelope, messageId: request.messageId, raw: keys.length === 0 ? open() : await signedStream(open, keys) };
+    }
     if (keys.length === 0) return { ...compose(), envelope };
     return { envelope, messageId: request.messageId, raw: await signedMessage(compose, keys) };
   }

@@ -40,7 +40,7 @@ export interface RecordOptions {
  */
 export function prepareSendRecord(sender: Sender, request: SendRequest, options: RecordOptions): SendRecordInput {
   const fingerprint = fingerprintOf(request);
-  const messageId = `<${randomUUID()}@${fromAddressOf(sender, request).split('@')[1]}>`;
+  const messageId = request.submitted?.messageId ?? `<${randomUUID()}@${fromAddressOf(sender, request).split('@')[1]}>`;
   const recorded: RecordedRequest = { ...request, messageId, date: new Date().toISOString(), fingerprint };
   return { sender, idempotencyKey: options.idempotencyKey, queuePrefix: options.queuePrefix, request: recorded, quota: options.quota };
 }

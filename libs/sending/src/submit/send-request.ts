@@ -44,6 +44,18 @@ const redirectedMessageSchema = z.object({
 export type RedirectedMessage = z.infer<typeof redirectedMessageSchema>;
 
 /**
+ * A message a mail client submitted (SMTP submission), stored as it goes out and as its Sent copy keeps it: its
+ * Bcc header taken out, its Message-ID and Date added when it came without.
+ */
+const submittedMessageSchema = z.object({
+  storageKey: z.string(),
+  size: z.number(),
+  /** Its Message-ID header: the send's, by which the provider is asked whether it took it. */
+  messageId: z.string(),
+});
+export type SubmittedMessage = z.infer<typeof submittedMessageSchema>;
+
+/**
  * A validated send, as recorded in `outbound_sends.request` and read back by the workers.
  * Its schema checks the shape of what is read back (parseRecordedRequest); what a user may
  * ask is the send API's request schema's to check.
@@ -73,6 +85,11 @@ export const sendRequestSchema = z.object({
   autoSubmitted: z.literal('auto-replied').optional(),
   /** The send is this message, not one composed of the fields above (which only describe it: its subject, its recipient). */
   redirect: redirectedMessageSchema.optional(),
+  /**
+   * The send is this message, written by the user's mail client, not one composed of the fields above (which
+   * describe it: its From, its recipients from the envelope, its subject). Sent from the send's bounce address.
+   */
+  submitted: submittedMessageSchema.optional(),
 });
 export type SendRequest = z.infer<typeof sendRequestSchema>;
 

@@ -1,9 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import type { SMTPServer } from 'smtp-server';
-import { implicitTlsTwin, watchTlsKeyPair, type TlsKeyPairFiles, type TlsKeyPairWatch } from '@letterbox/ingest';
+import { SMTPServer } from 'smtp-server';
 import { loggerFor } from '@letterbox/observability';
-
-const logger = loggerFor('smtp-intake');
+import { watchTlsKeyPair, type TlsKeyPairFiles, type TlsKeyPairWatch } from './tls-key-pair';
 
 /** How often the certificate files are looked at, and how long a renewal is given to write both. */
 const CERTIFICATE_POLL_MS = 1000;
@@ -19,8 +17,10 @@ export class SmtpListeners {
 
   constructor(
     private readonly smtp: SMTPServer,
-    options: { implicitTls: boolean; certificateFiles?: TlsKeyPairFiles },
+    /** `logName`: whose errors these listeners log, e.g. smtp-intake. */
+    options: { implicitTls: boolean; certificateFiles?: TlsKeyPairFiles; logName: string },
   ) {
+    const logger = loggerFor(options.logName);
     this.smtps = options.implicitTls ? implicitTlsTwin(smtp) : undefined;
     const servers = [smtp, this.smtps].filter((server) => server !== undefined);
     for (const server of servers) server.on('error', (error) => logger.warn({ err: error }, 'SMTP server error'));
@@ -43,6 +43,14 @@ export class SmtpListeners {
     this.watch?.close();
     await Promise.all([this.smtp, this.smtps].map((server) => server && new Promise<void>((resolve) => server.close(() => resolve()))));
   }
+}
+
+/**
+ * The same listener for implicit TLS (SMTPS, RFC 8314): the same handlers, so the same
+ * limits per client address, with TLS from the first byte.
+ */
+export function implicitTlsTwin(smtp: SMTPServer): SMTPServer {
+  return new SMTPServer({ ...smtp.options, secure: true });
 }
 
 function listen(server: SMTPServer, host: string, port: number): Promise<number> {
