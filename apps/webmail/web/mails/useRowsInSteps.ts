@@ -1,9 +1,9 @@
 import { startTransition, useEffect, useState } from 'react';
 
 /** Rows drawn with the list's answer: more than a screenful. */
-const FIRST_ROWS = 15;
+const FIRST_ROWS = 12;
 /** Rows added in each frame after that. */
-const ROWS_PER_STEP = 10;
+const ROWS_PER_STEP = 6;
 
 /**
  * How many of a list's rows to draw: a screenful at once, the rest a step at a time, each after a frame is painted.
