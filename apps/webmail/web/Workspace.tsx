@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changeMails, deleteDraft, fetchDraft, reportSpamOf, startBulkChange, undoBulkChange, type BulkSelection } from './api/endpoints';
 import { messageOf } from './api/http';
@@ -90,7 +90,8 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
   useEffect(() => {
     if (!mailboxes || mailbox || parsePage(location.hash).kind !== 'mail') return;
     const inbox = mailboxes.find((candidate) => candidate.role === 'inbox') ?? mailboxes[0];
-    if (inbox) navigate({ mailboxId: inbox.id, mailId: null }, true);
+    // A transition, as the mailboxes' first answer is: the whole workspace redrawn in slices, not one long task.
+    if (inbox) startTransition(() => navigate({ mailboxId: inbox.id, mailId: null }, true));
   }, [mailboxes, mailbox, page.kind]);
 
   // The account's saved language wins over the browser's once the profile is known.

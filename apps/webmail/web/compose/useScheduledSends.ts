@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { cancelSend, fetchScheduledSends } from '../api/endpoints';
 import { isAbort, messageOf } from '../api/http';
 import type { ScheduledSend } from '../api/types';
@@ -16,8 +16,12 @@ export function useScheduledSends(onCancelled: () => void) {
     const controller = new AbortController();
     inFlight.current = controller;
     try {
-      setSends(await fetchScheduledSends(controller.signal));
-      setLoadError(null);
+      const fetched = await fetchScheduledSends(controller.signal);
+      // Not urgent: drawn in slices, between the other answers; none scheduled (the usual case) draws nothing again.
+      startTransition(() => {
+        setSends((current) => (fetched.length === 0 && current.length === 0 ? current : fetched));
+        setLoadError(null);
+      });
     } catch (failure) {
       if (!isAbort(failure)) setLoadError(messageOf(failure));
     }

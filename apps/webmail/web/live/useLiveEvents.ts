@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 
 export type LiveEvent =
   | { type: 'mail.created'; mailId: number; mailboxId: number }
@@ -35,7 +35,8 @@ export function useLiveEvents(token: string, onEvent: (event: LiveEvent) => void
       source.onopen = () => {
         if (failures > 0) handler.current({ type: 'resync' });
         failures = 0;
-        setState('live');
+        // The indicator is not urgent: the top bar's redraw waits its turn behind the first answers, in slices.
+        startTransition(() => setState('live'));
       };
       source.onerror = () => {
         if (!source || source.readyState !== EventSource.CLOSED) {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { fetchMailboxes } from '../api/endpoints';
 import { isAbort, messageOf, type Tagged } from '../api/http';
 import type { Mailbox, MailboxList } from '../api/types';
@@ -24,9 +24,17 @@ export function useMailboxes() {
     const generation = ++generations.current;
     const fetched = (async () => {
       try {
+        const first = held.current === null;
         held.current = await fetchMailboxes(held.current, controller.signal);
-        setMailboxes(held.current.body.items);
-        setError(null);
+        const items = held.current.body.items;
+        // The first answer is drawn as a transition, in slices a phone's main thread can interleave with the other first
+        // answers; later ones at once, so a caller awaiting a refresh (a folder just made) finds it drawn.
+        const show = () => {
+          setMailboxes(items);
+          setError(null);
+        };
+        if (first) startTransition(show);
+        else show();
       } catch (failure) {
         if (!isAbort(failure)) setError(messageOf(failure));
         else if (generation !== generations.current) await latest.current;

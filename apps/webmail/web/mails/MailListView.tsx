@@ -5,6 +5,7 @@ import { i18next } from '../i18n/i18n';
 import { ErrorMessage, Loading } from '../shared/LoadStates';
 import { MailRow } from './MailRow';
 import type { ListItem, MailList } from './useMailList';
+import { useRowsInSteps } from './useRowsInSteps';
 
 interface Props {
   title: string;
@@ -42,6 +43,10 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
   const sentinel = useRef<HTMLDivElement>(null);
   const grid = useRef<HTMLDivElement>(null);
   const { items, hasMore, loadMore } = list;
+  const shown = useRowsInSteps(items.length);
+  const rows = shown < items.length ? items.slice(0, shown) : items;
+  // The end of the list is not in sight before every row loaded is drawn.
+  const atEnd = rows.length === items.length;
   const [cursorId, setCursorId] = useState<number | null>(null);
   const moveCursorTo = useCallback((focused: ListItem) => setCursorId(focused.id), []);
 
@@ -55,9 +60,9 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
     if (!cursor || event.ctrlKey || event.metaKey || event.altKey || event.target instanceof HTMLInputElement) return;
     const move = CURSOR_MOVES[event.key];
     if (move) {
-      const index = Math.min(items.length - 1, Math.max(0, move(items.indexOf(cursor), items.length)));
-      grid.current?.querySelector<HTMLElement>(`.mail-row[data-mail-id="${items[index].id}"]`)?.focus();
-      if (index >= items.length - LOAD_AHEAD_ROWS) loadMore();
+      const index = Math.min(rows.length - 1, Math.max(0, move(rows.indexOf(cursor), rows.length)));
+      grid.current?.querySelector<HTMLElement>(`.mail-row[data-mail-id="${rows[index].id}"]`)?.focus();
+      if (atEnd && index >= rows.length - LOAD_AHEAD_ROWS) loadMore();
     } else if (event.key === 'Enter') {
       onOpen(cursor);
     } else if (event.key === 'x') {
@@ -71,13 +76,13 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
 
   useEffect(() => {
     const element = sentinel.current;
-    if (!element || !hasMore) return;
+    if (!element || !hasMore || !atEnd) return;
     const observer = new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) loadMore();
     });
     observer.observe(element);
     return () => observer.disconnect();
-  }, [hasMore, loadMore, items.length]);
+  }, [hasMore, loadMore, items.length, atEnd]);
 
   return (
     <div className="mail-list-scroll">
@@ -101,7 +106,7 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
           aria-busy={list.status === 'more'}
           onKeyDown={onKeyDown}
         >
-          {items.map((mail) => (
+          {rows.map((mail) => (
             <MailRow
               key={mail.id}
               mail={mail}
@@ -116,7 +121,7 @@ export function MailListView({ title, list, selectedId, sentView, filtered, chec
           ))}
         </div>
       )}
-      {list.hasMore && (
+      {list.hasMore && atEnd && (
         <div ref={sentinel} className="load-more">
           {list.status === 'more' ? (
             <Loading label={t('list.loadingMore')} />

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { fetchMails, fetchThreads, type ListParams } from '../api/endpoints';
 import { isAbort, messageOf } from '../api/http';
 import type { Address, MailSummary, ThreadPage } from '../api/types';
@@ -89,14 +89,18 @@ export function useMailList(mailboxId: number | null, options: ListOptions, with
           ? threadRows(await fetchThreads(params(limit, cursor), ours.signal))
           : await fetchMails(params(limit, cursor), ours.signal).then((mails) => ({ ...mails, totalCapped: mails.totalCapped ?? false }));
         if (run !== generation.current) return;
-        setState((previous) => ({
-          items: append ? [...previous.items, ...page.items.filter((item) => !previous.items.some((old) => old.id === item.id))] : page.items,
-          total: page.total,
-          totalCapped: page.totalCapped,
-          nextCursor: page.nextCursor,
-          status: 'ready',
-          error: null,
-        }));
+        const show = () =>
+          setState((previous) => ({
+            items: append ? [...previous.items, ...page.items.filter((item) => !previous.items.some((old) => old.id === item.id))] : page.items,
+            total: page.total,
+            totalCapped: page.totalCapped,
+            nextCursor: page.nextCursor,
+            status: 'ready',
+            error: null,
+          }));
+        // A list's first page (a page of rows to mount) is drawn as a transition, in slices; later answers at once.
+        if (current.current.status === 'loading') startTransition(show);
+        else show();
       } catch (failure) {
         if (isAbort(failure) || run !== generation.current) return;
         setState((previous) => ({ ...previous, status: 'error', error: messageOf(failure) }));

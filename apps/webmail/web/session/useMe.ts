@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { fetchMe } from '../api/account';
 import type { Me } from '../api/types';
 
@@ -12,7 +12,9 @@ export function useMe() {
     const controller = new AbortController();
     inFlight.current = controller;
     try {
-      setMe(await fetchMe(controller.signal));
+      const fetched = await fetchMe(controller.signal);
+      // Not urgent: the meter and the links it decides are drawn in slices, between the other answers.
+      startTransition(() => setMe(fetched));
     } catch {
       // An abort, or a failure: the meter and the links it decides are extras, kept as they were until the next refresh.
     }
