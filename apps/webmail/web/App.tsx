@@ -26,13 +26,9 @@ export function App() {
   });
   const [notice, setNotice] = useState<string | null>(null);
   const [lastEmail, setLastEmail] = useState(session?.user.email ?? '');
-  const [draft, setDraftState] = useState<Draft | null>(storedDraft);
+  const [draft, setDraft] = useState<Draft | null>(storedDraft);
   const [composing, setComposing] = useState(() => draft !== null);
-
-  const setDraft = useCallback((next: Draft | null) => {
-    setDraftState(next);
-    storeDraft(next);
-  }, []);
+  useEffect(() => storeDraft(draft), [draft]);
 
   const signOut = useCallback(
     (reason: string | null) => {

@@ -1,10 +1,11 @@
-import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState, type SetStateAction } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changeMails, deleteDraft, fetchDraft, reportSpamOf, startBulkChange, undoBulkChange, type BulkSelection } from './api/endpoints';
 import { messageOf } from './api/http';
 import type { AnswerMode, BulkChange, MailChanges, MailDetail, SendView, Session } from './api/types';
 import { answerDraft } from './compose/answer';
 import { Compose } from './compose/Compose';
+import type { DraftEdit } from './compose/useDraftAutosave';
 import { Loading } from './shared/LoadStates';
 import { draftFromServer, emptyDraft, type Draft } from './compose/draft';
 import { undoneDraft } from './compose/undone-draft';
@@ -41,7 +42,8 @@ interface Props {
   session: Session;
   draft: Draft | null;
   composing: boolean;
-  onDraft(draft: Draft | null): void;
+  /** A new draft (null: none), or an edit of the one open, applied to it as it is then. */
+  onDraft(draft: SetStateAction<Draft | null>): void;
   onComposing(open: boolean): void;
   onSignOut(): void;
   /** A new token for the same user (after a password change). */
@@ -274,6 +276,8 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
     if (index + offset >= items.length - 3) list.loadMore();
   }
 
+  const changeDraft = useCallback((edit: DraftEdit) => onDraft((current) => current && edit(current)), [onDraft]);
+
   // A kept reply or forward stays in Drafts (autosaved); `c` is always a new message.
   const startCompose = useCallback(() => {
     if (!draft || draft.original) onDraft(emptyDraft());
@@ -487,7 +491,7 @@ export function Workspace({ session, draft, composing, onDraft, onComposing, onS
       {composing && draft && (
         <Compose
           draft={draft}
-          onChange={onDraft}
+          onChange={changeDraft}
           onSent={sent}
           onClose={() => onComposing(false)}
           onDiscard={() => {

@@ -11,7 +11,7 @@ import { draftProblems, editorHtml, sendAtOf, sendBody, type Draft } from './dra
 import { withIdentity } from './identity-draft';
 import { RecipientField } from './RecipientField';
 import { RichEditor } from './RichEditor';
-import { useDraftAutosave, type SaveState } from './useDraftAutosave';
+import { useDraftAutosave, type DraftEdit, type SaveState } from './useDraftAutosave';
 import { useIdentities } from './useIdentities';
 
 /** A date as a datetime-local input shows it: local time, to the minute. */
@@ -42,7 +42,8 @@ const PROBLEM_FIELDS = [
 
 interface Props {
   draft: Draft;
-  onChange(draft: Draft): void;
+  /** Edits are applied to the draft as it is by then: a save ending meanwhile (its server copy) is kept. */
+  onChange(edit: DraftEdit): void;
   onSent(send: SendView, draft: Draft): void;
   onClose(): void;
   onDiscard(): void;
@@ -77,20 +78,19 @@ export function Compose({ draft, onChange, onSent, onClose, onDiscard }: Props) 
     if (first) document.getElementById(first[1])?.focus();
   }, [problems]);
 
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => onChange({ ...draft, [key]: value });
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => onChange((current) => ({ ...current, [key]: value }));
   const subjectNotes = [problems.subject && 'compose-subject-error', draft.subject.length >= SUBJECT_MAX && 'compose-subject-limit'].filter(Boolean).join(' ');
 
   const { identities, error: identitiesError } = useIdentities();
   const chosen = identities?.find((identity) => identity.address === draft.from) ?? identities?.find((identity) => identity.primary);
-  const { change } = autosave;
   useEffect(() => {
     if (!identities || !draft.choosingFrom) return;
     const identity = answeringIdentity(identities, draft.choosingFrom.addressedTo);
-    if (identity) change((current) => withIdentity(current, identity));
-  }, [identities, draft.choosingFrom, change]);
+    if (identity) onChange((current) => withIdentity(current, identity));
+  }, [identities, draft.choosingFrom, onChange]);
   function chooseIdentity(address: string) {
     const identity = identities?.find((candidate) => candidate.address === address);
-    if (identity) change((current) => withIdentity(current, identity));
+    if (identity) onChange((current) => withIdentity(current, identity));
   }
 
   async function submit(event: FormEvent) {

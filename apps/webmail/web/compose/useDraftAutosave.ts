@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createDraft, saveDraft } from '../api/endpoints';
 import { ApiError, messageOf } from '../api/http';
-import { draftSaveBody, fileKey, unfinishedAddresses, type Draft } from './draft';
+import { draftSaveBody, fileKey, unfinishedAddresses, type Draft, type DraftSync } from './draft';
 import { withoutSignature } from './signature-slot';
 
 export type SaveState = 'unsaved' | 'saving' | 'saved' | 'partial' | 'conflict' | 'failed';
@@ -28,18 +28,26 @@ const hasContent = (draft: Draft) =>
   signature({ ...draft, text: withoutSignature(draft.text, draft.signature), html: withoutSignature(draft.html, draft.signature) }) !==
     signature({ ...draft, to: '', cc: '', bcc: '', subject: '', text: '', html: '', files: [] }) || draft.original !== null;
 
+/** A change to the draft, applied to it as it is when the change lands, not as some render saw it. */
+export type DraftEdit = (draft: Draft) => Draft;
+
 /**
  * Keeps the draft on the server while it is written: a save a moment after the last
  * change, one at a time, each naming the version it replaces. Another window having
  * saved first is a conflict, shown, never overwritten. `save` flushes before a send.
  */
-export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void) {
+export function useDraftAutosave(draft: Draft, onChange: (edit: DraftEdit) => void) {
   const [state, setState] = useState<SaveState>(draft.server ? 'saved' : 'unsaved');
   /** Why the last save failed, or the addresses it left out (state 'partial'). */
   const [detail, setDetail] = useState('');
   const latest = useRef(draft);
   latest.current = draft;
   const saved = useRef(draft.server ? signature(draft) : '');
+  /**
+   * The server copy as the last save left it. Saves name its version from here, not from a render: a render may
+   * still show the draft from before that save ended, and a save naming that older version would be refused (412).
+   */
+  const synced = useRef<DraftSync | null>(draft.server);
   const inFlight = useRef<Promise<Draft> | null>(null);
   const removed = useRef<string[]>([]);
   const mounted = useRef(true);
@@ -53,7 +61,7 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
 
   const save = useCallback(async (): Promise<Draft> => {
     while (inFlight.current) await inFlight.current.catch(() => undefined);
-    const current = latest.current;
+    const current: Draft = { ...latest.current, server: synced.current };
     if (current.server && signature(current) === saved.current) return current;
     const run = (async () => {
       setState('saving');
@@ -69,11 +77,12 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
         .map(({ id, filename, size }) => ({ id, filename, size }));
       removed.current = [];
       saved.current = signature({ ...current, serverAttachments });
-      const next: Draft = { ...latest.current, serverAttachments, server: { id: answer.id, version: answer.version, uploaded } };
-      latest.current = next;
+      const server: DraftSync = { id: answer.id, version: answer.version, uploaded };
+      synced.current = server;
+      latest.current = { ...latest.current, serverAttachments, server };
       // A save that ends after the window closed (the draft sent or discarded) changes nothing.
-      if (mounted.current) onChange(next);
-      return next;
+      if (mounted.current) onChange((edited) => ({ ...edited, serverAttachments, server }));
+      return latest.current;
     })();
     inFlight.current = run;
     try {
@@ -106,7 +115,7 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
   const removeServerAttachment = useCallback(
     (id: string) => {
       removed.current.push(id);
-      onChange({ ...latest.current, serverAttachments: latest.current.serverAttachments.filter((attachment) => attachment.id !== id) });
+      onChange((current) => ({ ...current, serverAttachments: current.serverAttachments.filter((attachment) => attachment.id !== id) }));
     },
     [onChange],
   );
@@ -124,8 +133,5 @@ export function useDraftAutosave(draft: Draft, onChange: (draft: Draft) => void)
     }
   }, []);
 
-  /** Changes the draft as it is now, not as last rendered: a save that has just ended (its server copy) is kept. */
-  const change = useCallback((edit: (draft: Draft) => Draft) => onChange(edit(latest.current)), [onChange]);
-
-  return { state, detail, save, removeServerAttachment, sendWithoutSaving, change };
+  return { state, detail, save, removeServerAttachment, sendWithoutSaving };
 }
