@@ -41,7 +41,9 @@ export function loadImapConfig(env: NodeJS.ProcessEnv = process.env) {
   const allowPlaintext = config.IMAP_ALLOW_PLAINTEXT === undefined ? isDemo(env) : config.IMAP_ALLOW_PLAINTEXT === 'true';
   // Without a certificate and without plaintext sign-in, nobody could sign in: a setting is missing.
   if (!allowPlaintext && !config.IMAP_TLS_CERT) {
-    throw new ConfigError('Invalid configuration:\n  IMAP_TLS_CERT: needed, with IMAP_TLS_KEY, unless IMAP_ALLOW_PLAINTEXT=true: IMAP signs in only over TLS (not set)');
+    throw new ConfigError(
+      'Invalid configuration:\n  IMAP_TLS_CERT: needed, with IMAP_TLS_KEY, unless IMAP_ALLOW_PLAINTEXT=true: IMAP signs in only over TLS (not set)',
+    );
   }
   return { ...config, IMAP_ALLOW_PLAINTEXT: allowPlaintext };
 }

@@ -68,7 +68,8 @@ describe('the IMAP app: sign-in, mailboxes and limits, with real clients', () =>
     await client.connect();
     try {
       assert.equal(client.serverInfo?.name, 'Letterbox');
-      for (const capability of ['IMAP4rev1', 'IDLE', 'SPECIAL-USE', 'NAMESPACE', 'ID', 'ENABLE', 'LITERAL+']) assert.ok(client.capabilities.has(capability), capability);
+      for (const capability of ['IMAP4rev1', 'IDLE', 'SPECIAL-USE', 'NAMESPACE', 'ID', 'ENABLE', 'LITERAL+'])
+        assert.ok(client.capabilities.has(capability), capability);
       assert.ok(!client.capabilities.has('STARTTLS'), 'STARTTLS is not offered once done');
       const list = await client.list();
       assert.deepEqual(
@@ -90,7 +91,12 @@ describe('the IMAP app: sign-in, mailboxes and limits, with real clients', () =>
   });
 
   test('imapflow over implicit TLS with AUTHENTICATE PLAIN (SASL-IR)', async () => {
-    const client = flow({ port: imap.tlsPort, secure: true, doSTARTTLS: undefined, auth: { user: user.email, pass: user.password, loginMethod: 'AUTH=PLAIN' } });
+    const client = flow({
+      port: imap.tlsPort,
+      secure: true,
+      doSTARTTLS: undefined,
+      auth: { user: user.email, pass: user.password, loginMethod: 'AUTH=PLAIN' },
+    });
     await client.connect();
     assert.ok(client.authenticated);
     await client.logout();
@@ -123,7 +129,9 @@ describe('the IMAP app: sign-in, mailboxes and limits, with real clients', () =>
     const { client, greeting } = await RawImapClient.connect(imap.port);
     try {
       assert.match(greeting, /^\* OK \[CAPABILITY IMAP4rev1 .*STARTTLS LOGINDISABLED\] /);
-      assert.deepEqual(await client.command('a1', `LOGIN ${user.email} "${user.password}"`), ['a1 NO [PRIVACYREQUIRED] Sign in after STARTTLS, or on the implicit TLS port']);
+      assert.deepEqual(await client.command('a1', `LOGIN ${user.email} "${user.password}"`), [
+        'a1 NO [PRIVACYREQUIRED] Sign in after STARTTLS, or on the implicit TLS port',
+      ]);
       assert.match((await client.command('a2', 'AUTHENTICATE PLAIN'))[0], /^a2 NO \[PRIVACYREQUIRED\]/);
     } finally {
       client.close();
@@ -140,7 +148,11 @@ describe('the IMAP app: sign-in, mailboxes and limits, with real clients', () =>
       assert.match(capabilities, /AUTH=PLAIN/);
       assert.doesNotMatch(capabilities, /STARTTLS/);
       assert.equal(done, 'a3 OK CAPABILITY completed');
-      assert.deepEqual(await client.command('a4', 'NAMESPACE'), ['a4 BAD NAMESPACE is not allowed before signing in'], 'the LOGIN sent in the clear did not sign in');
+      assert.deepEqual(
+        await client.command('a4', 'NAMESPACE'),
+        ['a4 BAD NAMESPACE is not allowed before signing in'],
+        'the LOGIN sent in the clear did not sign in',
+      );
     } finally {
       client.close();
     }
@@ -223,10 +235,7 @@ describe('the IMAP app: sign-in, mailboxes and limits, with real clients', () =>
       );
       assert.deepEqual(
         rows.map((row) => [row.action, row.details.protocol, row.details.reason ?? null]),
-        [
-          ...Array.from({ length: WRONG_PASSWORDS_ALLOWED }, () => ['auth.sign-in.failed', 'imap', 'wrong password']),
-          ['auth.lockout', 'imap', null],
-        ],
+        [...Array.from({ length: WRONG_PASSWORDS_ALLOWED }, () => ['auth.sign-in.failed', 'imap', 'wrong password']), ['auth.lockout', 'imap', null]],
       );
     } finally {
       client.close();

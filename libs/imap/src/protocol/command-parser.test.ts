@@ -15,7 +15,19 @@ describe('parseCommand', () => {
       args: [
         { type: 'quoted', value: '' },
         { type: 'quoted', value: 'a "b" \\ c' },
-        { type: 'list', items: [{ type: 'atom', value: 'x' }, { type: 'list', items: [{ type: 'atom', value: 'y' }, { type: 'atom', value: 'NIL' }] }] },
+        {
+          type: 'list',
+          items: [
+            { type: 'atom', value: 'x' },
+            {
+              type: 'list',
+              items: [
+                { type: 'atom', value: 'y' },
+                { type: 'atom', value: 'NIL' },
+              ],
+            },
+          ],
+        },
       ],
     });
   });

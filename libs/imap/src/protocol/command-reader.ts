@@ -85,8 +85,16 @@ export class CommandReader {
     this.lineBytes += piece.length;
     if (this.lineBytes > this.limits.maxLineBytes || this.commandBytes + this.lineBytes > this.limits.maxCommandBytes) {
       const head = Buffer.concat([...this.lineChunks, piece]).subarray(0, KEPT_HEAD);
-      const reason = this.lineBytes > this.limits.maxLineBytes ? `line longer than ${this.limits.maxLineBytes} bytes` : `command longer than ${this.limits.maxCommandBytes} bytes`;
-      const state = { name: 'discard-line' as const, head: this.command.lines.length > 0 ? Buffer.from(this.command.lines[0]) : head, tail: Buffer.alloc(0), reason };
+      const reason =
+        this.lineBytes > this.limits.maxLineBytes
+          ? `line longer than ${this.limits.maxLineBytes} bytes`
+          : `command longer than ${this.limits.maxCommandBytes} bytes`;
+      const state = {
+        name: 'discard-line' as const,
+        head: this.command.lines.length > 0 ? Buffer.from(this.command.lines[0]) : head,
+        tail: Buffer.alloc(0),
+        reason,
+      };
       this.keepTail(state, piece);
       this.resetLine();
       this.state = state;
@@ -99,7 +107,9 @@ export class CommandReader {
   }
 
   private endLine(): void {
-    const line = Buffer.concat(this.lineChunks).toString('utf8').replace(/\r?\n$/, '');
+    const line = Buffer.concat(this.lineChunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
     this.commandBytes += this.lineBytes;
     this.resetLine();
     this.command.lines.push(line);

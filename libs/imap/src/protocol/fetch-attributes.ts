@@ -29,7 +29,19 @@ export interface FetchCommand {
   vanished: boolean;
 }
 
-const SIMPLE = new Set(['FLAGS', 'UID', 'ENVELOPE', 'INTERNALDATE', 'RFC822.SIZE', 'MODSEQ', 'BODYSTRUCTURE', 'RFC822', 'RFC822.HEADER', 'RFC822.TEXT', 'BODY']);
+const SIMPLE = new Set([
+  'FLAGS',
+  'UID',
+  'ENVELOPE',
+  'INTERNALDATE',
+  'RFC822.SIZE',
+  'MODSEQ',
+  'BODYSTRUCTURE',
+  'RFC822',
+  'RFC822.HEADER',
+  'RFC822.TEXT',
+  'BODY',
+]);
 const MACROS: Record<string, string[]> = {
   ALL: ['FLAGS', 'INTERNALDATE', 'RFC822.SIZE', 'ENVELOPE'],
   FAST: ['FLAGS', 'INTERNALDATE', 'RFC822.SIZE'],
@@ -63,7 +75,8 @@ export function parseFetchItem(text: string): FetchItem {
     return { kind: 'BINARY.SIZE', section };
   }
   const partial = match[3] === undefined ? undefined : { offset: Number(match[3]), length: Number(match[4]) };
-  if (partial && (partial.offset > MAX_NUMBER || partial.length > MAX_NUMBER || partial.length === 0)) throw new ImapCommandError(`malformed partial range in ${text}`);
+  if (partial && (partial.offset > MAX_NUMBER || partial.length > MAX_NUMBER || partial.length === 0))
+    throw new ImapCommandError(`malformed partial range in ${text}`);
   return { kind: binary ? 'BINARY[]' : 'BODY[]', section, peek: name.endsWith('.PEEK'), ...(partial ? { partial } : {}) };
 }
 

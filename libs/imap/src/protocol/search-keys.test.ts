@@ -54,10 +54,7 @@ describe('SEARCH keys', () => {
           left: { kind: 'flag', flag: '\\Draft', set: true },
           right: {
             kind: 'and',
-            keys: [
-              { kind: 'flag', flag: '$Junk', set: true },
-              { kind: 'new' },
-            ],
+            keys: [{ kind: 'flag', flag: '$Junk', set: true }, { kind: 'new' }],
           },
         },
         { kind: 'modseq', modseq: 620162338 },
@@ -81,7 +78,18 @@ describe('SEARCH keys', () => {
       assert.fail(`parsed ${line}`);
     };
     assert.deepEqual(refused('CHARSET KOI8-R ALL'), ['NO', 'BADCHARSET (UTF-8 US-ASCII)']);
-    for (const bad of ['FOO', 'FROM', 'BEFORE 31-Feb-2024', 'BEFORE 2024-01-01', 'LARGER x', 'OR SEEN', '()', '', 'RETURN (FOO) ALL', `${'NOT '.repeat(40)}SEEN`]) {
+    for (const bad of [
+      'FOO',
+      'FROM',
+      'BEFORE 31-Feb-2024',
+      'BEFORE 2024-01-01',
+      'LARGER x',
+      'OR SEEN',
+      '()',
+      '',
+      'RETURN (FOO) ALL',
+      `${'NOT '.repeat(40)}SEEN`,
+    ]) {
       assert.deepEqual(refused(bad), ['BAD', undefined], bad);
     }
   });

@@ -110,10 +110,12 @@ class SearchKeyReader {
     if (name === 'NEW') return { kind: 'new' };
     if (name === 'RECENT' || name === 'OLD') return { kind: 'recent', set: name === 'RECENT' };
     if (HEADER_KEYS.has(name)) return { kind: 'header', field: name, value: textOf(this.next(), `the text of ${name}`) };
-    if (name === 'HEADER') return { kind: 'header', field: textOf(this.next(), 'a header field name').toUpperCase(), value: textOf(this.next(), 'the text of HEADER') };
+    if (name === 'HEADER')
+      return { kind: 'header', field: textOf(this.next(), 'a header field name').toUpperCase(), value: textOf(this.next(), 'the text of HEADER') };
     if (name === 'BODY' || name === 'TEXT') return { kind: name === 'BODY' ? 'body' : 'text', value: textOf(this.next(), `the text of ${name}`) };
     if (name in DATE_KEYS) return { kind: 'date', of: DATE_KEYS[name][0], comparison: DATE_KEYS[name][1], day: parseImapDate(textOf(this.next(), 'a date')) };
-    if (name === 'LARGER' || name === 'SMALLER') return { kind: 'size', comparison: name === 'LARGER' ? 'larger' : 'smaller', bytes: numberOf(this.next(), 'a size') };
+    if (name === 'LARGER' || name === 'SMALLER')
+      return { kind: 'size', comparison: name === 'LARGER' ? 'larger' : 'smaller', bytes: numberOf(this.next(), 'a size') };
     if (name === 'UID') return { kind: 'uid', set: parseSequenceSet(atomOf(this.next(), 'a UID set')) };
     if (name === 'MODSEQ') return this.modseq();
     if (name === 'NOT') return { kind: 'not', key: this.read(depth + 1) };

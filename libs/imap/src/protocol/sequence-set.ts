@@ -54,4 +54,3 @@ export function* sequenceNumbers(set: SequenceSet, largest: number): Generator<n
     for (let number = first; number <= Math.min(last, largest); number++) yield number;
   }
 }
-

@@ -21,7 +21,11 @@ export function signInRefusal(error: unknown): ImapCommandError | undefined {
     return new ImapCommandError(`Too many wrong passwords; try again in ${error.retryAfterSeconds} seconds`, 'NO', 'AUTHENTICATIONFAILED');
   }
   if (error instanceof AppPasswordRequiredError) {
-    return new ImapCommandError('Two-factor sign-in is on for this account: make an app password in the webmail and sign in with it', 'NO', 'AUTHENTICATIONFAILED');
+    return new ImapCommandError(
+      'Two-factor sign-in is on for this account: make an app password in the webmail and sign in with it',
+      'NO',
+      'AUTHENTICATIONFAILED',
+    );
   }
   if (error instanceof AccountSetupRequiredError) {
     return new ImapCommandError('This account must be set up in the webmail first (a new password, or two-factor sign-in)', 'NO', 'CONTACTADMIN');
