@@ -25,7 +25,7 @@ export class SignedNewsletters {
     const signed = await Promise.all(
       recipients.map(async (recipient, issue) => {
         const message = newsletterMessage(recipient, undefined, issue, `"Pass News" <${SENDER}>`);
-        const { signatures, errors } = await dkimSign(message, { ...keys[0], signatureData: keys.map((key) => ({ ...key })) });
+        const { signatures, errors } = await dkimSign(message, { ...keys[0], signTime: new Date(), signatureData: keys.map((key) => ({ ...key })) });
         if (errors.length > 0) throw new Error(`the bench newsletter to ${recipient} could not be signed: ${String(errors[0])}`);
         return [recipient, signatures + message] as const;
       }),

@@ -68,6 +68,7 @@ function message(from: string, extraHeaders = ''): Buffer {
 async function signed(content: Buffer, domain: string, privateKey: string, times = 1): Promise<Buffer> {
   const { signatures } = await dkimSign(content, {
     canonicalization: 'relaxed/relaxed',
+    signTime: new Date(),
     signingDomain: domain,
     selector: 'sel',
     privateKey,

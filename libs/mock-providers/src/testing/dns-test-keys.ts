@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** A test domain's DKIM key, shaped as mailauth's signer takes it: `dkimSign(message, { ...key, signatureData: [{ ...key }] })` (it writes on the entries). */
+/** A test domain's DKIM key, shaped as mailauth's signer takes it: `dkimSign(message, { ...key, signTime: new Date(), signatureData: [{ ...key }] })`
+ * (it writes on the entries). Without signTime, mailauth reads the clock twice, once for the t= it
+ * signs and once for the t= it writes, and about one signature in 500 straddles a half second and fails. */
 export interface TestDkimKey {
   signingDomain: string;
   selector: string;
