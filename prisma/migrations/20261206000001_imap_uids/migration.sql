@@ -43,7 +43,9 @@ CREATE TABLE "mail_expunges" (
 );
 
 -- Numbers the mail a statement stored, moved, replaced, flagged or removed. The mailboxes it
--- touches are locked in id order before any is written, as the counters' trigger locks them;
+-- touches are locked in id order before any is written, as the counters' trigger locks them,
+-- and no more strongly than an UPDATE locks them (FOR NO KEY UPDATE): a mail inserted by
+-- another statement holds its mailbox's key share until it commits, which FOR UPDATE awaits;
 -- on UPDATE this trigger fires before the counters' (triggers fire in name order), so a
 -- statement always takes its mailboxes before its users. A mail is visible while deleted_at
 -- is NULL; a new stored message (a draft saved again) is a new mail to IMAP, as its content
@@ -53,7 +55,7 @@ DECLARE
     touched INTEGER;
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        PERFORM 1 FROM "mailboxes" WHERE "id" IN (SELECT "mailbox_id" FROM new_rows WHERE "deleted_at" IS NULL) ORDER BY "id" FOR UPDATE;
+        PERFORM 1 FROM "mailboxes" WHERE "id" IN (SELECT "mailbox_id" FROM new_rows WHERE "deleted_at" IS NULL) ORDER BY "id" FOR NO KEY UPDATE;
         WITH arrivals AS (
             SELECT "mailbox_id", count(*) AS arrived FROM new_rows WHERE "deleted_at" IS NULL GROUP BY "mailbox_id"
         ), numbered AS (
@@ -65,7 +67,7 @@ BEGIN
         SELECT r."id", r."mailbox_id", n.first_uid + row_number() OVER (PARTITION BY r."mailbox_id" ORDER BY r."id") - 1, n."highest_modseq"
         FROM new_rows r JOIN numbered n ON n."id" = r."mailbox_id" WHERE r."deleted_at" IS NULL;
     ELSIF TG_OP = 'DELETE' THEN
-        PERFORM 1 FROM "mailboxes" WHERE "id" IN (SELECT "mailbox_id" FROM old_rows WHERE "deleted_at" IS NULL) ORDER BY "id" FOR UPDATE;
+        PERFORM 1 FROM "mailboxes" WHERE "id" IN (SELECT "mailbox_id" FROM old_rows WHERE "deleted_at" IS NULL) ORDER BY "id" FOR NO KEY UPDATE;
         WITH gone AS (
             DELETE FROM "mail_uids" u USING old_rows o WHERE u."mail_id" = o."id" RETURNING u."mailbox_id", u."uid"
         ), bumped AS (
@@ -95,7 +97,7 @@ BEGIN
         SELECT count(*) INTO touched FROM (
             SELECT 1 FROM "mailboxes" WHERE "id" IN (
                 SELECT old_box FROM changes WHERE leaving UNION SELECT new_box FROM changes WHERE arriving OR reflagged
-            ) ORDER BY "id" FOR UPDATE
+            ) ORDER BY "id" FOR NO KEY UPDATE
         ) AS locked;
         IF touched = 0 THEN
             RETURN NULL;
