@@ -31,6 +31,11 @@ export function loadIngestWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
       /** How often the Spam sweep runs; each run deletes at most BLOB_SWEEP_BATCH mails. */
       SPAM_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
+      /**
+       * An expunged IMAP UID is remembered this many days for QRESYNC; a client away longer is
+       * told every UID not there now. The Spam sweep's schedule forgets older ones.
+       */
+      IMAP_EXPUNGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
       /** Messages inserted per transaction. */
       INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
       /** How long a batch waits for more messages after its first, in milliseconds. */

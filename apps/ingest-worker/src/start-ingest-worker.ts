@@ -5,7 +5,7 @@ import { createMailAnnouncer, mailCreatedEvents } from '@letterbox/events';
 import { createIngestPipeline, InboundAcceptances, ingestJobHandlers, intakeSpoolFor, RspamdLearner, RspamdScanner } from '@letterbox/ingest';
 import { loggerFor, postgresCheck, storageCheck } from '@letterbox/observability';
 import { createJobQueues, JOB_DONE, startQueueWorker, workerCommandConnection, type RunningWorker } from '@letterbox/queue';
-import { BulkChanges, BulkChangeSlices, RunBulkChange, SpamSweep, StartBulkChange } from '@letterbox/mail';
+import { BulkChanges, BulkChangeSlices, ExpungeRecordSweep, RunBulkChange, SpamSweep, StartBulkChange } from '@letterbox/mail';
 import { BounceAddresses, IncomingBounces, mailRedirector, SentCopies, SrsAddresses, vacationResponder } from '@letterbox/sending';
 import { BlobCollector, createBlobStore } from '@letterbox/storage';
 import type { IngestWorkerConfig } from './ingest-worker.config';
@@ -76,6 +76,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
   const bulkRuns = new RunBulkChange(new BulkChangeSlices(db.sql, bulkChanges, config.BULK_CHANGE_SLICE_SIZE), bulkChanges, announcer);
   const bulkStarts = new StartBulkChange(db.sql, bulkChanges, queues);
   const spamSweep = new SpamSweep(db.sql, announcer, { retentionDays: config.SPAM_RETENTION_DAYS, batchSize: config.BLOB_SWEEP_BATCH });
+  const expungeSweep = new ExpungeRecordSweep(db.sql, { retentionDays: config.IMAP_EXPUNGE_RETENTION_DAYS, batchSize: config.BLOB_SWEEP_BATCH });
   const collector = new BlobCollector(blobs, new DatabaseBlobReferences(db.sql), { graceMs: config.BLOB_GRACE_MS, batchSize: config.BLOB_SWEEP_BATCH });
   return startQueueWorker(config, {
     queue: 'mail-ingest',
@@ -103,6 +104,7 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
       { what: 'bulk change sweep', everyMs: config.INGEST_SWEEP_MS, run: () => bulkStarts.sweep() },
       { what: 'blob collection', everyMs: config.BLOB_SWEEP_MS, run: () => collector.sweep() },
       { what: 'spam sweep', everyMs: config.SPAM_SWEEP_MS, run: () => spamSweep.sweep() },
+      { what: 'IMAP expunge sweep', everyMs: config.SPAM_SWEEP_MS, run: () => expungeSweep.sweep() },
       ...(spool
         ? [
             {

@@ -23,6 +23,9 @@ export interface ImapFlagChange {
   flags: ImapMessageFlags;
 }
 
+/** First and last UID of a run, both included. */
+export type UidRange = [first: number, last: number];
+
 const UIDS = namedStatement(
   'imap-uids',
   'SELECT uid FROM mail_uids WHERE mailbox_id = $1 AND EXISTS (SELECT 1 FROM mailboxes WHERE id = $1 AND user_id = $2) ORDER BY uid',
@@ -47,7 +50,19 @@ const CHANGED_SINCE = namedStatement(
 const VANISHED_SINCE = namedStatement(
   'imap-vanished-since',
   `SELECT e.uid FROM mail_expunges e JOIN mailboxes b ON b.id = e.mailbox_id
-    WHERE e.mailbox_id = $1 AND b.user_id = $2 AND e.modseq > $3 ORDER BY e.uid`,
+    WHERE e.mailbox_id = $1 AND b.user_id = $2 AND e.modseq > $3 AND b.expunges_forgotten_up_to <= $3 ORDER BY e.uid`,
+);
+const FORGOTTEN_UP_TO = namedStatement(
+  'imap-expunges-forgotten-up-to',
+  'SELECT expunges_forgotten_up_to, uid_next FROM mailboxes WHERE id = $1 AND user_id = $2',
+);
+// Every UID below UIDNEXT that is not in the mailbox now: the gaps between the UIDs still there, read from the index alone.
+const ABSENT_UIDS = namedStatement(
+  'imap-absent-uids',
+  `SELECT previous + 1 AS first, uid - 1 AS last FROM (
+     SELECT uid, COALESCE(lag(uid) OVER (ORDER BY uid), 0) AS previous FROM mail_uids WHERE mailbox_id = $1
+     UNION ALL SELECT $2::bigint, COALESCE((SELECT max(uid) FROM mail_uids WHERE mailbox_id = $1), 0)
+   ) AS present WHERE uid > previous + 1 ORDER BY first`,
 );
 
 interface MessageRow extends FlagRow {
@@ -96,9 +111,32 @@ export class ImapMessages {
     return rows.map((row) => ({ uid: Number(row.uid), modseq: Number(row.modseq), flags: flagsOf(row) }));
   }
 
-  /** The UIDs that left the mailbox after `modseq` (expunged, moved out, deleted), ascending. */
-  async vanishedSince(userId: number, mailboxId: number, modseq: number): Promise<number[]> {
+  /**
+   * The UIDs that left the mailbox after `modseq` (expunged, moved out, deleted), as ascending
+   * ranges. When the sweep has forgotten expunges after `modseq` (ExpungeRecordSweep), every UID
+   * below UIDNEXT not in the mailbox now: more than vanished since, as RFC 7162 allows.
+   */
+  async vanishedSince(userId: number, mailboxId: number, modseq: number): Promise<UidRange[]> {
     const { rows } = await this.db.sql.query<[string]>({ ...VANISHED_SINCE, values: [mailboxId, userId, modseq], rowMode: 'array' });
-    return rows.map((row) => Number(row[0]));
+    if (rows.length > 0) return uidRanges(rows.map((row) => Number(row[0])));
+    const { rows: boxes } = await this.db.sql.query<{ expunges_forgotten_up_to: string; uid_next: string }>({
+      ...FORGOTTEN_UP_TO,
+      values: [mailboxId, userId],
+    });
+    const box = boxes[0];
+    if (!box || Number(box.expunges_forgotten_up_to) <= modseq) return [];
+    const { rows: gaps } = await this.db.sql.query<{ first: string; last: string }>({ ...ABSENT_UIDS, values: [mailboxId, box.uid_next] });
+    return gaps.map((gap) => [Number(gap.first), Number(gap.last)]);
   }
+}
+
+/** Ascending UIDs as runs of consecutive ones. */
+function uidRanges(uids: number[]): UidRange[] {
+  const ranges: UidRange[] = [];
+  for (const uid of uids) {
+    const last = ranges[ranges.length - 1];
+    if (last && uid === last[1] + 1) last[1] = uid;
+    else ranges.push([uid, uid]);
+  }
+  return ranges;
 }

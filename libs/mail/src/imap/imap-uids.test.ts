@@ -5,6 +5,7 @@ import { randomMail } from '@letterbox/mail-generator';
 import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
 import { storeMail } from '../store/store-mail';
 import { imapMailboxState } from './imap-mailbox-state';
+import { ExpungeRecordSweep } from './expunge-record-sweep';
 import { ImapMessages } from './imap-messages';
 
 describe('IMAP UIDs and MODSEQs, kept by the database as mail is stored, moved, flagged and removed', () => {
@@ -65,11 +66,11 @@ describe('IMAP UIDs and MODSEQs, kept by the database as mail is stored, moved, 
     const [one] = await messages.byUids(user.id, user.mailboxes.inbox, [1]);
     await change(`UPDATE mails SET mailbox_id = ${archive} WHERE id = ANY($1)`, [one.mailId]);
     assert.deepEqual(await messages.uids(user.id, user.mailboxes.inbox), [2]);
-    assert.deepEqual(await messages.vanishedSince(user.id, user.mailboxes.inbox, before.highestModseq), [1]);
+    assert.deepEqual(await messages.vanishedSince(user.id, user.mailboxes.inbox, before.highestModseq), [[1, 1]]);
     assert.deepEqual(await messages.uids(user.id, archive), [1]);
     await change(`UPDATE mails SET mailbox_id = ${user.mailboxes.inbox} WHERE id = ANY($1)`, [one.mailId]);
     assert.deepEqual(await messages.uids(user.id, user.mailboxes.inbox), [2, 3]);
-    assert.deepEqual(await messages.vanishedSince(user.id, archive, 0), [1]);
+    assert.deepEqual(await messages.vanishedSince(user.id, archive, 0), [[1, 1]]);
     assert.equal((await state(archive)).uidNext, 2);
   });
 
@@ -83,10 +84,10 @@ describe('IMAP UIDs and MODSEQs, kept by the database as mail is stored, moved, 
     assert.deepEqual(await messages.uids(user.id, user.mailboxes.inbox), [2, 4]);
     await change(`UPDATE mails SET storage_key = 'x' || storage_key WHERE id = ANY($1)`, [three.mailId]);
     assert.deepEqual(await messages.uids(user.id, user.mailboxes.inbox), [2, 5]);
-    assert.deepEqual(await messages.vanishedSince(user.id, user.mailboxes.inbox, before.highestModseq), [3, 4]);
+    assert.deepEqual(await messages.vanishedSince(user.id, user.mailboxes.inbox, before.highestModseq), [[3, 4]]);
     await change(`DELETE FROM mails WHERE id = ANY($1)`, [three.mailId]);
     assert.deepEqual(await messages.uids(user.id, user.mailboxes.inbox), [2]);
-    assert.deepEqual(await messages.vanishedSince(user.id, user.mailboxes.inbox, before.highestModseq), [3, 4, 5]);
+    assert.deepEqual(await messages.vanishedSince(user.id, user.mailboxes.inbox, before.highestModseq), [[3, 5]]);
   });
 
   test('one statement storing mail in several mailboxes numbers each apart, and the counters stay right', async () => {
@@ -108,5 +109,20 @@ describe('IMAP UIDs and MODSEQs, kept by the database as mail is stored, moved, 
     assert.deepEqual(await messages.uids(other.id, user.mailboxes.inbox), []);
     assert.deepEqual(await messages.byUids(other.id, user.mailboxes.inbox, [2]), []);
     assert.equal(await imapMailboxState(db, other.id, user.mailboxes.inbox), undefined);
+  });
+
+  test('expunges older than the retention are forgotten; VANISHED since before them is every UID not there now', async () => {
+    const inbox = await state(user.mailboxes.inbox);
+    await db.sql.query(`UPDATE mail_expunges SET expunged_at = now() - interval '40 days' WHERE mailbox_id = $1`, [user.mailboxes.inbox]);
+    const sweep = new ExpungeRecordSweep(db.sql, { retentionDays: 30, batchSize: 2 });
+    // Other tests' old expunges may be swept too: this mailbox's are what is checked.
+    while ((await sweep.sweep()) === 2);
+    assert.equal((await db.sql.query('SELECT 1 FROM mail_expunges WHERE mailbox_id = $1', [user.mailboxes.inbox])).rowCount, 0);
+    // UIDs 1 to 5 were given; 2 is there.
+    assert.deepEqual(await messages.vanishedSince(user.id, user.mailboxes.inbox, 1), [
+      [1, 1],
+      [3, 5],
+    ]);
+    assert.deepEqual(await messages.vanishedSince(user.id, user.mailboxes.inbox, inbox.highestModseq), []);
   });
 });
