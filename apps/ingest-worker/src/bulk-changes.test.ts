@@ -98,11 +98,12 @@ describe('bulk changes in slices', () => {
   test('each slice is its own transaction: slices before a mail locked by another change commit while it waits, and the change ends once it is free', async () => {
     const { folder, ids } = await folderWithMails('Slices', 300);
     await startWorker(20);
-    // Another request's change of one mail, in the middle of the list, holds its row lock.
+    // Another request's change of one mail, in the middle of the list, holds its row lock. Not of a
+    // flag IMAP shows or the counters count: those hold the mailbox's row too until they commit.
     const blocker = await db.sql.connect();
     try {
       await blocker.query('BEGIN');
-      await blocker.query('UPDATE mails SET flagged = true WHERE id = $1', [ids[150]]);
+      await blocker.query('UPDATE mails SET important = true WHERE id = $1', [ids[150]]);
       const change = await starts.start(user.id, { mailboxId: folder, seen: false }, { changes: { seen: true } });
       assert.equal(change.status, 'queued');
       assert.equal(change.total, 300, 'the folder counters tell about how many');
