@@ -2,7 +2,7 @@ import { createSecureContext, type SecureContext } from 'node:tls';
 import { signInMailClientWith } from '@letterbox/accounts';
 import { databaseFromSettings, readRouting } from '@letterbox/db';
 import { ConnectionLimits, ImapMailboxes, ImapServer } from '@letterbox/imap';
-import { MailboxQueries } from '@letterbox/mail';
+import { imapMailboxState, ImapMessages, MailboxQueries } from '@letterbox/mail';
 import { watchTlsKeyPair } from '@letterbox/mail-listeners';
 import { postgresCheck, redisCheck, type DependencyCheck } from '@letterbox/observability';
 import { redisConnection, whenReady } from '@letterbox/redis';
@@ -54,6 +54,8 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
     services: {
       checkPassword: (email, password, clientAddress) => signIn({ address: email, password, clientAddress, protocol: 'imap' }),
       mailboxes: new ImapMailboxes(new MailboxQueries(readRouting(db, redis, config.QUEUE_PREFIX))),
+      messages: new ImapMessages(db),
+      mailboxState: (userId, mailboxId) => imapMailboxState(db, userId, mailboxId),
       limits: new ConnectionLimits({ perAddress: config.IMAP_MAX_CONNECTIONS_PER_ADDRESS, perUser: config.IMAP_MAX_CONNECTIONS_PER_USER }),
       allowPlaintext: config.IMAP_ALLOW_PLAINTEXT,
       tlsContext: () => context,

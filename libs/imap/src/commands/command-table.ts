@@ -1,6 +1,8 @@
 import type { CommandHandler } from '../session/command-handler';
 import { authenticate } from './authenticate';
 import { capability } from './capability';
+import { check } from './check';
+import { close } from './close';
 import { enable } from './enable';
 import { id } from './id';
 import { idle } from './idle';
@@ -9,9 +11,11 @@ import { login } from './login';
 import { logout } from './logout';
 import { namespace } from './namespace';
 import { noop } from './noop';
+import { select } from './select';
 import { starttls } from './starttls';
 import { status } from './status';
 import { subscribe } from './subscribe';
+import { unselect } from './unselect';
 
 /** Every command the server takes, by its upper-case name (`UID FETCH` for the UID ones). */
 export const COMMANDS: ReadonlyMap<string, CommandHandler> = new Map([
@@ -30,4 +34,9 @@ export const COMMANDS: ReadonlyMap<string, CommandHandler> = new Map([
   ['SUBSCRIBE', subscribe],
   ['UNSUBSCRIBE', subscribe],
   ['IDLE', idle],
+  ['SELECT', select],
+  ['EXAMINE', select],
+  ['CLOSE', close],
+  ['UNSELECT', unselect],
+  ['CHECK', check],
 ]);

@@ -54,3 +54,20 @@ export function* sequenceNumbers(set: SequenceSet, largest: number): Generator<n
     for (let number = first; number <= Math.min(last, largest); number++) yield number;
   }
 }
+
+/** Ascending numbers as a short sequence set, `1:3,7,9:10` (VANISHED, COPYUID); empty for none. */
+export function formatSequenceSet(numbers: Iterable<number>): string {
+  const ranges: string[] = [];
+  let first: number | undefined;
+  let last = 0;
+  for (const number of numbers) {
+    if (first !== undefined && number === last + 1) {
+      last = number;
+      continue;
+    }
+    if (first !== undefined) ranges.push(first === last ? `${first}` : `${first}:${last}`);
+    first = last = number;
+  }
+  if (first !== undefined) ranges.push(first === last ? `${first}` : `${first}:${last}`);
+  return ranges.join(',');
+}

@@ -1,8 +1,10 @@
 import type { SecureContext } from 'node:tls';
 import type { MailClientUser } from '@letterbox/accounts';
+import type { ImapMailboxState, ImapMessages } from '@letterbox/mail';
 import type { ImapMailboxes } from '../mailboxes/imap-mailboxes';
 import type { ResponsePart } from '../protocol/response-format';
 import type { Token } from '../protocol/tokens';
+import type { SelectedMailbox } from '../selected/selected-mailbox';
 import type { ConnectionLimits } from './connection-limits';
 import type { PasswordCheck } from './password-check';
 import type { SessionState } from './session-state';
@@ -11,6 +13,10 @@ import type { SessionState } from './session-state';
 export interface ImapServices {
   checkPassword: PasswordCheck;
   mailboxes: ImapMailboxes;
+  /** A mailbox's mail by UID, and what changed in it since a MODSEQ. */
+  messages: ImapMessages;
+  /** A mailbox's UIDVALIDITY, UIDNEXT and HIGHESTMODSEQ; undefined once it is gone or locked. */
+  mailboxState(userId: number, mailboxId: number): Promise<ImapMailboxState | undefined>;
   limits: ConnectionLimits;
   /** LOGIN and AUTHENTICATE without TLS (the demo's IMAP_ALLOW_PLAINTEXT). */
   allowPlaintext: boolean;
@@ -35,6 +41,17 @@ export interface Session {
   /** The user is signed in: false when they have as many sessions as they may. */
   signedIn(user: MailClientUser): boolean;
   enable(extension: string): void;
+  /** The mailbox SELECT or EXAMINE opened, as the client was last told of it. */
+  selected(): SelectedMailbox | undefined;
+  /** Enters the selected state with this mailbox. */
+  select(mailbox: SelectedMailbox): void;
+  /** Back to the authenticated state. */
+  unselect(): void;
+  /**
+   * Sends the untagged EXISTS, EXPUNGE or VANISHED and FETCH (FLAGS [MODSEQ]) of everything that changed in the
+   * selected mailbox since the session last looked, its own changes included, and renumbers the messages.
+   */
+  reportChanges(): Promise<void>;
   /** Stops reading at once and forgets what was read past the command: STARTTLS's first step. */
   stopReadingForTls(): void;
   upgradeToTls(context: SecureContext): void;

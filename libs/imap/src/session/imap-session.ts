@@ -7,6 +7,8 @@ import { CommandReader, type ReaderEvent, type ReaderLimits } from '../protocol/
 import { parseCommand, TaggedCommandError, type ParsedCommand } from '../protocol/command-parser';
 import { continuation, encodeResponse, tagged, untagged, type ResponsePart } from '../protocol/response-format';
 import { ImapCommandError } from '../protocol/tokens';
+import { reportChanges } from '../selected/report-changes';
+import type { SelectedMailbox } from '../selected/selected-mailbox';
 import { capabilitiesOf } from './capabilities';
 import type { Completion, ImapServices, Session } from './command-handler';
 import type { Release } from './connection-limits';
@@ -45,6 +47,7 @@ export class ImapSession implements Session {
   private closed = false;
   private waiter: { resolve: (line: string) => void; reject: (error: Error) => void } | undefined;
   private releaseUser: Release | undefined;
+  private selectedMailbox: SelectedMailbox | undefined;
   private readonly closeListeners: (() => void)[] = [];
   private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
 
@@ -118,6 +121,24 @@ export class ImapSession implements Session {
     this.enabled.add(extension);
   }
 
+  selected(): SelectedMailbox | undefined {
+    return this.selectedMailbox;
+  }
+
+  select(mailbox: SelectedMailbox): void {
+    this.selectedMailbox = mailbox;
+    this.state = 'selected';
+  }
+
+  unselect(): void {
+    this.selectedMailbox = undefined;
+    if (this.state === 'selected') this.state = 'authenticated';
+  }
+
+  reportChanges(): Promise<void> {
+    return reportChanges(this, this.options.services);
+  }
+
   stopReadingForTls(): void {
     this.socket.off('data', this.onData);
     this.reader.discardPending();
@@ -156,6 +177,7 @@ export class ImapSession implements Session {
     if (this.closed) return;
     this.closed = true;
     this.state = 'logout';
+    this.selectedMailbox = undefined;
     this.releaseUser?.();
     this.waiter?.reject(new ImapCommandError('the connection closed'));
     this.waiter = undefined;

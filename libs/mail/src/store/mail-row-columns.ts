@@ -59,7 +59,7 @@ export const ATTACHMENT_COLUMNS = {
 export type AttachmentFields = Omit<InputValues<typeof ATTACHMENT_COLUMNS>, 'content_id'> & { content_id: string | null };
 
 /** Columns of `mails` that no writer gives: the user's later actions set them, else their defaults. */
-type SetLater = 'answered' | 'forwarded' | 'deleted_at' | 'created_at' | 'bulk_change_id';
+type SetLater = 'answered' | 'forwarded' | 'marked_deleted' | 'keywords' | 'deleted_at' | 'created_at' | 'bulk_change_id';
 /** Every column of `mails` that a writer gives. */
 type WrittenColumn = Exclude<keyof Tables['mails'], SetLater>;
 

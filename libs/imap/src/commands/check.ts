@@ -1,0 +1,12 @@
+import { noMore } from '../protocol/tokens';
+import { ok, type CommandHandler } from '../session/command-handler';
+
+/** CHECK (RFC 3501 6.4.1): every change is stored as it is made, so there is nothing to settle; a NOOP's updates. */
+export const check: CommandHandler = {
+  states: ['selected'],
+  run: async ({ args, session }) => {
+    noMore(args, 0);
+    await session.reportChanges();
+    return ok('CHECK completed');
+  },
+};
