@@ -432,6 +432,30 @@ describe('the IMAP app: selected mailboxes, FETCH, and changes from anywhere as 
     }
   });
 
+  test('FETCH holds an EXPUNGE back for a command that may send it; UID FETCH (CHANGEDSINCE n VANISHED) with QRESYNC', async () => {
+    const client = await signedIn();
+    try {
+      assert.deepEqual(await client.command('e', 'ENABLE QRESYNC'), ['* ENABLED QRESYNC CONDSTORE', 'e OK ENABLE completed']);
+      const selected = (await client.command('s', 'SELECT INBOX (CONDSTORE)')).join('\n');
+      const modseq = Number(/\[HIGHESTMODSEQ (\d+)\]/.exec(selected)?.[1]);
+      await db.sql.query('UPDATE mails SET flagged = true WHERE id = $1', [await mailIdOf(11)]);
+      await db.sql.query('UPDATE mails SET deleted_at = now() WHERE id = $1', [await mailIdOf(12)]);
+      const during = await client.command('f', 'FETCH 1 (UID)');
+      assert.ok(!during.some((line) => /EXPUNGE|VANISHED/.test(line)), during.join('\n'));
+      assert.ok(
+        during.some((line) => /^\* \d+ FETCH \(UID 11 FLAGS \(\\Flagged\) MODSEQ \(\d+\)\)$/.test(line)),
+        during.join('\n'),
+      );
+      const changed = await client.command('u', `UID FETCH 1:* (FLAGS) (CHANGEDSINCE ${modseq} VANISHED)`);
+      assert.equal(changed[0], '* VANISHED (EARLIER) 12');
+      assert.match(changed[1], /^\* \d+ FETCH \(UID 11 FLAGS \(\\Flagged\) MODSEQ \(\d+\)\)$/);
+      assert.deepEqual(changed.slice(2), ['* VANISHED 12', 'u OK UID FETCH completed']);
+      assert.deepEqual(await client.command('c', 'CLOSE'), ['c OK CLOSE completed']);
+    } finally {
+      client.close();
+    }
+  });
+
   test('an IDLE client hears of new mail from ingest and of a flag changed through the API within moments', async () => {
     const client = flow();
     await client.connect();

@@ -26,7 +26,7 @@ export const fetch: CommandHandler = {
     if (command.vanished && !(byUid && session.enabled.has('QRESYNC'))) throw new ImapCommandError('VANISHED needs UID FETCH and QRESYNC enabled');
     const asksModseq = command.changedSince !== undefined || command.items.some((item) => item.kind === 'MODSEQ');
     if (asksModseq) session.enable('CONDSTORE');
-    const plan = planFetch(command.items, { byUid, modseq: command.changedSince !== undefined });
+    const plan = planFetch(command.items, { withUid: byUid || session.enabled.has('QRESYNC'), modseq: command.changedSince !== undefined });
     if (command.vanished) await reportVanishedEarlier(context, mailbox, command.set, command.changedSince!);
     const out = new ResponseBuffer(session);
     for (const [start, end] of mailbox.indexRanges(command.set, byUid)) {

@@ -24,14 +24,15 @@ export interface FetchPlan {
 const WHOLE: FetchSection = { part: [] };
 
 /**
- * The items of a FETCH as answered: the RFC822 forms are sections (RFC 3501 6.4.5), UID FETCH answers UID
- * first (its response must hold it), and MODSEQ is added once CONDSTORE is on and the client asked CHANGEDSINCE.
+ * The items of a FETCH as answered: the RFC822 forms are sections (RFC 3501 6.4.5), UID first for UID FETCH
+ * and once QRESYNC is on (RFC 7162 3.2.4: the client matches responses by UID), and MODSEQ when the client
+ * asked CHANGEDSINCE.
  */
-export function planFetch(items: FetchItem[], options: { byUid: boolean; modseq: boolean }): FetchPlan {
+export function planFetch(items: FetchItem[], options: { withUid: boolean; modseq: boolean }): FetchPlan {
   const planned = items.map(planItem);
   const kinds = new Set(planned.map((item) => item.kind));
   const all: PlannedItem[] = [
-    ...(options.byUid && !kinds.has('UID') ? [{ kind: 'UID' as const }] : []),
+    ...(options.withUid && !kinds.has('UID') ? [{ kind: 'UID' as const }] : []),
     ...unique(planned),
     ...(options.modseq && !kinds.has('MODSEQ') ? [{ kind: 'MODSEQ' as const }] : []),
   ];

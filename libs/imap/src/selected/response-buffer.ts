@@ -12,7 +12,7 @@ export class ResponseBuffer {
   private pieces: Buffer[] = [];
   private bytes = 0;
 
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: Pick<Session, 'write' | 'writeStream'>) {}
 
   async add(piece: Buffer | string): Promise<void> {
     const bytes = typeof piece === 'string' ? Buffer.from(piece, 'latin1') : piece;

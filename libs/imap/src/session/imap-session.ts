@@ -104,9 +104,13 @@ export class ImapSession implements Session {
     if (!this.socket.write(bytes)) await this.drained();
   }
 
+  /** A stream that fails midway leaves a literal short of its announced length: the connection cannot go on. */
   async writeStream(stream: Readable): Promise<void> {
     try {
       for await (const chunk of stream) await this.write(chunk as Buffer);
+    } catch (error) {
+      this.socket.destroy();
+      throw error;
     } finally {
       stream.destroy();
     }
