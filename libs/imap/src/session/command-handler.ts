@@ -2,6 +2,7 @@ import type { SecureContext } from 'node:tls';
 import type { MailClientUser } from '@letterbox/accounts';
 import type { ImapMailboxes } from '../mailboxes/imap-mailboxes';
 import type { ResponsePart } from '../protocol/response-format';
+import type { StreamedResponsePart } from '../protocol/response-writer';
 import type { Token } from '../protocol/tokens';
 import type { ConnectionLimits } from './connection-limits';
 import type { PasswordCheck } from './password-check';
@@ -30,6 +31,11 @@ export interface Session {
   readonly enabled: ReadonlySet<string>;
   capabilities(): string[];
   send(parts: ResponsePart[]): void;
+  /**
+   * Writes a response, resolving once the socket has taken it: a command writing many or large responses (FETCH)
+   * awaits each, and a literal stream's bytes go out as they are read. Rejects when the connection closes.
+   */
+  write(parts: StreamedResponsePart[]): Promise<void>;
   /** The next line the client sends, raw: AUTHENTICATE's response, IDLE's DONE. */
   readContinuationLine(): Promise<string>;
   /** The user is signed in: false when they have as many sessions as they may. */

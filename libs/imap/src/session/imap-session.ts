@@ -6,6 +6,7 @@ import { COMMANDS } from '../commands/command-table';
 import { CommandReader, type ReaderEvent, type ReaderLimits } from '../protocol/command-reader';
 import { parseCommand, TaggedCommandError, type ParsedCommand } from '../protocol/command-parser';
 import { continuation, encodeResponse, tagged, untagged, type ResponsePart } from '../protocol/response-format';
+import { ResponseWriteError, writeResponse, type StreamedResponsePart } from '../protocol/response-writer';
 import { ImapCommandError } from '../protocol/tokens';
 import { capabilitiesOf } from './capabilities';
 import type { Completion, ImapServices, Session } from './command-handler';
@@ -47,6 +48,9 @@ export class ImapSession implements Session {
   private releaseUser: Release | undefined;
   private readonly closeListeners: (() => void)[] = [];
   private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
+  /** The responses being written by `write`, in order: a `send` meanwhile goes after them, never into a literal. */
+  private output: Promise<void> = Promise.resolve();
+  private writesPending = 0;
 
   constructor(
     socket: Socket,
@@ -92,7 +96,22 @@ export class ImapSession implements Session {
   }
 
   send(parts: ResponsePart[]): void {
+    if (this.writesPending > 0) {
+      this.write(parts).catch((error: unknown) => logger.debug({ err: error, clientAddress: this.clientAddress }, 'IMAP response not written'));
+      return;
+    }
     if (!this.closed && this.socket.writable) this.socket.write(encodeResponse(parts));
+  }
+
+  write(parts: StreamedResponsePart[]): Promise<void> {
+    this.writesPending++;
+    const written = this.output.then(() => writeResponse(this.socket, parts)).finally(() => this.writesPending--);
+    this.output = written.then(ignore, ignore);
+    return written.catch((error: unknown) => {
+      // Cut short, a response leaves the client inside a literal: nothing more can be said on this connection.
+      this.socket.destroy();
+      throw error instanceof ResponseWriteError ? new ImapCommandError(error.message) : error;
+    });
   }
 
   readContinuationLine(): Promise<string> {
@@ -234,6 +253,8 @@ const STATE_WORDS: Record<SessionState, string> = {
   selected: 'with a mailbox selected',
   logout: 'while logging out',
 };
+
+const ignore = () => undefined;
 
 function settleWaiter(waiter: { resolve: (line: string) => void; reject: (error: Error) => void }, event: ReaderEvent): void {
   if (event.kind === 'refused') waiter.reject(new ImapCommandError(event.reason));
