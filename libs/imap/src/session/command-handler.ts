@@ -1,6 +1,7 @@
 import type { SecureContext } from 'node:tls';
 import type { MailClientUser } from '@letterbox/accounts';
 import type { ImapMailboxes } from '../mailboxes/imap-mailboxes';
+import type { LiteralIntake, LiteralRequest, StreamedLiteral } from '../protocol/literal-intake';
 import type { ResponsePart } from '../protocol/response-format';
 import type { StreamedResponsePart } from '../protocol/response-writer';
 import type { Token } from '../protocol/tokens';
@@ -53,6 +54,11 @@ export interface CommandContext {
   args: Token[];
   session: Session;
   services: ImapServices;
+  /**
+   * The literal the handler's literalIntake took as a stream; `args` are the tokens before it. Once the handler
+   * is done, the session reads past whatever of it and of its `rest` the handler left.
+   */
+  literal?: StreamedLiteral;
 }
 
 /** A command's tagged answer; `after` runs once it is written (STARTTLS's handshake, LOGOUT's close). */
@@ -67,6 +73,8 @@ export interface CommandHandler {
   /** The states it runs in; in any other, BAD. */
   states: readonly SessionState[];
   run(context: CommandContext): Promise<Completion>;
+  /** For a command whose literal may be large (APPEND's message): takes it as a stream (CommandContext.literal), or refuses it unread. */
+  literalIntake?(request: LiteralRequest, session: Session, services: ImapServices): LiteralIntake | undefined;
 }
 
 export const ok = (text: string, code?: string): Completion => ({ status: 'OK', text, ...(code ? { code } : {}) });
