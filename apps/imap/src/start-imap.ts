@@ -1,8 +1,9 @@
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { signInMailClientWith } from '@letterbox/accounts';
+import { confirmPassword, signInMailClientWith } from '@letterbox/accounts';
 import { databaseFromSettings, readRouting } from '@letterbox/db';
+import { createMailAnnouncer } from '@letterbox/events';
 import { ConnectionLimits, ImapMailboxes, ImapServer } from '@letterbox/imap';
-import { MailboxQueries } from '@letterbox/mail';
+import { ChangeMailboxes, MailboxChanges, MailboxQueries } from '@letterbox/mail';
 import { watchTlsKeyPair } from '@letterbox/mail-listeners';
 import { postgresCheck, redisCheck, type DependencyCheck } from '@letterbox/observability';
 import { redisConnection, whenReady } from '@letterbox/redis';
@@ -50,10 +51,13 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
       },
       { pollMs: CERTIFICATE_POLL_MS, settleMs: CERTIFICATE_SETTLE_MS },
     );
+  const routing = readRouting(db, redis, config.QUEUE_PREFIX);
+  const announcer = createMailAnnouncer({ redis, queuePrefix: config.QUEUE_PREFIX, writes: routing });
   const server = new ImapServer({
     services: {
       checkPassword: (email, password, clientAddress) => signIn({ address: email, password, clientAddress, protocol: 'imap' }),
-      mailboxes: new ImapMailboxes(new MailboxQueries(readRouting(db, redis, config.QUEUE_PREFIX))),
+      mailboxes: new ImapMailboxes(new MailboxQueries(routing)),
+      changeMailboxes: new ChangeMailboxes(new MailboxChanges(db.sql, (userId, password) => confirmPassword(db, userId, password)), announcer),
       limits: new ConnectionLimits({ perAddress: config.IMAP_MAX_CONNECTIONS_PER_ADDRESS, perUser: config.IMAP_MAX_CONNECTIONS_PER_USER }),
       allowPlaintext: config.IMAP_ALLOW_PLAINTEXT,
       tlsContext: () => context,

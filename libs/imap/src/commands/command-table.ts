@@ -1,6 +1,8 @@
 import type { CommandHandler } from '../session/command-handler';
 import { authenticate } from './authenticate';
 import { capability } from './capability';
+import { create } from './create';
+import { deleteMailbox } from './delete';
 import { enable } from './enable';
 import { id } from './id';
 import { idle } from './idle';
@@ -8,6 +10,7 @@ import { list } from './list';
 import { login } from './login';
 import { logout } from './logout';
 import { namespace } from './namespace';
+import { rename } from './rename';
 import { noop } from './noop';
 import { starttls } from './starttls';
 import { status } from './status';
@@ -30,4 +33,7 @@ export const COMMANDS: ReadonlyMap<string, CommandHandler> = new Map([
   ['SUBSCRIBE', subscribe],
   ['UNSUBSCRIBE', subscribe],
   ['IDLE', idle],
+  ['CREATE', create],
+  ['RENAME', rename],
+  ['DELETE', deleteMailbox],
 ]);

@@ -1,5 +1,6 @@
 import type { SecureContext } from 'node:tls';
 import type { MailClientUser } from '@letterbox/accounts';
+import type { ChangeMailboxes } from '@letterbox/mail';
 import type { ImapMailboxes } from '../mailboxes/imap-mailboxes';
 import type { LiteralIntake, LiteralRequest, StreamedLiteral } from '../protocol/literal-intake';
 import type { ResponsePart } from '../protocol/response-format';
@@ -13,6 +14,8 @@ import type { SessionState } from './session-state';
 export interface ImapServices {
   checkPassword: PasswordCheck;
   mailboxes: ImapMailboxes;
+  /** The folders lib the API changes folders through: CREATE, RENAME and DELETE count, announce and move mail as the webmail does. */
+  changeMailboxes: Pick<ChangeMailboxes, 'create' | 'rename' | 'remove'>;
   limits: ConnectionLimits;
   /** LOGIN and AUTHENTICATE without TLS (the demo's IMAP_ALLOW_PLAINTEXT). */
   allowPlaintext: boolean;
