@@ -17,7 +17,8 @@ describe('the IMAP app: CREATE, RENAME and DELETE change folders as the webmail 
   /** The user's folders as the API lists them to the webmail, by name, with their mail counts. */
   const apiFolders = async () => {
     const list = await new MailboxQueries(primaryOnly(db.sql)).list(user.id);
-    return new Map((list.items ?? []).map((mailbox) => [mailbox.name, mailbox]));
+    assert.ok('items' in list);
+    return new Map(list.items.map((mailbox) => [mailbox.name, mailbox]));
   };
 
   before(async () => {

@@ -24,7 +24,7 @@ describe('the IMAP app: idle sessions closed, connections limited per user and p
     open.push(connection.client);
     return connection;
   };
-  const signIn = async (client: RawImapClient, tag: string) => (await client.command(tag, `LOGIN ${user.email} "${user.password}"`)).at(-1);
+  const signIn = async (client: RawImapClient, tag: string) => (await client.command(tag, `LOGIN ${user.email} "${user.password}"`)).at(-1) ?? '';
   const closeAll = () => open.splice(0).forEach((client) => client.close());
 
   before(async () => {
@@ -60,7 +60,7 @@ describe('the IMAP app: idle sessions closed, connections limited per user and p
   test('a session with nothing said either way for the idle timeout is told BYE and closed, signed in or not', async () => {
     const { client: fresh } = await connect();
     const { client: idle } = await connect();
-    assert.match((await signIn(idle, 'b1')) ?? '', /^b1 OK /);
+    assert.match(await signIn(idle, 'b1'), /^b1 OK /);
     assert.equal(await idle.line(), '* BYE Autologout; idle for too long');
     await idle.closed();
     assert.equal(await fresh.line(), '* BYE Autologout; idle for too long');
@@ -73,7 +73,7 @@ describe('the IMAP app: idle sessions closed, connections limited per user and p
     const answers = [];
     for (const [index, { client }] of sessions.entries()) answers.push(await signIn(client, `u${index}`));
     assert.deepEqual(
-      answers.slice(0, PER_USER).map((answer) => /^u\d OK /.test(answer ?? '')),
+      answers.slice(0, PER_USER).map((answer) => /^u\d OK /.test(answer)),
       [true, true],
     );
     assert.equal(answers[PER_USER], `u${PER_USER} NO [LIMIT] Too many IMAP connections for this account; close some`);
@@ -81,7 +81,7 @@ describe('the IMAP app: idle sessions closed, connections limited per user and p
     assert.match(
       await eventually(
         () => signIn(sessions[PER_USER].client, `v${Date.now()}`),
-        (answer) => / OK /.test(answer ?? ''),
+        (answer) => / OK /.test(answer),
       ),
       / OK /,
     );
