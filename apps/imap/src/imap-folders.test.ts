@@ -3,9 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import { ImapFlow } from 'imapflow';
 import { primaryOnly, type Database } from '@letterbox/db';
 import { MailboxChanges, MailboxQueries, storeMail } from '@letterbox/mail';
-import { createTestUser, freePort, testBlobStore, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
 import { loadImapConfig } from './imap.config';
 import { startImap, type RunningImap } from './start-imap';
+import { plaintextImapEnv } from './testing/plaintext-imap-env';
 import { RawImapClient } from './testing/raw-imap-client';
 
 describe('the IMAP app: CREATE, RENAME and DELETE change folders as the webmail does', () => {
@@ -24,17 +25,9 @@ describe('the IMAP app: CREATE, RENAME and DELETE change folders as the webmail 
   before(async () => {
     db = testDatabase();
     user = await createTestUser(db, 'imap-folders');
-    await new MailboxChanges(db.sql, async () => true).lock(user.id, (await new MailboxChanges(db.sql, async () => true).create(user.id, 'Hidden')).id);
-    const config = loadImapConfig({
-      ...process.env,
-      IMAP_HOST: '127.0.0.1',
-      IMAP_PORT: String(await freePort()),
-      OPS_PORT: '0',
-      IMAP_TLS_CERT: '',
-      IMAP_TLS_KEY: '',
-      IMAP_ALLOW_PLAINTEXT: 'true',
-      QUEUE_PREFIX: testQueuePrefix(),
-    });
+    const folders = new MailboxChanges(db.sql, async () => true);
+    await folders.lock(user.id, (await folders.create(user.id, 'Hidden')).id);
+    const config = loadImapConfig(await plaintextImapEnv());
     imap = await startImap(config);
     client = new ImapFlow({
       host: '127.0.0.1',

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '@letterbox/db';
-import { createTestUser, freePort, testDatabase, testQueuePrefix, type TestUser } from '@letterbox/testing';
+import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
 import { loadImapConfig } from './imap.config';
 import { startImap, type RunningImap } from './start-imap';
+import { plaintextImapEnv } from './testing/plaintext-imap-env';
 import { RawImapClient } from './testing/raw-imap-client';
 
 const PER_ADDRESS = 4;
@@ -30,18 +31,7 @@ describe('the IMAP app: idle sessions closed, connections limited per user and p
   before(async () => {
     db = testDatabase();
     user = await createTestUser(db, 'imap-limits');
-    env = {
-      ...process.env,
-      IMAP_HOST: '127.0.0.1',
-      IMAP_PORT: String(await freePort()),
-      OPS_PORT: '0',
-      IMAP_TLS_CERT: '',
-      IMAP_TLS_KEY: '',
-      IMAP_ALLOW_PLAINTEXT: 'true',
-      QUEUE_PREFIX: testQueuePrefix(),
-      IMAP_MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
-      IMAP_MAX_CONNECTIONS_PER_USER: String(PER_USER),
-    };
+    env = await plaintextImapEnv({ IMAP_MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS), IMAP_MAX_CONNECTIONS_PER_USER: String(PER_USER) });
     imap = await startImap({ ...loadImapConfig(env), IMAP_IDLE_TIMEOUT_MS: IDLE_TIMEOUT_MS });
   });
 
