@@ -11,6 +11,7 @@ import { redisConnection, type RedisConnection } from '@letterbox/redis';
 import { createTestUser, freePort, testBlobStore, testDatabase, testQueuePrefix, waitFor, writeTestCertificate, type TestUser } from '@letterbox/testing';
 import { loadImapConfig } from './imap.config';
 import { startImap, type RunningImap } from './start-imap';
+import { plaintextImapEnv } from './testing/plaintext-imap-env';
 import { RawImapClient } from './testing/raw-imap-client';
 
 const WRONG_PASSWORDS_ALLOWED = 3;
@@ -300,14 +301,7 @@ describe('the IMAP app: selected mailboxes, FETCH, and changes from anywhere as 
          FROM ids, mails t WHERE t.id = $1`,
       [template.id, MANY],
     );
-    const config = loadImapConfig({
-      ...process.env,
-      IMAP_HOST: '127.0.0.1',
-      IMAP_PORT: String(await freePort()),
-      OPS_PORT: '0',
-      IMAP_ALLOW_PLAINTEXT: 'true',
-      QUEUE_PREFIX: testQueuePrefix(),
-    });
+    const config = loadImapConfig(await plaintextImapEnv());
     imap = await startImap(config);
     redis = redisConnection(config, 'fail-fast', 'imap test announcer');
     announcer = createMailAnnouncer({ redis, queuePrefix: config.QUEUE_PREFIX, writes: readRouting(db, redis, config.QUEUE_PREFIX) });

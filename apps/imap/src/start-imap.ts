@@ -1,9 +1,19 @@
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { signInMailClientWith } from '@letterbox/accounts';
+import { confirmPassword, signInMailClientWith } from '@letterbox/accounts';
 import { databaseFromSettings, readRouting } from '@letterbox/db';
-import { ConnectionLimits, ImapMailboxes, ImapServer } from '@letterbox/imap';
 import { createMailAnnouncer, eventSubscriberConnection, UserEventFeed } from '@letterbox/events';
-import { BulkMailChanges, ChangeMailsInBulk, imapMailboxState, ImapMessages, MailboxQueries, MailMimeTrees, MailSectionReader } from '@letterbox/mail';
+import { ConnectionLimits, ImapMailboxes, ImapServer } from '@letterbox/imap';
+import {
+  BulkMailChanges,
+  ChangeMailboxes,
+  ChangeMailsInBulk,
+  imapMailboxState,
+  ImapMessages,
+  MailboxChanges,
+  MailboxQueries,
+  MailMimeTrees,
+  MailSectionReader,
+} from '@letterbox/mail';
 import { watchTlsKeyPair } from '@letterbox/mail-listeners';
 import { postgresCheck, redisCheck, type DependencyCheck } from '@letterbox/observability';
 import { redisConnection, whenReady } from '@letterbox/redis';
@@ -70,6 +80,7 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
       mimeTrees: new MailMimeTrees(db, blobs),
       markSeen: async (userId, mailIds) => void (await seen.apply(userId, { ids: mailIds }, { changes: { seen: true } })),
       doorbell: eventDoorbell(feed),
+      changeMailboxes: new ChangeMailboxes(new MailboxChanges(db.sql, (userId, password) => confirmPassword(db, userId, password)), announcer),
       limits: new ConnectionLimits({ perAddress: config.IMAP_MAX_CONNECTIONS_PER_ADDRESS, perUser: config.IMAP_MAX_CONNECTIONS_PER_USER }),
       allowPlaintext: config.IMAP_ALLOW_PLAINTEXT,
       tlsContext: () => context,

@@ -3,6 +3,8 @@ import { authenticate } from './authenticate';
 import { capability } from './capability';
 import { check } from './check';
 import { close } from './close';
+import { create } from './create';
+import { deleteMailbox } from './delete';
 import { enable } from './enable';
 import { fetch } from './fetch';
 import { id } from './id';
@@ -11,6 +13,7 @@ import { list } from './list';
 import { login } from './login';
 import { logout } from './logout';
 import { namespace } from './namespace';
+import { rename } from './rename';
 import { noop } from './noop';
 import { select } from './select';
 import { starttls } from './starttls';
@@ -42,4 +45,7 @@ export const COMMANDS: ReadonlyMap<string, CommandHandler> = new Map([
   ['CHECK', check],
   ['FETCH', fetch],
   ['UID FETCH', fetch],
+  ['CREATE', create],
+  ['RENAME', rename],
+  ['DELETE', deleteMailbox],
 ]);

@@ -221,6 +221,10 @@ export class CommandReader {
 
   private startStreamed(size: number, synchronizing: boolean): void {
     const stream = new Readable({ highWaterMark: STREAM_BUFFER, read: () => this.streamWanted() });
+    // A consumer that gives up (destroys the stream) must not leave the input held: the rest is read past.
+    stream.once('close', () => {
+      if (this.state.name === 'streamed' && this.state.stream === stream) this.streamWanted();
+    });
     let waiting: typeof this.rest;
     const rest = new Promise<RawCommand>((resolve, reject) => (waiting = { resolve, reject }));
     // A handler that never asks for the rest leaves its rejection to nobody: the session reads past it.

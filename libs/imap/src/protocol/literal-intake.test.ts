@@ -98,6 +98,22 @@ describe('CommandReader with a literal intake (APPEND)', () => {
     assert.deepEqual(await streamed.rest, { lines: [''], literals: [] });
   });
 
+  test('a consumer that gives up lets go of the input: the rest of the literal is read past, and the next command read', async () => {
+    const { events, flow, push } = appendReader();
+    push('a1 APPEND INBOX {300000+}\r\n');
+    await tick();
+    const { streamed } = streamedOf(events[0]);
+    push(Buffer.alloc(200_000, 'x'));
+    assert.equal(flow.held, true, 'held: nobody reads the stream');
+    streamed.stream.destroy();
+    await tick();
+    assert.equal(flow.held, false);
+    push(Buffer.alloc(100_000, 'x'));
+    push('\r\na2 NOOP\r\n');
+    assert.deepEqual(await streamed.rest, { lines: [''], literals: [] });
+    assert.deepEqual(events.at(-1), { kind: 'command', command: { lines: ['a2 NOOP'], literals: [] } });
+  });
+
   test('refuses a synchronizing literal unread: NO [OVERQUOTA], no +, and the next command is read', async () => {
     const { events, wanted, push } = appendReader({ code: 'OVERQUOTA', text: 'the mailbox is full' });
     push('a1 APPEND INBOX {20}\r\n');

@@ -1,6 +1,6 @@
 import type { SecureContext } from 'node:tls';
 import type { MailClientUser } from '@letterbox/accounts';
-import type { ImapMailboxState, ImapMessages, MailMimeTrees, MailSectionReader } from '@letterbox/mail';
+import type { ChangeMailboxes, ImapMailboxState, ImapMessages, MailMimeTrees, MailSectionReader } from '@letterbox/mail';
 import type { ImapMailboxes } from '../mailboxes/imap-mailboxes';
 import type { LiteralIntake, LiteralRequest, StreamedLiteral } from '../protocol/literal-intake';
 import type { ResponsePart } from '../protocol/response-format';
@@ -28,6 +28,8 @@ export interface ImapServices {
   markSeen(userId: number, mailIds: number[]): Promise<void>;
   /** Rings when the user's mail may have changed, from whatever process changed it. */
   doorbell: MailDoorbell;
+  /** The folders lib the API changes folders through: CREATE, RENAME and DELETE count, announce and move mail as the webmail does. */
+  changeMailboxes: Pick<ChangeMailboxes, 'create' | 'rename' | 'remove'>;
   limits: ConnectionLimits;
   /** LOGIN and AUTHENTICATE without TLS (the demo's IMAP_ALLOW_PLAINTEXT). */
   allowPlaintext: boolean;
