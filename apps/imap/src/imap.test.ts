@@ -16,6 +16,21 @@ import { RawImapClient } from './testing/raw-imap-client';
 
 const WRONG_PASSWORDS_ALLOWED = 3;
 
+type FlowOptions = Partial<ConstructorParameters<typeof ImapFlow>[0]>;
+
+/** imapflow signed in as the user on the local port, idling only when told to. */
+function imapFlow(port: number, user: TestUser, options: FlowOptions): ImapFlow {
+  return new ImapFlow({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    auth: { user: user.email, pass: user.password },
+    logger: false,
+    disableAutoIdle: true,
+    ...options,
+  });
+}
+
 describe('the IMAP app: sign-in, mailboxes and limits, with real clients', () => {
   let db: Database;
   let imap: RunningImap;
@@ -53,18 +68,7 @@ describe('the IMAP app: sign-in, mailboxes and limits, with real clients', () =>
     await db.close();
   });
 
-  const flow = (options: Partial<ConstructorParameters<typeof ImapFlow>[0]> = {}) =>
-    new ImapFlow({
-      host: '127.0.0.1',
-      port: imap.port,
-      secure: false,
-      doSTARTTLS: true,
-      tls: { rejectUnauthorized: false },
-      auth: { user: user.email, pass: user.password },
-      logger: false,
-      disableAutoIdle: true,
-      ...options,
-    });
+  const flow = (options: FlowOptions = {}) => imapFlow(imap.port, user, { doSTARTTLS: true, tls: { rejectUnauthorized: false }, ...options });
 
   test('imapflow over STARTTLS: LOGIN, LIST with special use (locked mailboxes hidden), STATUS, ID, NAMESPACE', async () => {
     const client = flow();
@@ -313,17 +317,7 @@ describe('the IMAP app: selected mailboxes, FETCH, and changes from anywhere as 
     await db.close();
   });
 
-  const flow = (options: Partial<ConstructorParameters<typeof ImapFlow>[0]> = {}) =>
-    new ImapFlow({
-      host: '127.0.0.1',
-      port: imap.port,
-      secure: false,
-      doSTARTTLS: false,
-      auth: { user: user.email, pass: user.password },
-      logger: false,
-      disableAutoIdle: true,
-      ...options,
-    });
+  const flow = (options: FlowOptions = {}) => imapFlow(imap.port, user, { doSTARTTLS: false, ...options });
 
   const mailIdOf = async (uid: number) =>
     Number(
