@@ -9,6 +9,7 @@ export { storableText, storableJson } from './store/storable-text';
 export { MailboxQueries, sharedMailboxCounters, type MailboxCounters } from './mailboxes/mailbox-queries';
 export { MailboxChanges } from './mailboxes/mailbox-changes';
 export { ChangeMailboxes } from './mailboxes/change-mailboxes';
+export { mailboxNameProblem, MAX_MAILBOX_NAME } from './mailboxes/mailbox-name-rule';
 export { MailListQuery } from './list/mail-list-query';
 export type { MailListFilter } from './list/mail-filter-sql';
 export { MailQueries } from './read/mail-queries';

@@ -1,17 +1,25 @@
 import type { CommandHandler } from '../session/command-handler';
 import { authenticate } from './authenticate';
 import { capability } from './capability';
+import { check } from './check';
+import { close } from './close';
+import { create } from './create';
+import { deleteMailbox } from './delete';
 import { enable } from './enable';
+import { fetch } from './fetch';
 import { id } from './id';
 import { idle } from './idle';
 import { list } from './list';
 import { login } from './login';
 import { logout } from './logout';
 import { namespace } from './namespace';
+import { rename } from './rename';
 import { noop } from './noop';
+import { select } from './select';
 import { starttls } from './starttls';
 import { status } from './status';
 import { subscribe } from './subscribe';
+import { unselect } from './unselect';
 
 /** Every command the server takes, by its upper-case name (`UID FETCH` for the UID ones). */
 export const COMMANDS: ReadonlyMap<string, CommandHandler> = new Map([
@@ -30,4 +38,14 @@ export const COMMANDS: ReadonlyMap<string, CommandHandler> = new Map([
   ['SUBSCRIBE', subscribe],
   ['UNSUBSCRIBE', subscribe],
   ['IDLE', idle],
+  ['SELECT', select],
+  ['EXAMINE', select],
+  ['CLOSE', close],
+  ['UNSELECT', unselect],
+  ['CHECK', check],
+  ['FETCH', fetch],
+  ['UID FETCH', fetch],
+  ['CREATE', create],
+  ['RENAME', rename],
+  ['DELETE', deleteMailbox],
 ]);

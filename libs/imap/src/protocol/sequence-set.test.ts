@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseSequenceSet, sequenceNumbers, sequenceRanges } from './sequence-set';
+import { formatSequenceSet, parseSequenceSet, sequenceNumbers, sequenceRanges } from './sequence-set';
 import { ImapCommandError } from './tokens';
 
 describe('sequence sets', () => {
@@ -29,5 +29,11 @@ describe('sequence sets', () => {
 
   test('refuses 0, empty parts and non-numbers', () => {
     for (const bad of ['', '0', '1,,2', '1:2:3', 'a', '4294967296', '-1']) assert.throws(() => parseSequenceSet(bad), ImapCommandError, bad);
+  });
+
+  test('ascending numbers format as the shortest ranges', () => {
+    assert.equal(formatSequenceSet([1, 2, 3, 7, 9, 10]), '1:3,7,9:10');
+    assert.equal(formatSequenceSet([4]), '4');
+    assert.equal(formatSequenceSet([]), '');
   });
 });

@@ -54,3 +54,33 @@ export function* sequenceNumbers(set: SequenceSet, largest: number): Generator<n
     for (let number = first; number <= Math.min(last, largest); number++) yield number;
   }
 }
+
+/** Ascending numbers as a short sequence set, `1:3,7,9:10` (VANISHED, COPYUID); empty for none. */
+export function formatSequenceSet(numbers: Iterable<number>): string {
+  const ranges: string[] = [];
+  let first: number | undefined;
+  let last = 0;
+  for (const number of numbers) {
+    if (first !== undefined && number === last + 1) {
+      last = number;
+      continue;
+    }
+    if (first !== undefined) ranges.push(first === last ? `${first}` : `${first}:${last}`);
+    first = last = number;
+  }
+  if (first !== undefined) ranges.push(first === last ? `${first}` : `${first}:${last}`);
+  return ranges.join(',');
+}
+
+/** The ascending numbers that are in the set, `*` standing for any number past the others: a walk of both together. */
+export function numbersInSet(numbers: readonly number[], set: SequenceSet): number[] {
+  const ranges = sequenceRanges(set, MAX);
+  const inSet: number[] = [];
+  let range = 0;
+  for (const number of numbers) {
+    while (range < ranges.length && ranges[range][1] < number) range++;
+    if (range === ranges.length) break;
+    if (number >= ranges[range][0]) inSet.push(number);
+  }
+  return inSet;
+}

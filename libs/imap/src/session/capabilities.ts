@@ -1,7 +1,20 @@
 import { ENABLEABLE } from '../commands/enable';
 
 /** What every session offers: only what is implemented (RFC 3501 7.2.1). */
-const ALWAYS = ['IMAP4rev1', 'LITERAL+', 'SASL-IR', 'ID', 'ENABLE', 'IDLE', 'NAMESPACE', 'SPECIAL-USE', 'LIST-EXTENDED', 'LIST-STATUS', ...ENABLEABLE];
+const ALWAYS = [
+  'IMAP4rev1',
+  'LITERAL+',
+  'SASL-IR',
+  'ID',
+  'ENABLE',
+  'IDLE',
+  'NAMESPACE',
+  'SPECIAL-USE',
+  'LIST-EXTENDED',
+  'LIST-STATUS',
+  'UNSELECT',
+  ...ENABLEABLE,
+];
 
 /**
  * The capabilities of a session now: before sign-in STARTTLS while in the clear and a certificate is set, and

@@ -1,8 +1,13 @@
 import type { SecureContext } from 'node:tls';
 import type { MailClientUser } from '@letterbox/accounts';
+import type { ChangeMailboxes, ImapMailboxState, ImapMessages, MailMimeTrees, MailSectionReader } from '@letterbox/mail';
 import type { ImapMailboxes } from '../mailboxes/imap-mailboxes';
+import type { LiteralIntake, LiteralRequest, StreamedLiteral } from '../protocol/literal-intake';
 import type { ResponsePart } from '../protocol/response-format';
+import type { StreamedResponsePart } from '../protocol/response-writer';
 import type { Token } from '../protocol/tokens';
+import type { ReportOptions } from '../selected/report-changes';
+import type { SelectedMailbox } from '../selected/selected-mailbox';
 import type { ConnectionLimits } from './connection-limits';
 import type { PasswordCheck } from './password-check';
 import type { SessionState } from './session-state';
@@ -11,11 +16,30 @@ import type { SessionState } from './session-state';
 export interface ImapServices {
   checkPassword: PasswordCheck;
   mailboxes: ImapMailboxes;
+  /** A mailbox's mail by UID, and what changed in it since a MODSEQ. */
+  messages: ImapMessages;
+  /** A mailbox's UIDVALIDITY, UIDNEXT and HIGHESTMODSEQ; undefined once it is gone or locked. */
+  mailboxState(userId: number, mailboxId: number): Promise<ImapMailboxState | undefined>;
+  /** Reads FETCH's sections from storage by range. */
+  sections: MailSectionReader;
+  /** A mail's MIME tree, found and kept on first use for mail stored before trees were recorded. */
+  mimeTrees: MailMimeTrees;
+  /** Sets \Seen on the user's mails the way the webmail does, announcing it to their other clients. */
+  markSeen(userId: number, mailIds: number[]): Promise<void>;
+  /** Rings when the user's mail may have changed, from whatever process changed it. */
+  doorbell: MailDoorbell;
+  /** The folders lib the API changes folders through: CREATE, RENAME and DELETE count, announce and move mail as the webmail does. */
+  changeMailboxes: Pick<ChangeMailboxes, 'create' | 'rename' | 'remove'>;
   limits: ConnectionLimits;
   /** LOGIN and AUTHENTICATE without TLS (the demo's IMAP_ALLOW_PLAINTEXT). */
   allowPlaintext: boolean;
   /** The certificate STARTTLS presents, the current one after a renewal; undefined: no STARTTLS. */
   tlsContext: () => SecureContext | undefined;
+}
+
+/** A user's mail changes as they happen, one listener per waiting session; `listen` answers how to stop. */
+export interface MailDoorbell {
+  listen(userId: number, ring: () => void): Promise<() => void>;
 }
 
 /** What a command handler may see and do of its connection. */
@@ -30,11 +54,27 @@ export interface Session {
   readonly enabled: ReadonlySet<string>;
   capabilities(): string[];
   send(parts: ResponsePart[]): void;
+  /**
+   * Writes a response, resolving once the socket has taken it: a command writing many or large responses (FETCH)
+   * awaits each, and a literal stream's bytes go out as they are read. Rejects when the connection closes.
+   */
+  write(parts: StreamedResponsePart[]): Promise<void>;
   /** The next line the client sends, raw: AUTHENTICATE's response, IDLE's DONE. */
   readContinuationLine(): Promise<string>;
   /** The user is signed in: false when they have as many sessions as they may. */
   signedIn(user: MailClientUser): boolean;
   enable(extension: string): void;
+  /** The mailbox SELECT or EXAMINE opened, as the client was last told of it. */
+  selected(): SelectedMailbox | undefined;
+  /** Enters the selected state with this mailbox. */
+  select(mailbox: SelectedMailbox): void;
+  /** Back to the authenticated state. */
+  unselect(): void;
+  /**
+   * Sends the untagged EXISTS, EXPUNGE or VANISHED and FETCH (FLAGS [MODSEQ]) of everything that changed in the
+   * selected mailbox since the session last looked, its own changes included, and renumbers the messages.
+   */
+  reportChanges(options?: ReportOptions): Promise<void>;
   /** Stops reading at once and forgets what was read past the command: STARTTLS's first step. */
   stopReadingForTls(): void;
   upgradeToTls(context: SecureContext): void;
@@ -47,6 +87,11 @@ export interface CommandContext {
   args: Token[];
   session: Session;
   services: ImapServices;
+  /**
+   * The literal the handler's literalIntake took as a stream; `args` are the tokens before it. Once the handler
+   * is done, the session reads past whatever of it and of its `rest` the handler left.
+   */
+  literal?: StreamedLiteral;
 }
 
 /** A command's tagged answer; `after` runs once it is written (STARTTLS's handshake, LOGOUT's close). */
@@ -61,6 +106,8 @@ export interface CommandHandler {
   /** The states it runs in; in any other, BAD. */
   states: readonly SessionState[];
   run(context: CommandContext): Promise<Completion>;
+  /** For a command whose literal may be large (APPEND's message): takes it as a stream (CommandContext.literal), or refuses it unread. */
+  literalIntake?(request: LiteralRequest, session: Session, services: ImapServices): LiteralIntake | undefined;
 }
 
 export const ok = (text: string, code?: string): Completion => ({ status: 'OK', text, ...(code ? { code } : {}) });

@@ -4,9 +4,13 @@ import type { MailClientUser } from '@letterbox/accounts';
 import { loggerFor } from '@letterbox/observability';
 import { COMMANDS } from '../commands/command-table';
 import { CommandReader, type ReaderEvent, type ReaderLimits } from '../protocol/command-reader';
+import type { LiteralIntake, LiteralRequest, StreamedLiteral } from '../protocol/literal-intake';
 import { parseCommand, TaggedCommandError, type ParsedCommand } from '../protocol/command-parser';
 import { continuation, encodeResponse, tagged, untagged, type ResponsePart } from '../protocol/response-format';
+import { ResponseWriteError, writeResponse, type StreamedResponsePart } from '../protocol/response-writer';
 import { ImapCommandError } from '../protocol/tokens';
+import { reportChanges, type ReportOptions } from '../selected/report-changes';
+import type { SelectedMailbox } from '../selected/selected-mailbox';
 import { capabilitiesOf } from './capabilities';
 import type { Completion, ImapServices, Session } from './command-handler';
 import type { Release } from './connection-limits';
@@ -45,8 +49,14 @@ export class ImapSession implements Session {
   private closed = false;
   private waiter: { resolve: (line: string) => void; reject: (error: Error) => void } | undefined;
   private releaseUser: Release | undefined;
+  private selectedMailbox: SelectedMailbox | undefined;
   private readonly closeListeners: (() => void)[] = [];
   private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
+  /** The responses being written by `write`, in order: a `send` meanwhile goes after them, never into a literal. */
+  private output: Promise<void> = Promise.resolve();
+  private writesPending = 0;
+  /** The reader holds the input: a streamed literal's consumer is behind, or its intake is deciding. */
+  private inputHeld = false;
 
   constructor(
     socket: Socket,
@@ -58,6 +68,8 @@ export class ImapSession implements Session {
     this.reader = new CommandReader(options.limits, {
       event: (event) => this.received(event),
       literalWanted: () => this.send(continuation('Ready for the literal')),
+      literalIntake: (request) => this.literalIntake(request),
+      hold: (held) => this.holdInput(held),
     });
   }
 
@@ -92,7 +104,22 @@ export class ImapSession implements Session {
   }
 
   send(parts: ResponsePart[]): void {
+    if (this.writesPending > 0) {
+      this.write(parts).catch((error: unknown) => logger.debug({ err: error, clientAddress: this.clientAddress }, 'IMAP response not written'));
+      return;
+    }
     if (!this.closed && this.socket.writable) this.socket.write(encodeResponse(parts));
+  }
+
+  write(parts: StreamedResponsePart[]): Promise<void> {
+    this.writesPending++;
+    const written = this.output.then(() => writeResponse(this.socket, parts)).finally(() => this.writesPending--);
+    this.output = written.then(ignore, ignore);
+    return written.catch((error: unknown) => {
+      // Cut short, a response leaves the client inside a literal: nothing more can be said on this connection.
+      this.socket.destroy();
+      throw error instanceof ResponseWriteError ? new ImapCommandError(error.message) : error;
+    });
   }
 
   readContinuationLine(): Promise<string> {
@@ -116,6 +143,24 @@ export class ImapSession implements Session {
 
   enable(extension: string): void {
     this.enabled.add(extension);
+  }
+
+  selected(): SelectedMailbox | undefined {
+    return this.selectedMailbox;
+  }
+
+  select(mailbox: SelectedMailbox): void {
+    this.selectedMailbox = mailbox;
+    this.state = 'selected';
+  }
+
+  unselect(): void {
+    this.selectedMailbox = undefined;
+    if (this.state === 'selected') this.state = 'authenticated';
+  }
+
+  reportChanges(options?: ReportOptions): Promise<void> {
+    return reportChanges(this, this.options.services, options);
   }
 
   stopReadingForTls(): void {
@@ -152,11 +197,25 @@ export class ImapSession implements Session {
     socket.on('close', () => this.closedNow());
   }
 
+  /** The intake of the command the literal belongs to, when its handler streams literals (APPEND). */
+  private literalIntake(request: LiteralRequest): LiteralIntake | undefined {
+    const name = /^\S+ ([A-Za-z]+)/.exec(request.lines[0])?.[1]?.toUpperCase();
+    return name ? COMMANDS.get(name)?.literalIntake?.(request, this, this.options.services) : undefined;
+  }
+
+  private holdInput(held: boolean): void {
+    this.inputHeld = held;
+    if (held) this.socket.pause();
+    else if (this.queue.length < MAX_QUEUED) this.socket.resume();
+  }
+
   private closedNow(): void {
     if (this.closed) return;
     this.closed = true;
     this.state = 'logout';
+    this.selectedMailbox = undefined;
     this.releaseUser?.();
+    this.reader.end();
     this.waiter?.reject(new ImapCommandError('the connection closed'));
     this.waiter = undefined;
     this.closeListeners.forEach((listener) => listener());
@@ -183,7 +242,7 @@ export class ImapSession implements Session {
       while (!this.closed && !this.socket.writableNeedDrain) {
         const event = this.queue.shift();
         if (!event) break;
-        this.socket.resume();
+        if (!this.inputHeld) this.socket.resume();
         await this.handle(event);
       }
     } catch (error) {
@@ -196,7 +255,8 @@ export class ImapSession implements Session {
 
   private async handle(event: ReaderEvent): Promise<void> {
     if (event.kind === 'refused') {
-      this.send(event.tag ? tagged(event.tag, 'BAD', event.reason) : untagged(`BAD ${event.reason}`));
+      const status = event.code ? 'NO' : 'BAD';
+      this.send(event.tag ? tagged(event.tag, status, event.reason, event.code) : untagged(`BAD ${event.reason}`));
       if (event.closing) this.shutdown('The command cannot be read past its literal; closing');
       return;
     }
@@ -208,18 +268,29 @@ export class ImapSession implements Session {
       this.send(error.tag ? tagged(error.tag, 'BAD', error.message) : untagged(`BAD ${error.message}`));
       return;
     }
-    const completion = await this.run(command);
+    const streamed = event.command.streamed;
+    const completion = await this.run(command, streamed);
+    if (streamed) await readPast(streamed);
+    if (this.closed) return;
+    if (this.state === 'selected') await this.reportChanges({ expunges: !HOLDS_EXPUNGES.has(command.name) });
     if (this.closed) return;
     this.send(tagged(command.tag, completion.status, completion.text, completion.code));
     completion.after?.();
   }
 
-  private async run(command: ParsedCommand): Promise<Completion> {
+  private async run(command: ParsedCommand, literal: StreamedLiteral | undefined): Promise<Completion> {
     const handler = COMMANDS.get(command.name);
     if (!handler) return { status: 'BAD', text: `Unknown command ${command.name}` };
     if (!handler.states.includes(this.state)) return { status: 'BAD', text: `${command.name} is not allowed ${STATE_WORDS[this.state]}` };
     try {
-      return await handler.run({ tag: command.tag, name: command.name, args: command.args, session: this, services: this.options.services });
+      return await handler.run({
+        tag: command.tag,
+        name: command.name,
+        args: command.args,
+        session: this,
+        services: this.options.services,
+        ...(literal ? { literal } : {}),
+      });
     } catch (error) {
       if (error instanceof ImapCommandError) return { status: error.status, text: error.message, ...(error.code ? { code: error.code } : {}) };
       logger.error({ err: error, command: command.name, clientAddress: this.clientAddress }, 'IMAP command failed');
@@ -228,12 +299,26 @@ export class ImapSession implements Session {
   }
 }
 
+/** Commands whose answer may not hold an EXPUNGE (RFC 3501 7.4.1); their UID forms may. */
+const HOLDS_EXPUNGES = new Set(['FETCH', 'STORE', 'SEARCH']);
+
 const STATE_WORDS: Record<SessionState, string> = {
   'not-authenticated': 'before signing in',
   authenticated: 'once signed in',
   selected: 'with a mailbox selected',
   logout: 'while logging out',
 };
+
+const ignore = () => undefined;
+
+/** What a handler left unread of a streamed literal, and of the rest of its command, is read and dropped: the next command follows them. */
+async function readPast(literal: StreamedLiteral): Promise<void> {
+  let next: StreamedLiteral | undefined = literal;
+  while (next) {
+    next.stream.resume();
+    next = (await next.rest.catch(ignore))?.streamed;
+  }
+}
 
 function settleWaiter(waiter: { resolve: (line: string) => void; reject: (error: Error) => void }, event: ReaderEvent): void {
   if (event.kind === 'refused') waiter.reject(new ImapCommandError(event.reason));

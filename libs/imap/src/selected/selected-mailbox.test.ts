@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseSequenceSet } from '../protocol/sequence-set';
+import { SelectedMailbox } from './selected-mailbox';
+
+const mailbox = (uids: number[]) => new SelectedMailbox({ mailboxId: 1, name: 'INBOX', readOnly: false, uidValidity: 7, highestModseq: 3, uids });
+
+describe('a selected mailbox numbers its UIDs in order', () => {
+  test('sequence numbers and UIDs map both ways', () => {
+    const selected = mailbox([3, 5, 9]);
+    assert.equal(selected.exists, 3);
+    assert.equal(selected.uidAt(2), 5);
+    assert.equal(selected.uidAt(4), undefined);
+    assert.equal(selected.seqOf(9), 3);
+    assert.equal(selected.seqOf(4), undefined);
+    assert.equal(selected.lastUid, 9);
+  });
+
+  test('sequence sets name positions, * the last message, past the end nothing', () => {
+    const selected = mailbox([3, 5, 9, 12]);
+    assert.deepEqual(selected.uidsIn(parseSequenceSet('2:*'), false), [5, 9, 12]);
+    assert.deepEqual(selected.uidsIn(parseSequenceSet('*,1'), false), [3, 12]);
+    assert.deepEqual(selected.uidsIn(parseSequenceSet('3:10'), false), [9, 12]);
+  });
+
+  test('UID sets name the UIDs there are; n:* takes the last UID even past it', () => {
+    const selected = mailbox([3, 5, 9, 12]);
+    assert.deepEqual(selected.uidsIn(parseSequenceSet('4:9'), true), [5, 9]);
+    assert.deepEqual(selected.uidsIn(parseSequenceSet('1:*'), true), [3, 5, 9, 12]);
+    assert.deepEqual(selected.uidsIn(parseSequenceSet('100:*'), true), [12]);
+    assert.deepEqual(selected.uidsIn(parseSequenceSet('6:8'), true), []);
+    assert.deepEqual(mailbox([]).uidsIn(parseSequenceSet('1:*'), true), []);
+    assert.deepEqual(selected.indexRanges(parseSequenceSet('3,5:12'), true), [
+      [0, 1],
+      [1, 4],
+    ]);
+  });
+
+  test('expunges shift the numbers after them; new UIDs are numbered last', () => {
+    const selected = mailbox([3, 5, 9, 12]);
+    selected.expunge(new Set([5, 12]));
+    assert.equal(selected.seqOf(9), 2);
+    selected.append([20, 21]);
+    assert.deepEqual(selected.uidsIn(parseSequenceSet('1:*'), false), [3, 9, 20, 21]);
+    assert.equal(selected.exists, 4);
+  });
+});
