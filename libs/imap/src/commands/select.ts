@@ -1,4 +1,4 @@
-import { formatSequenceSet } from '../protocol/sequence-set';
+import { formatRanges } from '../protocol/sequence-set';
 import { untagged } from '../protocol/response-format';
 import { ImapCommandError, noMore } from '../protocol/tokens';
 import { PERMANENT_FLAGS, SYSTEM_FLAGS } from '../selected/message-flags';
@@ -61,7 +61,7 @@ async function resynchronize({ session, services }: CommandContext, selected: Se
   const userId = session.userId();
   const out = new ResponseBuffer(session);
   const vanished = knownOnly(await services.messages.vanishedSince(userId, selected.mailboxId, qresync.modseq), qresync);
-  if (vanished.length > 0) await out.add(untagged(`VANISHED (EARLIER) ${formatSequenceSet(vanished)}`));
+  if (vanished.length > 0) await out.add(untagged(`VANISHED (EARLIER) ${formatRanges(vanished)}`));
   for await (const page of flagChangePages(services, userId, selected.mailboxId, qresync.modseq)) {
     for (const change of page) if (selected.seqOf(change.uid) !== undefined) await out.add(flagsUpdate(session, selected, change));
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatSequenceSet, parseSequenceSet, sequenceNumbers, sequenceRanges } from './sequence-set';
+import { formatRanges, formatSequenceSet, parseSequenceSet, rangesInSet, sequenceNumbers, sequenceRanges } from './sequence-set';
 import { ImapCommandError } from './tokens';
 
 describe('sequence sets', () => {
@@ -35,5 +35,30 @@ describe('sequence sets', () => {
     assert.equal(formatSequenceSet([1, 2, 3, 7, 9, 10]), '1:3,7,9:10');
     assert.equal(formatSequenceSet([4]), '4');
     assert.equal(formatSequenceSet([]), '');
+  });
+
+  test('ranges are cut to a set and written as one, however wide', () => {
+    assert.deepEqual(
+      rangesInSet(
+        [
+          [1, 1],
+          [3, 4_000_000],
+        ],
+        parseSequenceSet('1:2,10:20,3999990:*'),
+      ),
+      [
+        [1, 1],
+        [10, 20],
+        [3_999_990, 4_000_000],
+      ],
+    );
+    assert.deepEqual(rangesInSet([[5, 9]], parseSequenceSet('1:4')), []);
+    assert.equal(
+      formatRanges([
+        [1, 1],
+        [3, 5],
+      ]),
+      '1,3:5',
+    );
   });
 });

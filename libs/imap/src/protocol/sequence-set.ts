@@ -72,15 +72,21 @@ export function formatSequenceSet(numbers: Iterable<number>): string {
   return ranges.join(',');
 }
 
-/** The ascending numbers that are in the set, `*` standing for any number past the others: a walk of both together. */
-export function numbersInSet(numbers: readonly number[], set: SequenceSet): number[] {
-  const ranges = sequenceRanges(set, MAX);
-  const inSet: number[] = [];
-  let range = 0;
-  for (const number of numbers) {
-    while (range < ranges.length && ranges[range][1] < number) range++;
-    if (range === ranges.length) break;
-    if (number >= ranges[range][0]) inSet.push(number);
+/** Ascending, disjoint, inclusive [first, last] ranges (VANISHED's UIDs): the parts of them in the set, `*` standing for any number past the others. */
+export function rangesInSet(ranges: readonly (readonly [number, number])[], set: SequenceSet): [number, number][] {
+  const wanted = sequenceRanges(set, MAX);
+  const inSet: [number, number][] = [];
+  let index = 0;
+  for (const [first, last] of ranges) {
+    while (index < wanted.length && wanted[index][1] < first) index++;
+    for (let next = index; next < wanted.length && wanted[next][0] <= last; next++) {
+      inSet.push([Math.max(first, wanted[next][0]), Math.min(last, wanted[next][1])]);
+    }
   }
   return inSet;
+}
+
+/** Ascending, disjoint, inclusive ranges as a sequence set, `1:3,7`; empty for none. */
+export function formatRanges(ranges: readonly (readonly [number, number])[]): string {
+  return ranges.map(([first, last]) => (first === last ? `${first}` : `${first}:${last}`)).join(',');
 }

@@ -14,8 +14,21 @@ describe("SELECT's CONDSTORE and QRESYNC parameters", () => {
       qresync: { uidValidity: 67890007, modseq: 2005071519404500 },
     });
     const withKnown = parseSelectParameters(list(atom('QRESYNC'), list(atom('7'), atom('9'), atom('1:5,9:*'), list(atom('1'), atom('1')))));
-    assert.deepEqual(knownOnly([2, 6, 8, 9, 400], withKnown.qresync!), [2, 9, 400]);
-    assert.deepEqual(knownOnly([2, 6], { uidValidity: 7, modseq: 9 }), [2, 6]);
+    assert.deepEqual(
+      knownOnly(
+        [
+          [2, 2],
+          [6, 8],
+          [9, 400],
+        ],
+        withKnown.qresync!,
+      ),
+      [
+        [2, 2],
+        [9, 400],
+      ],
+    );
+    assert.deepEqual(knownOnly([[2, 6]], { uidValidity: 7, modseq: 9 }), [[2, 6]]);
   });
 
   test('malformed parameters are refused', () => {

@@ -1,4 +1,5 @@
-import { numbersInSet, parseSequenceSet, type SequenceSet } from '../protocol/sequence-set';
+import type { UidRange } from '@letterbox/mail';
+import { parseSequenceSet, rangesInSet, type SequenceSet } from '../protocol/sequence-set';
 import { atomOf, ImapCommandError, listOf, numberOf, type Token } from '../protocol/tokens';
 
 /** SELECT's QRESYNC parameter (RFC 7162 3.2.5): what the client remembers of the mailbox. */
@@ -32,12 +33,12 @@ function parseQresync(items: Token[]): QresyncParameter {
   if (items.length < 2 || items.length > 4) throw new ImapCommandError('QRESYNC takes (uidvalidity modseq [known-uids [seq-match-data]])');
   const uidValidity = numberOf(items[0], 'a UIDVALIDITY');
   const modseq = numberOf(items[1], 'a mod-sequence', Number.MAX_SAFE_INTEGER);
-  // The sequence match data only narrows what the server sends when it cannot tell exactly; this one always can.
+  // The sequence match data only narrows what the server sends when it cannot tell exactly; the known UIDs do that.
   const known = items[2]?.type === 'atom' ? parseSequenceSet(items[2].value) : undefined;
   return { uidValidity, modseq, ...(known ? { knownUids: known } : {}) };
 }
 
-/** The ascending UIDs the client knows of (all of them when it named none). */
-export function knownOnly(uids: readonly number[], parameter: QresyncParameter): number[] {
-  return parameter.knownUids ? numbersInSet(uids, parameter.knownUids) : [...uids];
+/** The vanished UID ranges within those the client knows of (all of them when it named none). */
+export function knownOnly(ranges: readonly UidRange[], parameter: QresyncParameter): UidRange[] {
+  return parameter.knownUids ? rangesInSet(ranges, parameter.knownUids) : [...ranges];
 }

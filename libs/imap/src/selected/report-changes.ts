@@ -34,7 +34,7 @@ export async function reportChanges(session: Session, services: ImapServices, op
   const out = new ResponseBuffer(session);
   const since = mailbox.highestModseq;
   const vanished = since < state.highestModseq ? await services.messages.vanishedSince(userId, mailbox.mailboxId, since) : [];
-  const known = vanished.filter((uid) => mailbox.seqOf(uid) !== undefined);
+  const known = mailbox.knownIn(vanished);
   if (options.expunges === false) mailbox.holdVanished(known);
   else
     await reportVanished(

@@ -44,4 +44,16 @@ describe('a selected mailbox numbers its UIDs in order', () => {
     assert.deepEqual(selected.uidsIn(parseSequenceSet('1:*'), false), [3, 9, 20, 21]);
     assert.equal(selected.exists, 4);
   });
+
+  test('the UIDs it knows within vanished ranges, the ranges as wide as they come', () => {
+    const selected = mailbox([3, 5, 9, 12]);
+    assert.deepEqual(
+      selected.knownIn([
+        [1, 4],
+        [6, 4_000_000_000],
+      ]),
+      [3, 9, 12],
+    );
+    assert.deepEqual(selected.knownIn([[6, 8]]), []);
+  });
 });

@@ -75,6 +75,15 @@ export class SelectedMailbox {
     return positions;
   }
 
+  /** The UIDs the client knows of within ascending [first, last] ranges (VANISHED's), however wide the ranges. */
+  knownIn(ranges: readonly (readonly [number, number])[]): number[] {
+    const known: number[] = [];
+    for (const [first, last] of ranges) {
+      for (let index = lowerBound(this.uids, first); index < this.uids.length && this.uids[index] <= last; index++) known.push(this.uids[index]);
+    }
+    return known;
+  }
+
   /** The UIDs from position `start` to before `end`: a slice of an indexRanges range. */
   uidsBetween(start: number, end: number): number[] {
     return Array.from(this.uids.subarray(start, end));
