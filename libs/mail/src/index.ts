@@ -79,3 +79,8 @@ export { ApplySieveScript, MAX_APPLIED_MAILS, appliedRulesSchema, type AppliedRu
 export { imapMailboxState, type ImapMailboxState } from './imap/imap-mailbox-state';
 export { ImapMessages, type ImapMessage, type ImapFlagChange } from './imap/imap-messages';
 export type { ImapMessageFlags } from './imap/imap-message-flags';
+export { ImapFlagChanges, type ImapFlagStore, type ImapFlagStoreOutcome, type ImapStoredFlags } from './imap/imap-flag-store';
+export { ImapMailTransfers, ImapOverQuotaError, type ImapTransfer } from './imap/imap-mail-transfers';
+export { ImapExpunge } from './imap/imap-expunge';
+export { imapSearch } from './imap/imap-search';
+export type { ImapSearchCriterion, ImapSearchField, ImapSearchFlag } from './imap/imap-search-sql';
