@@ -3,7 +3,19 @@ import { signInMailClientWith } from '@letterbox/accounts';
 import { databaseFromSettings, readRouting } from '@letterbox/db';
 import { ConnectionLimits, ImapMailboxes, ImapServer } from '@letterbox/imap';
 import { createMailAnnouncer, eventSubscriberConnection, UserEventFeed } from '@letterbox/events';
-import { BulkMailChanges, ChangeMailsInBulk, imapMailboxState, ImapMessages, MailboxQueries, MailMimeTrees, MailSectionReader } from '@letterbox/mail';
+import {
+  BulkMailChanges,
+  ChangeMailsInBulk,
+  ImapExpunge,
+  ImapFlagChanges,
+  ImapMailTransfers,
+  imapMailboxState,
+  ImapMessages,
+  imapSearch,
+  MailboxQueries,
+  MailMimeTrees,
+  MailSectionReader,
+} from '@letterbox/mail';
 import { watchTlsKeyPair } from '@letterbox/mail-listeners';
 import { postgresCheck, redisCheck, type DependencyCheck } from '@letterbox/observability';
 import { redisConnection, whenReady } from '@letterbox/redis';
@@ -68,6 +80,10 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
       mailboxState: (userId, mailboxId) => imapMailboxState(db, userId, mailboxId),
       sections: new MailSectionReader(blobs),
       mimeTrees: new MailMimeTrees(db, blobs),
+      flagChanges: new ImapFlagChanges(db, announcer),
+      transfers: new ImapMailTransfers(db, announcer, config.USER_QUOTA_BYTES),
+      expunger: new ImapExpunge(db, announcer),
+      search: (userId, mailboxId, criterion) => imapSearch(db, userId, mailboxId, criterion),
       markSeen: async (userId, mailIds) => void (await seen.apply(userId, { ids: mailIds }, { changes: { seen: true } })),
       doorbell: eventDoorbell(feed),
       limits: new ConnectionLimits({ perAddress: config.IMAP_MAX_CONNECTIONS_PER_ADDRESS, perUser: config.IMAP_MAX_CONNECTIONS_PER_USER }),

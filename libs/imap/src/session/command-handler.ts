@@ -1,7 +1,17 @@
 import type { Readable } from 'node:stream';
 import type { SecureContext } from 'node:tls';
 import type { MailClientUser } from '@letterbox/accounts';
-import type { ImapMailboxState, ImapMessages, MailMimeTrees, MailSectionReader } from '@letterbox/mail';
+import type {
+  ImapExpunge,
+  ImapFlagChanges,
+  ImapMailboxState,
+  ImapMailTransfers,
+  ImapMessages,
+  ImapSearchCriterion,
+  ImapSearchResult,
+  MailMimeTrees,
+  MailSectionReader,
+} from '@letterbox/mail';
 import type { ImapMailboxes } from '../mailboxes/imap-mailboxes';
 import type { ResponsePart } from '../protocol/response-format';
 import type { Token } from '../protocol/tokens';
@@ -25,6 +35,14 @@ export interface ImapServices {
   mimeTrees: MailMimeTrees;
   /** Sets \Seen on the user's mails the way the webmail does, announcing it to their other clients. */
   markSeen(userId: number, mailIds: number[]): Promise<void>;
+  /** STORE: flags of a mailbox's mails by UID, changed and announced as the webmail's changes are. */
+  flagChanges: ImapFlagChanges;
+  /** COPY and MOVE between the user's mailboxes, answering the destination's UIDs. */
+  transfers: ImapMailTransfers;
+  /** EXPUNGE: a mailbox's \Deleted mails deleted for good. */
+  expunger: ImapExpunge;
+  /** SEARCH: the UIDs of a mailbox's mails that match. */
+  search(userId: number, mailboxId: number, criterion: ImapSearchCriterion): Promise<ImapSearchResult>;
   /** Rings when the user's mail may have changed, from whatever process changed it. */
   doorbell: MailDoorbell;
   limits: ConnectionLimits;

@@ -53,7 +53,7 @@ describe('IMAP writes and SEARCH on a mailbox, through the statements the webmai
 
   const store = async (mailboxId: number, subject: string, body: string, from?: string) =>
     storeMail(db, blobs, { userId: user.id, mailboxId, eml: eml(subject, body, from), receivedAt: new Date('2026-11-03T10:00:00Z') });
-  const search = (mailboxId: number, criterion: ImapSearchCriterion) => imapSearch(db, user.id, mailboxId, criterion);
+  const search = async (mailboxId: number, criterion: ImapSearchCriterion) => (await imapSearch(db, user.id, mailboxId, criterion)).uids;
 
   test('STORE adds, removes and replaces flags and keywords, leaving mails already as asked; UNCHANGEDSINCE reports the others', async () => {
     const box = archive;
