@@ -8,7 +8,17 @@ import { primaryOnly, readRouting, type Database } from '@letterbox/db';
 import { createMailAnnouncer, mailCreatedEvents, type MailAnnouncer } from '@letterbox/events';
 import { ChangeMail, MailboxChanges, MailQueries, MailUpdates, storeMail } from '@letterbox/mail';
 import { redisConnection, type RedisConnection } from '@letterbox/redis';
-import { createTestUser, freePort, testBlobStore, testDatabase, testQueuePrefix, waitFor, writeTestCertificate, type TestUser } from '@letterbox/testing';
+import {
+  createTestUser,
+  freePort,
+  setTestQuota,
+  testBlobStore,
+  testDatabase,
+  testQueuePrefix,
+  waitFor,
+  writeTestCertificate,
+  type TestUser,
+} from '@letterbox/testing';
 import { loadImapConfig } from './imap.config';
 import { startImap, type RunningImap } from './start-imap';
 import { RawImapClient } from './testing/raw-imap-client';
@@ -657,6 +667,31 @@ describe('the IMAP app: STORE, COPY, MOVE, EXPUNGE and SEARCH as mail clients do
     assert.equal(result.copy, 'OK');
     assert.deepEqual(result.expunge, ['OK', ['2']]);
     assert.deepEqual(await messagesIn(user.mailboxes.inbox), [1]);
+  });
+
+  test('imapflow: APPEND to Drafts and Sent with flags and an internal date answers APPENDUID; past the quota, OVERQUOTA', async () => {
+    const client = flow();
+    await client.connect();
+    try {
+      const draft = mail('Draft in progress', 'Not finished yet.');
+      const appended = await client.append('Drafts', draft, ['\\Seen', '$Work'], new Date('2026-10-01T08:30:00Z'));
+      assert.ok(appended && appended.uid === 1 && appended.uidValidity);
+      const record = await new MailQueries(primaryOnly(db.sql)).record(user.id, await mailIdOf(user.mailboxes.drafts, 1));
+      assert.deepEqual(
+        [record.mailboxId, record.subject, record.seen, record.receivedAt],
+        [user.mailboxes.drafts, 'Draft in progress', true, '2026-10-01T08:30:00.000Z'],
+      );
+      const sent = await client.append('Sent', mail('Sent from a phone', 'Sent.'), ['\\Seen']);
+      assert.ok(sent && sent.uid === 1);
+      await client.mailboxOpen('Drafts');
+      const [fetched] = await client.fetchAll('1', { flags: true }, { uid: true });
+      assert.deepEqual([...fetched.flags!].sort(), ['$Work', '\\Draft', '\\Seen']);
+      await setTestQuota(db, user.id, 1);
+      await assert.rejects(client.append('INBOX', mail('Too much', 'x')), (error: { serverResponseCode?: string }) => error.serverResponseCode === 'OVERQUOTA');
+    } finally {
+      await setTestQuota(db, user.id, null);
+      await client.logout();
+    }
   });
 
   const messagesIn = async (mailboxId: number) =>

@@ -6,6 +6,7 @@ import { createMailAnnouncer, eventSubscriberConnection, UserEventFeed } from '@
 import {
   BulkMailChanges,
   ChangeMailsInBulk,
+  ImapAppend,
   ImapExpunge,
   ImapFlagChanges,
   ImapMailTransfers,
@@ -83,6 +84,7 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
       flagChanges: new ImapFlagChanges(db, announcer),
       transfers: new ImapMailTransfers(db, announcer, config.USER_QUOTA_BYTES),
       expunger: new ImapExpunge(db, announcer),
+      appender: new ImapAppend(db, blobs, announcer, config.USER_QUOTA_BYTES),
       search: (userId, mailboxId, criterion) => imapSearch(db, userId, mailboxId, criterion),
       markSeen: async (userId, mailIds) => void (await seen.apply(userId, { ids: mailIds }, { changes: { seen: true } })),
       doorbell: eventDoorbell(feed),

@@ -1,4 +1,5 @@
 import type { CommandHandler } from '../session/command-handler';
+import { append } from './append';
 import { authenticate } from './authenticate';
 import { capability } from './capability';
 import { check } from './check';
@@ -57,4 +58,5 @@ export const COMMANDS: ReadonlyMap<string, CommandHandler> = new Map([
   ['UID EXPUNGE', expunge],
   ['SEARCH', search],
   ['UID SEARCH', search],
+  ['APPEND', append],
 ]);

@@ -50,7 +50,8 @@ export function parseStoreCommand(args: Token[]): StoreCommand {
   };
 }
 
-function storedFlags(tokens: Token[]): ImapStoredFlags {
+/** A STORE or APPEND flag list: the system flags a client may set, and keywords. */
+export function storedFlags(tokens: Token[]): ImapStoredFlags {
   const flags: ImapStoredFlags = { seen: false, flagged: false, answered: false, forwarded: false, deleted: false, keywords: [] };
   for (const token of tokens) {
     const flag = atomOf(token, 'a flag');

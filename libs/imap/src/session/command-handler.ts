@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { SecureContext } from 'node:tls';
 import type { MailClientUser } from '@letterbox/accounts';
 import type {
+  ImapAppend,
   ImapExpunge,
   ImapFlagChanges,
   ImapMailboxState,
@@ -41,6 +42,8 @@ export interface ImapServices {
   transfers: ImapMailTransfers;
   /** EXPUNGE: a mailbox's \Deleted mails deleted for good. */
   expunger: ImapExpunge;
+  /** APPEND: a message stored in a mailbox as mail is stored, answering its UID. */
+  appender: ImapAppend;
   /** SEARCH: the UIDs of a mailbox's mails that match. */
   search(userId: number, mailboxId: number, criterion: ImapSearchCriterion): Promise<ImapSearchResult>;
   /** Rings when the user's mail may have changed, from whatever process changed it. */

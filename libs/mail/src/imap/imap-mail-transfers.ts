@@ -2,8 +2,8 @@ import type { PoolClient } from 'pg';
 import { inTransaction, namedStatement, type Database } from '@letterbox/db';
 import { bulkChangeEvents, mailCreatedEvents, type MailAnnouncer } from '@letterbox/events';
 import { MailboxLockedError, MailboxNotFoundError } from '../mail-errors';
-import { MESSAGE_COLUMNS } from '../store/mail-row-columns';
-import { ATTACHMENT_COLUMNS } from '../store/mail-row-columns';
+import { ATTACHMENT_COLUMNS, MESSAGE_COLUMNS } from '../store/mail-row-columns';
+import { imapUsage } from './imap-usage';
 
 /** A COPY or MOVE done: each source UID with the UID its mail has in the destination (COPYUID), in source UID order. */
 export interface ImapTransfer {
@@ -67,8 +67,6 @@ SELECT s.new_id AS id, s.uid FROM source s JOIN copied c ON c.id = s.new_id`,
 
 const NEW_UIDS = namedStatement('imap-new-uids', 'SELECT mail_id, uid FROM mail_uids WHERE mail_id = ANY($1::int8[]) AND mailbox_id = $2');
 
-const USAGE = namedStatement('imap-usage', 'SELECT used_bytes, coalesce(quota_bytes, $2) AS quota_bytes FROM users WHERE id = $1');
-
 /**
  * IMAP's COPY and MOVE between a user's mailboxes (RFC 3501 6.4.7, RFC 6851): one statement each, the
  * mailbox counters, threads' counts, UIDs and MODSEQs following by their triggers, announced once committed.
@@ -105,9 +103,8 @@ export class ImapMailTransfers {
   /** The users' trigger has counted the copies and holds the user's row until commit: concurrent copies cannot both slip under. */
   private async refuseIfPastQuota(client: PoolClient, userId: number, copies: number): Promise<void> {
     if (copies === 0) return;
-    const { rows } = await client.query<{ used_bytes: string; quota_bytes: string }>({ ...USAGE, values: [userId, this.defaultQuotaBytes] });
-    const usage = rows[0];
-    if (usage && Number(usage.used_bytes) > Number(usage.quota_bytes)) throw new ImapOverQuotaError(userId, Number(usage.quota_bytes));
+    const { usedBytes, quotaBytes } = await imapUsage(client, userId, this.defaultQuotaBytes);
+    if (usedBytes > quotaBytes) throw new ImapOverQuotaError(userId, quotaBytes);
   }
 }
 
