@@ -20,8 +20,8 @@ const SYSTEM: Record<string, keyof Omit<ImapStoredFlags, 'keywords'> | undefined
   '\\RECENT': undefined,
 };
 const ITEM = /^([+-]?)FLAGS(\.SILENT)?$/;
-/** RFC 3501 atom-specials and the flag-keyword's own limits: what a keyword may not contain. */
-const KEYWORD = /^[^\s(){%*"\\\]\x00-\x1f\x7f]{1,100}$/;
+/** RFC 3501's atom-specials, which a keyword may not contain (the parser's atoms have no control characters already). */
+const KEYWORD = /^[^\s(){%*"\\\]]{1,100}$/;
 
 /** `STORE set [(UNCHANGEDSINCE n)] [+|-]FLAGS[.SILENT] (flags)` (RFC 3501 6.4.6, RFC 7162 3.1.3). */
 export function parseStoreCommand(args: Token[]): StoreCommand {
