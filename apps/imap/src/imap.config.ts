@@ -42,6 +42,8 @@ export function loadImapConfig(env: NodeJS.ProcessEnv = process.env) {
       /** Largest literal of a command, and largest command (its lines and literals), in bytes. */
       IMAP_MAX_LITERAL_BYTES: count(1024 ** 2, 200 * 1024 ** 2),
       IMAP_MAX_COMMAND_BYTES: count(2 * 1024 ** 2, 200 * 1024 ** 2),
+      /** Largest message APPEND takes (streamed to storage, never held), in bytes. */
+      IMAP_MAX_APPEND_BYTES: count(50 * 1024 ** 2, 1024 ** 3),
       ...requestDatabaseConfig,
       ...redisConfig,
       ...storageConfig,

@@ -692,6 +692,17 @@ describe('the IMAP app: STORE, COPY, MOVE, EXPUNGE and SEARCH as mail clients do
       await setTestQuota(db, user.id, null);
       await client.logout();
     }
+    const { client: raw } = await RawImapClient.connect(imap.port);
+    try {
+      await raw.command('a', `LOGIN ${user.email} "${user.password}"`);
+      assert.match((await raw.command('b', `APPEND INBOX {${100 * 1024 ** 2}}`)).join('\n'), /^b NO \[TOOBIG\]/m);
+      const streamed = mail('Streamed', 'Sent with LITERAL+.');
+      raw.write(`c APPEND INBOX (\\Flagged) {${streamed.length}+}\r\n`);
+      raw.write(Buffer.concat([streamed, Buffer.from('\r\n')]));
+      assert.match((await raw.until('c')).join('\n'), /^c OK \[APPENDUID \d+ \d+\] APPEND completed/m);
+    } finally {
+      await raw.command('z', 'LOGOUT');
+    }
   });
 
   const messagesIn = async (mailboxId: number) =>

@@ -85,6 +85,7 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
       transfers: new ImapMailTransfers(db, announcer, config.USER_QUOTA_BYTES),
       expunger: new ImapExpunge(db, announcer),
       appender: new ImapAppend(db, blobs, announcer, config.USER_QUOTA_BYTES),
+      appendLimit: config.IMAP_MAX_APPEND_BYTES,
       search: (userId, mailboxId, criterion) => imapSearch(db, userId, mailboxId, criterion),
       markSeen: async (userId, mailIds) => void (await seen.apply(userId, { ids: mailIds }, { changes: { seen: true } })),
       doorbell: eventDoorbell(feed),

@@ -2,10 +2,7 @@ import { parseSearchCommand, type SearchReturn } from '../protocol/search-keys';
 import { formatSequenceSet } from '../protocol/sequence-set';
 import { ImapCommandError } from '../protocol/tokens';
 import { asksModseq, searchCriterion } from '../selected/search-criterion';
-import { ok, type CommandHandler, type Session } from '../session/command-handler';
-
-/** Numbers written to the socket at a time in a `* SEARCH` answer: a search of 1:* over a million is megabytes. */
-const WRITE_CHUNK = 10_000;
+import { ok, type CommandHandler } from '../session/command-handler';
 
 /**
  * SEARCH and UID SEARCH (RFC 3501 6.4.4) with ESEARCH's RETURN (RFC 4731) and CONDSTORE's MODSEQ (RFC 7162 3.1.5):
@@ -26,8 +23,7 @@ export const search: CommandHandler = {
     const found = await services.search(session.userId(), mailbox.mailboxId, criterion);
     const numbers = byUid ? found.uids.filter((uid) => mailbox.seqOf(uid) !== undefined) : found.uids.flatMap((uid) => mailbox.seqOf(uid) ?? []);
     const modseq = withModseq && numbers.length > 0 ? found.highestModseq : undefined;
-    if (command.returns) await session.write(esearchLine(tag, byUid, command.returns, numbers, modseq));
-    else await writeSearchLine(session, numbers, modseq);
+    await session.write([command.returns ? esearchLine(tag, byUid, command.returns, numbers, modseq) : searchLine(numbers, modseq)]);
     return ok(`${name} completed`);
   },
 };
@@ -41,11 +37,10 @@ export function esearchLine(tag: string, byUid: boolean, returns: SearchReturn[]
   if (asked.has('COUNT')) parts.push(`COUNT ${numbers.length}`);
   if (asked.has('ALL') && numbers.length > 0) parts.push(`ALL ${formatSequenceSet(numbers)}`);
   if (modseq !== undefined) parts.push(`MODSEQ ${modseq}`);
-  return `${parts.join(' ')}\r\n`;
+  return parts.join(' ');
 }
 
-async function writeSearchLine(session: Session, numbers: number[], modseq: number | undefined): Promise<void> {
-  await session.write('* SEARCH');
-  for (let from = 0; from < numbers.length; from += WRITE_CHUNK) await session.write(` ${numbers.slice(from, from + WRITE_CHUNK).join(' ')}`);
-  await session.write(`${modseq === undefined ? '' : ` (MODSEQ ${modseq})`}\r\n`);
+/** `* SEARCH 2 5 9 (MODSEQ 12)`: a search of 1:* over a million messages is a line of megabytes, written with backpressure. */
+function searchLine(numbers: number[], modseq: number | undefined): string {
+  return `* SEARCH${numbers.length > 0 ? ' ' : ''}${numbers.join(' ')}${modseq === undefined ? '' : ` (MODSEQ ${modseq})`}`;
 }

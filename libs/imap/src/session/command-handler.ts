@@ -45,6 +45,8 @@ export interface ImapServices {
   expunger: ImapExpunge;
   /** APPEND: a message stored in a mailbox as mail is stored, answering its UID. */
   appender: ImapAppend;
+  /** The largest message APPEND takes, in bytes: past it, NO [TOOBIG] before it is read. */
+  appendLimit: number;
   /** SEARCH: the UIDs of a mailbox's mails that match. */
   search(userId: number, mailboxId: number, criterion: ImapSearchCriterion): Promise<ImapSearchResult>;
   /** Rings when the user's mail may have changed, from whatever process changed it. */

@@ -40,6 +40,12 @@ export class ImapAppend {
     private readonly defaultQuotaBytes: number,
   ) {}
 
+  /** Whether `bytes` more fit in the user's quota: asked before the message is read. */
+  async fits(userId: number, bytes: number): Promise<boolean> {
+    const { usedBytes, quotaBytes } = await imapUsage(this.db.sql, userId, this.defaultQuotaBytes);
+    return usedBytes + bytes <= quotaBytes;
+  }
+
   async append(
     userId: number,
     mailboxId: number,
