@@ -21,6 +21,7 @@ import {
 } from '@letterbox/testing';
 import { loadImapConfig } from './imap.config';
 import { startImap, type RunningImap } from './start-imap';
+import { plaintextFlow, plaintextImapConfig } from './testing/plaintext-imap';
 import { RawImapClient } from './testing/raw-imap-client';
 
 const WRONG_PASSWORDS_ALLOWED = 3;
@@ -310,14 +311,7 @@ describe('the IMAP app: selected mailboxes, FETCH, and changes from anywhere as 
          FROM ids, mails t WHERE t.id = $1`,
       [template.id, MANY],
     );
-    const config = loadImapConfig({
-      ...process.env,
-      IMAP_HOST: '127.0.0.1',
-      IMAP_PORT: String(await freePort()),
-      OPS_PORT: '0',
-      IMAP_ALLOW_PLAINTEXT: 'true',
-      QUEUE_PREFIX: testQueuePrefix(),
-    });
+    const config = await plaintextImapConfig();
     imap = await startImap(config);
     redis = redisConnection(config, 'fail-fast', 'imap test announcer');
     announcer = createMailAnnouncer({ redis, queuePrefix: config.QUEUE_PREFIX, writes: readRouting(db, redis, config.QUEUE_PREFIX) });
@@ -329,17 +323,7 @@ describe('the IMAP app: selected mailboxes, FETCH, and changes from anywhere as 
     await db.close();
   });
 
-  const flow = (options: Partial<ConstructorParameters<typeof ImapFlow>[0]> = {}) =>
-    new ImapFlow({
-      host: '127.0.0.1',
-      port: imap.port,
-      secure: false,
-      doSTARTTLS: false,
-      auth: { user: user.email, pass: user.password },
-      logger: false,
-      disableAutoIdle: true,
-      ...options,
-    });
+  const flow = (options: Partial<ConstructorParameters<typeof ImapFlow>[0]> = {}) => plaintextFlow(imap.port, user, options);
 
   const mailIdOf = async (uid: number) =>
     Number(
@@ -555,14 +539,7 @@ describe('the IMAP app: STORE, COPY, MOVE, EXPUNGE and SEARCH as mail clients do
       ['Invoice', 'Invoice number 42.'],
     ];
     for (const [subject, body] of bodies) await storeMail(db, blobs, { userId: user.id, mailboxId: user.mailboxes.inbox, eml: mail(subject, body) });
-    const config = loadImapConfig({
-      ...process.env,
-      IMAP_HOST: '127.0.0.1',
-      IMAP_PORT: String(await freePort()),
-      OPS_PORT: '0',
-      IMAP_ALLOW_PLAINTEXT: 'true',
-      QUEUE_PREFIX: testQueuePrefix(),
-    });
+    const config = await plaintextImapConfig();
     imap = await startImap(config);
   });
 
@@ -571,16 +548,7 @@ describe('the IMAP app: STORE, COPY, MOVE, EXPUNGE and SEARCH as mail clients do
     await db.close();
   });
 
-  const flow = () =>
-    new ImapFlow({
-      host: '127.0.0.1',
-      port: imap.port,
-      secure: false,
-      doSTARTTLS: false,
-      auth: { user: user.email, pass: user.password },
-      logger: false,
-      disableAutoIdle: true,
-    });
+  const flow = () => plaintextFlow(imap.port, user);
 
   const mailIdOf = async (mailboxId: number, uid: number) =>
     Number((await db.sql.query<{ mail_id: string }>('SELECT mail_id FROM mail_uids WHERE mailbox_id = $1 AND uid = $2', [mailboxId, uid])).rows[0].mail_id);
