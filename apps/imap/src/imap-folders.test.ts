@@ -6,7 +6,7 @@ import { MailboxChanges, MailboxQueries, storeMail } from '@letterbox/mail';
 import { createTestUser, testBlobStore, testDatabase, type TestUser } from '@letterbox/testing';
 import { loadImapConfig } from './imap.config';
 import { startImap, type RunningImap } from './start-imap';
-import { plaintextImapEnv } from './testing/plaintext-imap-env';
+import { plaintextImapEnv } from './testing/plaintext-imap';
 import { RawImapClient } from './testing/raw-imap-client';
 
 describe('the IMAP app: CREATE, RENAME and DELETE change folders as the webmail does', () => {

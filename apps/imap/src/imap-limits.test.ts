@@ -5,7 +5,7 @@ import type { Database } from '@letterbox/db';
 import { createTestUser, testDatabase, type TestUser } from '@letterbox/testing';
 import { loadImapConfig } from './imap.config';
 import { startImap, type RunningImap } from './start-imap';
-import { plaintextImapEnv } from './testing/plaintext-imap-env';
+import { plaintextImapEnv } from './testing/plaintext-imap';
 import { RawImapClient } from './testing/raw-imap-client';
 
 const PER_ADDRESS = 4;

@@ -7,6 +7,7 @@ import {
   opsConfig,
   pemFileSetting,
   portFrom,
+  quotaConfig,
   redisConfig,
   requestDatabaseConfig,
   storageConfig,
@@ -41,9 +42,12 @@ export function loadImapConfig(env: NodeJS.ProcessEnv = process.env) {
       /** Largest literal of a command, and largest command (its lines and literals), in bytes. */
       IMAP_MAX_LITERAL_BYTES: count(1024 ** 2, 200 * 1024 ** 2),
       IMAP_MAX_COMMAND_BYTES: count(2 * 1024 ** 2, 200 * 1024 ** 2),
+      /** Largest message APPEND takes (streamed to storage, never held), in bytes. */
+      IMAP_MAX_APPEND_BYTES: count(50 * 1024 ** 2, 1024 ** 3),
       ...requestDatabaseConfig,
       ...redisConfig,
       ...storageConfig,
+      ...quotaConfig,
       SIGN_IN_MAX_FAILURES_PER_ACCOUNT: authConfig.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
       SIGN_IN_MAX_FAILURES_PER_CLIENT: authConfig.SIGN_IN_MAX_FAILURES_PER_CLIENT,
       SIGN_IN_WINDOW_SECONDS: authConfig.SIGN_IN_WINDOW_SECONDS,

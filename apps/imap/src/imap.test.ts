@@ -4,14 +4,24 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { ImapFlow } from 'imapflow';
-import { readRouting, type Database } from '@letterbox/db';
+import { primaryOnly, readRouting, type Database } from '@letterbox/db';
 import { createMailAnnouncer, mailCreatedEvents, type MailAnnouncer } from '@letterbox/events';
-import { ChangeMail, MailboxChanges, MailUpdates, storeMail } from '@letterbox/mail';
+import { ChangeMail, MailboxChanges, MailQueries, MailUpdates, storeMail } from '@letterbox/mail';
 import { redisConnection, type RedisConnection } from '@letterbox/redis';
-import { createTestUser, freePort, testBlobStore, testDatabase, testQueuePrefix, waitFor, writeTestCertificate, type TestUser } from '@letterbox/testing';
+import {
+  createTestUser,
+  freePort,
+  setTestQuota,
+  testBlobStore,
+  testDatabase,
+  testQueuePrefix,
+  waitFor,
+  writeTestCertificate,
+  type TestUser,
+} from '@letterbox/testing';
 import { loadImapConfig } from './imap.config';
 import { startImap, type RunningImap } from './start-imap';
-import { plaintextImapEnv } from './testing/plaintext-imap-env';
+import { plaintextFlow, plaintextImapConfig } from './testing/plaintext-imap';
 import { RawImapClient } from './testing/raw-imap-client';
 
 const WRONG_PASSWORDS_ALLOWED = 3;
@@ -305,7 +315,7 @@ describe('the IMAP app: selected mailboxes, FETCH, and changes from anywhere as 
          FROM ids, mails t WHERE t.id = $1`,
       [template.id, MANY],
     );
-    const config = loadImapConfig(await plaintextImapEnv());
+    const config = await plaintextImapConfig();
     imap = await startImap(config);
     redis = redisConnection(config, 'fail-fast', 'imap test announcer');
     announcer = createMailAnnouncer({ redis, queuePrefix: config.QUEUE_PREFIX, writes: readRouting(db, redis, config.QUEUE_PREFIX) });
@@ -317,7 +327,7 @@ describe('the IMAP app: selected mailboxes, FETCH, and changes from anywhere as 
     await db.close();
   });
 
-  const flow = (options: FlowOptions = {}) => imapFlow(imap.port, user, { doSTARTTLS: false, ...options });
+  const flow = (options: Partial<ConstructorParameters<typeof ImapFlow>[0]> = {}) => plaintextFlow(imap.port, user, options);
 
   const mailIdOf = async (uid: number) =>
     Number(
@@ -505,4 +515,168 @@ describe('the IMAP app: selected mailboxes, FETCH, and changes from anywhere as 
     assert.equal(result.part, 'Hello in part one');
     assert.match(result.status, new RegExp(`^"INBOX" \\(MESSAGES ${exists} UIDNEXT \\d+ UIDVALIDITY \\d+ HIGHESTMODSEQ \\d+\\)$`));
   });
+});
+
+describe('the IMAP app: STORE, COPY, MOVE, EXPUNGE and SEARCH as mail clients do them', () => {
+  const blobs = testBlobStore();
+  let db: Database;
+  let imap: RunningImap;
+  let user: TestUser;
+  let archive: number;
+  const KOREAN = '회의록';
+
+  const mail = (subject: string, body: string) =>
+    Buffer.from(
+      `From: Ann <ann@x.test>\r\nTo: someone@x.test\r\nSubject: ${subject}\r\nMessage-ID: <${subject.replace(/\W/g, '')}@x.test>\r\n` +
+        `Content-Type: text/plain; charset=utf-8\r\n\r\n${body}\r\n`,
+    );
+
+  before(async () => {
+    db = testDatabase();
+    user = await createTestUser(db, 'imap-write');
+    archive = (await new MailboxChanges(db.sql, async () => true).create(user.id, 'Archive')).id;
+    const bodies: Array<[string, string]> = [
+      ['Zeppelin', 'The zeppelin leaves at noon.'],
+      ['Meeting', `내일 ${KOREAN}을 공유합니다.`],
+      ['Lunch', 'Sandwiches for everyone.'],
+      ['Report', 'The quarterly report is attached.'],
+      ['Invoice', 'Invoice number 42.'],
+    ];
+    for (const [subject, body] of bodies) await storeMail(db, blobs, { userId: user.id, mailboxId: user.mailboxes.inbox, eml: mail(subject, body) });
+    const config = await plaintextImapConfig();
+    imap = await startImap(config);
+  });
+
+  after(async () => {
+    await imap.close();
+    await db.close();
+  });
+
+  const flow = () => plaintextFlow(imap.port, user);
+
+  const mailIdOf = async (mailboxId: number, uid: number) =>
+    Number((await db.sql.query<{ mail_id: string }>('SELECT mail_id FROM mail_uids WHERE mailbox_id = $1 AND uid = $2', [mailboxId, uid])).rows[0].mail_id);
+
+  test('imapflow: SEARCH a body word and a Korean word, flag a mail (the webmail reads it flagged), MOVE with COPYUID', async () => {
+    const client = flow();
+    await client.connect();
+    try {
+      for (const capability of ['UIDPLUS', 'MOVE', 'ESEARCH']) assert.ok(client.capabilities.has(capability), capability);
+      await client.mailboxOpen('INBOX');
+      assert.deepEqual(await client.search({ body: 'zeppelin' }, { uid: true }), [1]);
+      assert.deepEqual(await client.search({ body: KOREAN }, { uid: true }), [2]);
+      assert.deepEqual(await client.search({ subject: 'lunch', seen: false }, { uid: true }), [3]);
+      assert.deepEqual(await client.search({ or: [{ uid: '1' }, { body: 'invoice' }] }, { uid: true }), [1, 5]);
+
+      assert.ok(await client.messageFlagsAdd('1', ['\\Flagged', '$Work'], { uid: true }));
+      const record = await new MailQueries(primaryOnly(db.sql)).record(user.id, await mailIdOf(user.mailboxes.inbox, 1));
+      assert.equal(record.flagged, true);
+      const [fetched] = await client.fetchAll('1', { flags: true }, { uid: true });
+      assert.deepEqual([...fetched.flags!].sort(), ['$Work', '\\Flagged']);
+      assert.deepEqual(await client.search({ flagged: true }, { uid: true }), [1]);
+
+      const moved = await client.messageMove('3:4', 'Archive', { uid: true });
+      assert.ok(moved);
+      assert.deepEqual(
+        [...moved.uidMap!.entries()],
+        [
+          [3, 1],
+          [4, 2],
+        ],
+      );
+      assert.deepEqual(await client.search({ all: true }, { uid: true }), [1, 2, 5]);
+      assert.equal((client.mailbox as { exists: number }).exists, 3);
+      assert.deepEqual(await client.status('Archive', { messages: true, unseen: true }), { path: 'Archive', messages: 2, unseen: 2 });
+      assert.deepEqual(await client.status('INBOX', { messages: true }), { path: 'INBOX', messages: 3 });
+      const archived = await new MailQueries(primaryOnly(db.sql)).record(user.id, await mailIdOf(archive, 1));
+      assert.equal(archived.subject, 'Lunch');
+    } finally {
+      await client.logout();
+    }
+  });
+
+  test('imapflow: COPY keeps the original, \\Deleted and EXPUNGE delete for good; UID SEARCH RETURN answers ESEARCH', async () => {
+    const client = flow();
+    await client.connect();
+    try {
+      await client.mailboxOpen('INBOX');
+      const copied = await client.messageCopy('5', 'Archive', { uid: true });
+      assert.ok(copied);
+      assert.deepEqual([...copied.uidMap!.entries()], [[5, 3]]);
+      assert.deepEqual(await client.search({ all: true }, { uid: true }), [1, 2, 5]);
+      const mailId = await mailIdOf(user.mailboxes.inbox, 5);
+      assert.ok(await client.messageDelete('5', { uid: true }));
+      assert.deepEqual(await client.search({ all: true }, { uid: true }), [1, 2]);
+      const { rows } = await db.sql.query<{ deleted_at: Date | null }>('SELECT deleted_at FROM mails WHERE id = $1', [mailId]);
+      assert.ok(rows[0].deleted_at, 'deleted for good');
+      assert.deepEqual(await client.status('Archive', { messages: true }), { path: 'Archive', messages: 3 });
+    } finally {
+      await client.logout();
+    }
+    const { client: raw } = await RawImapClient.connect(imap.port);
+    try {
+      await raw.command('a', `LOGIN ${user.email} "${user.password}"`);
+      await raw.command('b', 'SELECT Archive');
+      const esearch = await raw.command('c', 'UID SEARCH RETURN (MIN MAX COUNT ALL) UNSEEN');
+      assert.deepEqual(esearch, ['* ESEARCH (TAG "c") UID MIN 1 MAX 3 COUNT 3 ALL 1:3', 'c OK UID SEARCH completed']);
+      assert.deepEqual(await raw.command('d', 'SEARCH RETURN (COUNT) TEXT nothingmatcheshere'), ['* ESEARCH (TAG "d") COUNT 0', 'd OK SEARCH completed']);
+      assert.deepEqual(await raw.command('e', 'SEARCH SUBJECT report'), ['* SEARCH 2', 'e OK SEARCH completed']);
+      const stored = await raw.command('f', 'STORE 1 (UNCHANGEDSINCE 0) +FLAGS (\\Seen)');
+      assert.equal(stored[stored.length - 1], 'f OK [MODIFIED 1] Some messages changed since UNCHANGEDSINCE');
+    } finally {
+      await raw.command('z', 'LOGOUT');
+    }
+  });
+
+  test("Python's imaplib: UID SEARCH CHARSET UTF-8 for a Korean word, UID STORE +FLAGS, UID COPY, EXPUNGE", async () => {
+    const script = path.join(__dirname, 'testing', 'imaplib_write.py');
+    const { stdout } = await promisify(execFile)('python3', [script, String(imap.port), user.email, user.password, KOREAN]);
+    const result = JSON.parse(stdout) as { korean: string; unseen: string; store: [string, string[]]; copy: string; expunge: [string, string[]] };
+    assert.equal(result.korean, '2');
+    assert.equal(result.unseen, '1 2');
+    assert.equal(result.store[0], 'OK');
+    assert.match(result.store[1].join(' '), /UID 2 FLAGS \(\\Flagged Work\)/);
+    assert.equal(result.copy, 'OK');
+    assert.deepEqual(result.expunge, ['OK', ['2']]);
+    assert.deepEqual(await messagesIn(user.mailboxes.inbox), [1]);
+  });
+
+  test('imapflow: APPEND to Drafts and Sent with flags and an internal date answers APPENDUID; past the quota, OVERQUOTA', async () => {
+    const client = flow();
+    await client.connect();
+    try {
+      const draft = mail('Draft in progress', 'Not finished yet.');
+      const appended = await client.append('Drafts', draft, ['\\Seen', '$Work'], new Date('2026-10-01T08:30:00Z'));
+      assert.ok(appended && appended.uid === 1 && appended.uidValidity);
+      const record = await new MailQueries(primaryOnly(db.sql)).record(user.id, await mailIdOf(user.mailboxes.drafts, 1));
+      assert.deepEqual(
+        [record.mailboxId, record.subject, record.seen, record.receivedAt],
+        [user.mailboxes.drafts, 'Draft in progress', true, '2026-10-01T08:30:00.000Z'],
+      );
+      const sent = await client.append('Sent', mail('Sent from a phone', 'Sent.'), ['\\Seen']);
+      assert.ok(sent && sent.uid === 1);
+      await client.mailboxOpen('Drafts');
+      const [fetched] = await client.fetchAll('1', { flags: true }, { uid: true });
+      assert.deepEqual([...fetched.flags!].sort(), ['$Work', '\\Draft', '\\Seen']);
+      await setTestQuota(db, user.id, 1);
+      await assert.rejects(client.append('INBOX', mail('Too much', 'x')), (error: { serverResponseCode?: string }) => error.serverResponseCode === 'OVERQUOTA');
+    } finally {
+      await setTestQuota(db, user.id, null);
+      await client.logout();
+    }
+    const { client: raw } = await RawImapClient.connect(imap.port);
+    try {
+      await raw.command('a', `LOGIN ${user.email} "${user.password}"`);
+      assert.match((await raw.command('b', `APPEND INBOX {${100 * 1024 ** 2}}`)).join('\n'), /^b NO \[TOOBIG\]/m);
+      const streamed = mail('Streamed', 'Sent with LITERAL+.');
+      raw.write(`c APPEND INBOX (\\Flagged) {${streamed.length}+}\r\n`);
+      raw.write(Buffer.concat([streamed, Buffer.from('\r\n')]));
+      assert.match((await raw.until('c')).join('\n'), /^c OK \[APPENDUID \d+ \d+\] APPEND completed/m);
+    } finally {
+      await raw.command('z', 'LOGOUT');
+    }
+  });
+
+  const messagesIn = async (mailboxId: number) =>
+    (await db.sql.query<{ uid: string }>('SELECT uid FROM mail_uids WHERE mailbox_id = $1 ORDER BY uid', [mailboxId])).rows.map((row) => Number(row.uid));
 });

@@ -1,23 +1,29 @@
 import type { CommandHandler } from '../session/command-handler';
+import { append } from './append';
 import { authenticate } from './authenticate';
 import { capability } from './capability';
 import { check } from './check';
 import { close } from './close';
 import { create } from './create';
 import { deleteMailbox } from './delete';
+import { copy } from './copy';
 import { enable } from './enable';
+import { expunge } from './expunge';
 import { fetch } from './fetch';
 import { id } from './id';
 import { idle } from './idle';
 import { list } from './list';
 import { login } from './login';
 import { logout } from './logout';
+import { move } from './move';
 import { namespace } from './namespace';
 import { rename } from './rename';
 import { noop } from './noop';
+import { search } from './search';
 import { select } from './select';
 import { starttls } from './starttls';
 import { status } from './status';
+import { store } from './store';
 import { subscribe } from './subscribe';
 import { unselect } from './unselect';
 
@@ -48,4 +54,15 @@ export const COMMANDS: ReadonlyMap<string, CommandHandler> = new Map([
   ['CREATE', create],
   ['RENAME', rename],
   ['DELETE', deleteMailbox],
+  ['STORE', store],
+  ['UID STORE', store],
+  ['COPY', copy],
+  ['UID COPY', copy],
+  ['MOVE', move],
+  ['UID MOVE', move],
+  ['EXPUNGE', expunge],
+  ['UID EXPUNGE', expunge],
+  ['SEARCH', search],
+  ['UID SEARCH', search],
+  ['APPEND', append],
 ]);

@@ -21,3 +21,18 @@ export function formatImapDateTime(date: Date): string {
   const time = `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
   return `"${day}-${MONTHS[date.getUTCMonth()]}-${date.getUTCFullYear()} ${time} +0000"`;
 }
+
+const DATE_TIME = /^ ?(\d{1,2})-([A-Za-z]{3})-(\d{4}) (\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2})$/;
+
+/** APPEND's date-time (`" 7-Jul-1996 02:44:25 -0700"`) as the instant it names. */
+export function parseImapDateTime(text: string): Date {
+  const match = DATE_TIME.exec(text);
+  const month = match ? MONTHS.findIndex((name) => name.toLowerCase() === match[2].toLowerCase()) : -1;
+  if (!match || month === -1) throw new ImapCommandError(`expected a date-time such as "7-Jul-1996 02:44:25 -0700", got ${text}`);
+  const [day, year, hours, minutes, seconds, zoneHours, zoneMinutes] = [1, 3, 4, 5, 6, 8, 9].map((index) => Number(match[index]));
+  const offset = (match[7] === '-' ? -1 : 1) * (zoneHours * 60 + zoneMinutes);
+  const date = new Date(Date.UTC(year, month, day, hours, minutes - offset, seconds));
+  if (new Date(Date.UTC(year, month, day)).getUTCDate() !== day || hours > 23 || minutes > 59 || seconds > 60)
+    throw new ImapCommandError(`no such time: ${text}`);
+  return date;
+}

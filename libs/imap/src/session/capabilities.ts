@@ -13,6 +13,9 @@ const ALWAYS = [
   'LIST-EXTENDED',
   'LIST-STATUS',
   'UNSELECT',
+  'UIDPLUS',
+  'MOVE',
+  'ESEARCH',
   ...ENABLEABLE,
 ];
 

@@ -1,6 +1,18 @@
 import type { SecureContext } from 'node:tls';
 import type { MailClientUser } from '@letterbox/accounts';
-import type { ChangeMailboxes, ImapMailboxState, ImapMessages, MailMimeTrees, MailSectionReader } from '@letterbox/mail';
+import type {
+  ChangeMailboxes,
+  ImapAppend,
+  ImapExpunge,
+  ImapFlagChanges,
+  ImapMailboxState,
+  ImapMailTransfers,
+  ImapMessages,
+  ImapSearchCriterion,
+  ImapSearchResult,
+  MailMimeTrees,
+  MailSectionReader,
+} from '@letterbox/mail';
 import type { ImapMailboxes } from '../mailboxes/imap-mailboxes';
 import type { LiteralIntake, LiteralRequest, StreamedLiteral } from '../protocol/literal-intake';
 import type { ResponsePart } from '../protocol/response-format';
@@ -26,6 +38,18 @@ export interface ImapServices {
   mimeTrees: MailMimeTrees;
   /** Sets \Seen on the user's mails the way the webmail does, announcing it to their other clients. */
   markSeen(userId: number, mailIds: number[]): Promise<void>;
+  /** STORE: flags of a mailbox's mails by UID, changed and announced as the webmail's changes are. */
+  flagChanges: ImapFlagChanges;
+  /** COPY and MOVE between the user's mailboxes, answering the destination's UIDs. */
+  transfers: ImapMailTransfers;
+  /** EXPUNGE: a mailbox's \Deleted mails deleted for good. */
+  expunger: ImapExpunge;
+  /** APPEND: a message stored in a mailbox as mail is stored, answering its UID. */
+  appender: ImapAppend;
+  /** The largest message APPEND takes, in bytes: past it, NO [TOOBIG] before it is read. */
+  appendLimit: number;
+  /** SEARCH: the UIDs of a mailbox's mails that match. */
+  search(userId: number, mailboxId: number, criterion: ImapSearchCriterion): Promise<ImapSearchResult>;
   /** Rings when the user's mail may have changed, from whatever process changed it. */
   doorbell: MailDoorbell;
   /** The folders lib the API changes folders through: CREATE, RENAME and DELETE count, announce and move mail as the webmail does. */

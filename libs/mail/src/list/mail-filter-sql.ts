@@ -229,6 +229,6 @@ function plannedEachTime({ from, subject, search }: MailListFilter): boolean {
   return Boolean(from || subject || search?.terms.length || search?.from || search?.to || search?.subject);
 }
 
-function containsPattern(text: string): string {
+export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { loadConfig, redisConfig } from '@letterbox/config';
+import { primaryOnly, type Database } from '@letterbox/db';
+import { createMailAnnouncer, type MailAnnouncer } from '@letterbox/events';
+import { workerConnection } from '@letterbox/queue';
+import type { RedisConnection } from '@letterbox/redis';
+import { createTestUser, testBlobStore, testDatabase, testQueuePrefix, unlinkKeys, type TestUser } from '@letterbox/testing';
+import { storeMail } from '../store/store-mail';
+import { ImapExpunge } from './imap-expunge';
+import { ImapFlagChanges } from './imap-flag-store';
+import { ImapMailTransfers, ImapOverQuotaError } from './imap-mail-transfers';
+import { imapMailboxState } from './imap-mailbox-state';
+import { ImapMessages } from './imap-messages';
+import { imapSearch } from './imap-search';
+import type { ImapSearchCriterion } from './imap-search-sql';
+
+const NONE = { seen: false, flagged: false, answered: false, forwarded: false, deleted: false, keywords: [] };
+
+function eml(subject: string, body: string, from = 'alice@example.com'): Buffer {
+  return Buffer.from(
+    `From: Alice <${from}>\r\nTo: bob@example.com\r\nSubject: ${subject}\r\nDate: Tue, 03 Nov 2026 10:00:00 +0000\r\n` +
+      `Message-ID: <${subject.replace(/\W/g, '')}-${Math.random()}@example.com>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${body}\r\n`,
+  );
+}
+
+describe('IMAP writes and SEARCH on a mailbox, through the statements the webmail changes mail with', () => {
+  const blobs = testBlobStore();
+  const prefix = testQueuePrefix();
+  let db: Database;
+  let redis: RedisConnection;
+  let user: TestUser;
+  let announcer: MailAnnouncer;
+  let flags: ImapFlagChanges;
+  let messages: ImapMessages;
+  let archive: number;
+
+  before(async () => {
+    db = testDatabase();
+    redis = workerConnection(loadConfig(redisConfig));
+    user = await createTestUser(db, 'imap-writes');
+    announcer = createMailAnnouncer({ redis, queuePrefix: prefix, writes: primaryOnly(db.sql) });
+    flags = new ImapFlagChanges(db, announcer);
+    messages = new ImapMessages(db);
+    archive = (await db.prisma.mailbox.create({ data: { userId: user.id, name: 'IMAP archive', role: 'custom' } })).id;
+  });
+
+  after(async () => {
+    if (redis) await unlinkKeys(redis, `${prefix}:*`);
+    redis?.disconnect();
+    await db?.close();
+  });
+
+  const store = async (mailboxId: number, subject: string, body: string, from?: string) =>
+    storeMail(db, blobs, { userId: user.id, mailboxId, eml: eml(subject, body, from), receivedAt: new Date('2026-11-03T10:00:00Z') });
+  const search = async (mailboxId: number, criterion: ImapSearchCriterion) => (await imapSearch(db, user.id, mailboxId, criterion)).uids;
+
+  test('STORE adds, removes and replaces flags and keywords, leaving mails already as asked; UNCHANGEDSINCE reports the others', async () => {
+    const box = archive;
+    await store(box, 'Flags one', 'first');
+    await store(box, 'Flags two', 'second');
+    const [one, two] = await messages.uids(user.id, box);
+    const added = await flags.store(user.id, box, [one, two], { mode: 'add', flags: { ...NONE, seen: true, keywords: ['Work'] } });
+    assert.deepEqual(added, { changed: [one, two], modified: [] });
+    assert.equal((await imapMailboxState(db, user.id, box))!.unseen, 0);
+    const again = await flags.store(user.id, box, [one], { mode: 'add', flags: { ...NONE, seen: true } });
+    assert.deepEqual(again.changed, []);
+    await flags.store(user.id, box, [one], { mode: 'remove', flags: { ...NONE, seen: true, keywords: ['Work'] } });
+    const [first] = await messages.byUids(user.id, box, [one]);
+    assert.deepEqual([first.flags.seen, first.flags.keywords], [false, []]);
+    const modseq = first.modseq;
+    await flags.store(user.id, box, [two], { mode: 'replace', flags: { ...NONE, flagged: true, deleted: true } });
+    const [second] = await messages.byUids(user.id, box, [two]);
+    assert.deepEqual([second.flags.seen, second.flags.flagged, second.flags.deleted, second.flags.keywords], [false, true, true, []]);
+    const conditional = await flags.store(user.id, box, [one, two], { mode: 'add', flags: { ...NONE, answered: true }, unchangedSince: modseq });
+    assert.deepEqual(conditional, { changed: [one], modified: [two] });
+  });
+
+  test('MOVE and COPY answer the UIDs in the destination; counters follow; a copy past the quota is refused', async () => {
+    const transfers = new ImapMailTransfers(db, announcer, 10 * 1024 ** 3);
+    const from = user.mailboxes.inbox;
+    await store(from, 'Move me', 'moving');
+    await store(from, 'Copy me', 'copying');
+    const [moved, copied] = await messages.uids(user.id, from);
+    const target = archive;
+    const before = (await imapMailboxState(db, user.id, target))!;
+    const move = await transfers.move(user.id, from, [moved], target);
+    assert.deepEqual(move.sourceUids, [moved]);
+    assert.equal(move.destinationUids[0], before.uidNext);
+    assert.equal(move.destinationUidValidity, before.uidValidity);
+    assert.deepEqual(await messages.uids(user.id, from), [copied]);
+    const copy = await transfers.copy(user.id, from, [copied], target);
+    assert.deepEqual(copy.destinationUids, [before.uidNext + 1]);
+    assert.deepEqual(await messages.uids(user.id, from), [copied]);
+    assert.equal((await imapMailboxState(db, user.id, target))!.messages, before.messages + 2);
+    assert.deepEqual(await search(target, { kind: 'text', value: 'copying' }), copy.destinationUids);
+    const tight = new ImapMailTransfers(db, announcer, 1);
+    await assert.rejects(tight.copy(user.id, from, [copied], target), ImapOverQuotaError);
+    assert.equal((await imapMailboxState(db, user.id, target))!.messages, before.messages + 2);
+  });
+
+  test('EXPUNGE deletes the \\Deleted mails for good (those of the given UIDs only for UID EXPUNGE)', async () => {
+    const box = user.mailboxes.spam;
+    for (const name of ['a', 'b', 'c']) await store(box, `Expunge ${name}`, name);
+    const [a, b, c] = await messages.uids(user.id, box);
+    await flags.store(user.id, box, [a, b, c], { mode: 'add', flags: { ...NONE, deleted: true } });
+    const expunge = new ImapExpunge(db, announcer);
+    assert.deepEqual(await expunge.expunge(user.id, box, [b]), [b]);
+    assert.deepEqual(await expunge.expunge(user.id, box), [a, c]);
+    assert.deepEqual(await messages.uids(user.id, box), []);
+    assert.deepEqual(await messages.vanishedSince(user.id, box, 0), [a, b, c]);
+  });
+
+  test('SEARCH finds body words, Korean words, fields, flags, dates, sizes and UIDs, with NOT and OR', async () => {
+    const box = user.mailboxes.sent;
+    await store(box, 'Quarterly budget', 'The zeppelin leaves at noon.', 'carol@example.com');
+    await store(box, '회의 안내', '내일 회의록을 공유합니다.');
+    await store(box, 'Lunch', 'Sandwiches for everyone.');
+    const [budget, korean, lunch] = await messages.uids(user.id, box);
+    assert.deepEqual(await search(box, { kind: 'text', value: 'zeppelin' }), [budget]);
+    assert.deepEqual(await search(box, { kind: 'text', value: '회의록' }), [korean]);
+    assert.deepEqual(await search(box, { kind: 'field', field: 'from', value: 'CAROL' }), [budget]);
+    assert.deepEqual(await search(box, { kind: 'field', field: 'subject', value: 'lunch' }), [lunch]);
+    await flags.store(user.id, box, [lunch], { mode: 'add', flags: { ...NONE, seen: true } });
+    assert.deepEqual(await search(box, { kind: 'flag', flag: 'seen', set: false }), [budget, korean]);
+    assert.deepEqual(await search(box, { kind: 'not', criterion: { kind: 'flag', flag: 'seen', set: false } }), [lunch]);
+    assert.deepEqual(await search(box, { kind: 'or', left: { kind: 'uids', ranges: [[budget, budget]] }, right: { kind: 'text', value: 'sandwiches' } }), [
+      budget,
+      lunch,
+    ]);
+    assert.deepEqual(await search(box, { kind: 'date', comparison: 'on', day: '2026-11-03' }), [budget, korean, lunch]);
+    assert.deepEqual(await search(box, { kind: 'date', comparison: 'before', day: '2026-11-03' }), []);
+    assert.deepEqual(await search(box, { kind: 'size', comparison: 'larger', bytes: 100_000 }), []);
+    assert.deepEqual(await search(box, { kind: 'and', criteria: [{ kind: 'all' }, { kind: 'uids', ranges: [[korean, lunch]] }] }), [korean, lunch]);
+  });
+
+  test('SEARCH UNSEEN reads the unseen mail from its partial index, not every mail of the mailbox', async () => {
+    const { rows } = await db.sql.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN SELECT u.uid FROM mails m JOIN mail_uids u ON u.mail_id = m.id
+        WHERE m.mailbox_id = 1 AND m.user_id = 1 AND m.deleted_at IS NULL AND u.mailbox_id = 1 AND NOT m.seen`,
+    );
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    assert.match(plan, /mails_mailbox_unseen_idx/, plan);
+  });
+});
