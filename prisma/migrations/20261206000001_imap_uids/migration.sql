@@ -16,7 +16,9 @@ ALTER TABLE "mails"
     ADD COLUMN "keywords" TEXT[] NOT NULL DEFAULT '{}';
 
 -- A visible mail's UID in its mailbox and the MODSEQ of its last change, apart from the wide
--- mail row so that numbering and flag changes write a narrow row. Kept by the trigger below
+-- mail row so that numbering and flag changes write a narrow row. The flags SEARCH asks for on
+-- every sync are copied here, with partial indexes: an index on mails.seen would make each
+-- read/unread change of the wide row a non-HOT update of its dozen indexes. Kept by the trigger below
 -- alone (no foreign key to mails: a cascade would remove the row before the trigger reads the
 -- UID it must report expunged).
 CREATE TABLE "mail_uids" (
@@ -24,6 +26,9 @@ CREATE TABLE "mail_uids" (
     "mailbox_id" INTEGER NOT NULL,
     "uid" BIGINT NOT NULL,
     "modseq" BIGINT NOT NULL,
+    "seen" BOOLEAN NOT NULL,
+    "flagged" BOOLEAN NOT NULL,
+    "marked_deleted" BOOLEAN NOT NULL,
     CONSTRAINT "mail_uids_pkey" PRIMARY KEY ("mail_id"),
     CONSTRAINT "mail_uids_mailbox_id_fkey" FOREIGN KEY ("mailbox_id") REFERENCES "mailboxes"("id") ON DELETE CASCADE
 );
@@ -31,6 +36,10 @@ CREATE TABLE "mail_uids" (
 CREATE UNIQUE INDEX "mail_uids_mailbox_uid_key" ON "mail_uids" ("mailbox_id", "uid") INCLUDE ("mail_id", "modseq");
 -- CHANGEDSINCE and QRESYNC: what changed after a MODSEQ.
 CREATE INDEX "mail_uids_mailbox_modseq_idx" ON "mail_uids" ("mailbox_id", "modseq");
+-- SEARCH UNSEEN, FLAGGED and DELETED, and EXPUNGE, read only the mail with the flag.
+CREATE INDEX "mail_uids_unseen_idx" ON "mail_uids" ("mailbox_id", "uid") WHERE NOT "seen";
+CREATE INDEX "mail_uids_flagged_idx" ON "mail_uids" ("mailbox_id", "uid") WHERE "flagged";
+CREATE INDEX "mail_uids_marked_deleted_idx" ON "mail_uids" ("mailbox_id", "uid") WHERE "marked_deleted";
 
 -- UIDs that left a mailbox (expunged, moved out, deleted), with the MODSEQ of their leaving:
 -- QRESYNC's VANISHED (EARLIER) for a client back after a while.
@@ -63,8 +72,9 @@ BEGIN
             FROM arrivals a WHERE m."id" = a."mailbox_id"
             RETURNING m."id", m."uid_next" - a.arrived AS first_uid, m."highest_modseq"
         )
-        INSERT INTO "mail_uids" ("mail_id", "mailbox_id", "uid", "modseq")
-        SELECT r."id", r."mailbox_id", n.first_uid + row_number() OVER (PARTITION BY r."mailbox_id" ORDER BY r."id") - 1, n."highest_modseq"
+        INSERT INTO "mail_uids" ("mail_id", "mailbox_id", "uid", "modseq", "seen", "flagged", "marked_deleted")
+        SELECT r."id", r."mailbox_id", n.first_uid + row_number() OVER (PARTITION BY r."mailbox_id" ORDER BY r."id") - 1, n."highest_modseq",
+               r."seen", r."flagged", r."marked_deleted"
         FROM new_rows r JOIN numbered n ON n."id" = r."mailbox_id" WHERE r."deleted_at" IS NULL;
     ELSIF TG_OP = 'DELETE' THEN
         PERFORM 1 FROM "mailboxes" WHERE "id" IN (SELECT "mailbox_id" FROM old_rows WHERE "deleted_at" IS NULL) ORDER BY "id" FOR NO KEY UPDATE;
@@ -80,12 +90,12 @@ BEGIN
         -- The same changes are read twice: the first statement only locks, so that the second
         -- numbers under locks taken in order.
         WITH changes AS (
-            SELECT c."id" AS "mail_id", c.old_box, c.new_box,
+            SELECT c."id" AS "mail_id", c.old_box, c.new_box, c."seen", c."flagged", c."marked_deleted",
                    c.was_visible AND (NOT c.is_visible OR c.replaced) AS leaving,
                    c.is_visible AND (NOT c.was_visible OR c.replaced) AS arriving,
                    c.was_visible AND c.is_visible AND NOT c.replaced AND c.flags_changed AS reflagged
             FROM (
-                SELECT n."id", o."mailbox_id" AS old_box, n."mailbox_id" AS new_box,
+                SELECT n."id", o."mailbox_id" AS old_box, n."mailbox_id" AS new_box, n."seen", n."flagged", n."marked_deleted",
                        o."deleted_at" IS NULL AS was_visible, n."deleted_at" IS NULL AS is_visible,
                        o."mailbox_id" <> n."mailbox_id" OR o."storage_key" <> n."storage_key" AS replaced,
                        (o."seen", o."flagged", o."answered", o."forwarded", o."marked_deleted", o."keywords")
@@ -103,12 +113,12 @@ BEGIN
             RETURN NULL;
         END IF;
         WITH changes AS (
-            SELECT c."id" AS "mail_id", c.old_box, c.new_box,
+            SELECT c."id" AS "mail_id", c.old_box, c.new_box, c."seen", c."flagged", c."marked_deleted",
                    c.was_visible AND (NOT c.is_visible OR c.replaced) AS leaving,
                    c.is_visible AND (NOT c.was_visible OR c.replaced) AS arriving,
                    c.was_visible AND c.is_visible AND NOT c.replaced AND c.flags_changed AS reflagged
             FROM (
-                SELECT n."id", o."mailbox_id" AS old_box, n."mailbox_id" AS new_box,
+                SELECT n."id", o."mailbox_id" AS old_box, n."mailbox_id" AS new_box, n."seen", n."flagged", n."marked_deleted",
                        o."deleted_at" IS NULL AS was_visible, n."deleted_at" IS NULL AS is_visible,
                        o."mailbox_id" <> n."mailbox_id" OR o."storage_key" <> n."storage_key" AS replaced,
                        (o."seen", o."flagged", o."answered", o."forwarded", o."marked_deleted", o."keywords")
@@ -127,7 +137,7 @@ BEGIN
             FROM per_box p WHERE m."id" = p.box
             RETURNING m."id", m."uid_next" - p.arrived AS first_uid, m."highest_modseq"
         ), arrivals AS (
-            SELECT c."mail_id", c.new_box, c.leaving, b."highest_modseq",
+            SELECT c."mail_id", c.new_box, c.leaving, c."seen", c."flagged", c."marked_deleted", b."highest_modseq",
                    b.first_uid + row_number() OVER (PARTITION BY c.new_box ORDER BY c."mail_id") - 1 AS uid
             FROM changes c JOIN bumped b ON b."id" = c.new_box WHERE c.arriving
         ), departures AS (
@@ -135,15 +145,16 @@ BEGIN
         ), moved AS (
             -- A mail that leaves one place for another keeps its row: one statement may not
             -- delete and insert the same key.
-            UPDATE "mail_uids" u SET "mailbox_id" = a.new_box, "uid" = a.uid, "modseq" = a."highest_modseq"
+            UPDATE "mail_uids" u SET "mailbox_id" = a.new_box, "uid" = a.uid, "modseq" = a."highest_modseq",
+                   "seen" = a."seen", "flagged" = a."flagged", "marked_deleted" = a."marked_deleted"
             FROM arrivals a WHERE a.leaving AND u."mail_id" = a."mail_id"
         ), removed AS (
             DELETE FROM "mail_uids" u USING changes c WHERE c.leaving AND NOT c.arriving AND u."mail_id" = c."mail_id"
         ), added AS (
-            INSERT INTO "mail_uids" ("mail_id", "mailbox_id", "uid", "modseq")
-            SELECT a."mail_id", a.new_box, a.uid, a."highest_modseq" FROM arrivals a WHERE NOT a.leaving
+            INSERT INTO "mail_uids" ("mail_id", "mailbox_id", "uid", "modseq", "seen", "flagged", "marked_deleted")
+            SELECT a."mail_id", a.new_box, a.uid, a."highest_modseq", a."seen", a."flagged", a."marked_deleted" FROM arrivals a WHERE NOT a.leaving
         ), reflagged AS (
-            UPDATE "mail_uids" u SET "modseq" = b."highest_modseq"
+            UPDATE "mail_uids" u SET "modseq" = b."highest_modseq", "seen" = c."seen", "flagged" = c."flagged", "marked_deleted" = c."marked_deleted"
             FROM changes c JOIN bumped b ON b."id" = c.new_box WHERE c.reflagged AND u."mail_id" = c."mail_id"
         )
         INSERT INTO "mail_expunges" ("mailbox_id", "modseq", "uid")
@@ -163,8 +174,8 @@ CREATE TRIGGER "mails_imap_delete" AFTER DELETE ON "mails"
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "imap_uids_follow_mails"();
 
 -- The mail stored before this migration, numbered oldest first.
-INSERT INTO "mail_uids" ("mail_id", "mailbox_id", "uid", "modseq")
-SELECT "id", "mailbox_id", row_number() OVER (PARTITION BY "mailbox_id" ORDER BY "received_at", "id"), 1
+INSERT INTO "mail_uids" ("mail_id", "mailbox_id", "uid", "modseq", "seen", "flagged", "marked_deleted")
+SELECT "id", "mailbox_id", row_number() OVER (PARTITION BY "mailbox_id" ORDER BY "received_at", "id"), 1, "seen", "flagged", "marked_deleted"
 FROM "mails" WHERE "deleted_at" IS NULL;
 UPDATE "mailboxes" m SET "uid_next" = numbered.last_uid + 1
 FROM (SELECT "mailbox_id", max("uid") AS last_uid FROM "mail_uids" GROUP BY "mailbox_id") numbered

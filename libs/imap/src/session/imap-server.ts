@@ -63,6 +63,9 @@ export class ImapServer {
   }
 
   private accept(plain: Socket, implicitTls: boolean): void {
+    // A response often goes out in two writes (a FETCH line, then its literal): with Nagle's algorithm the second
+    // waits for the client's delayed ACK, 40 ms a command.
+    plain.setNoDelay(true);
     const { services } = this.options;
     const clientAddress = plain.remoteAddress ?? 'unknown';
     const context = implicitTls ? services.tlsContext() : undefined;

@@ -11,7 +11,7 @@ const EXPUNGE = namedStatement(
   `WITH gone AS (
   UPDATE mails m SET deleted_at = now()
     FROM mail_uids u JOIN mailboxes b ON b.id = u.mailbox_id
-   WHERE u.mailbox_id = $1 AND b.user_id = $2 AND NOT b.locked AND m.id = u.mail_id AND m.marked_deleted AND m.deleted_at IS NULL
+   WHERE u.mailbox_id = $1 AND b.user_id = $2 AND NOT b.locked AND u.marked_deleted AND m.id = u.mail_id AND m.deleted_at IS NULL
      AND ($3::bigint[] IS NULL OR u.uid = ANY($3::bigint[]))
   RETURNING m.id, u.uid
 ), drafts_gone AS (

@@ -34,11 +34,11 @@ export interface SearchSql {
 }
 
 const FLAG_SQL: Record<ImapSearchFlag, string> = {
-  seen: 'm.seen',
-  flagged: 'm.flagged',
+  seen: 'u.seen',
+  flagged: 'u.flagged',
   answered: 'm.answered',
   forwarded: 'm.forwarded',
-  deleted: 'm.marked_deleted',
+  deleted: 'u.marked_deleted',
   draft: "(SELECT role FROM mailboxes WHERE id = u.mailbox_id) = 'drafts'",
 };
 
@@ -55,8 +55,8 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * The criterion as one SQL condition, its values bound from `$first`: one walk of the criterion tree (which the
- * parser bounds in depth). The conditions on flags are those the partial indexes on mails carry
- * (mails_mailbox_unseen_idx...): SEARCH UNSEEN reads the unseen mail of the mailbox, not every mail.
+ * parser bounds in depth). The conditions on flags are those the partial indexes on mail_uids carry
+ * (mail_uids_unseen_idx...): SEARCH UNSEEN reads the unseen mail of the mailbox, not every mail.
  */
 export function imapSearchSql(criterion: ImapSearchCriterion, first: number): SearchSql {
   const values: unknown[] = [];

@@ -8,18 +8,14 @@ export interface ImapSearchResult {
 }
 
 /**
- * IMAP SEARCH over a user's mailbox: one statement, read from the mailbox's mails (the partial indexes on their
- * flags, the trigram indexes on their fields, the full-text index) joined to their UIDs. Answers the UIDs that
+ * IMAP SEARCH over a user's mailbox: one statement, read from the mailbox's UIDs (the partial indexes on their
+ * flags) joined to their mails (the trigram indexes on their fields, the full-text index). Answers the UIDs that
  * match, ascending, and the highest MODSEQ among them (RFC 7162 3.1.5); none for another user's or a locked mailbox.
  */
 export async function imapSearch(db: Database, userId: number, mailboxId: number, criterion: ImapSearchCriterion): Promise<ImapSearchResult> {
   const { condition, values } = imapSearchSql(criterion, 3);
   const { rows } = await db.sql.query<[string, string]>({
-    text: `SELECT u.uid, u.modseq FROM mails m JOIN mail_uids u ON u.mail_id = m.id
-            WHERE m.mailbox_id = $1 AND m.user_id = $2 AND m.deleted_at IS NULL AND u.mailbox_id = $1
-              AND NOT EXISTS (SELECT 1 FROM mailboxes b WHERE b.id = $1 AND b.locked)
-              AND ${condition}
-            ORDER BY u.uid`,
+    text: imapSearchStatement(condition),
     values: [mailboxId, userId, ...values],
     rowMode: 'array',
   });
@@ -29,4 +25,18 @@ export async function imapSearch(db: Database, userId: number, mailboxId: number
     return Number(uid);
   });
   return { uids, highestModseq };
+}
+
+/**
+ * The statement of a search whose condition is `condition` ($1 the mailbox, $2 the user): driven from the mailbox's
+ * UIDs, so a flag's partial index (or the UID order) is where the planner starts, whatever the mailbox's size. The
+ * mail rows are joined only for a condition on them (`m.`): a UID is only ever a visible mail's.
+ */
+export function imapSearchStatement(condition: string): string {
+  const readsMail = /\bm\./.test(condition);
+  return `SELECT u.uid, u.modseq FROM mail_uids u${readsMail ? ' JOIN mails m ON m.id = u.mail_id' : ''}
+           WHERE u.mailbox_id = $1
+             AND EXISTS (SELECT 1 FROM mailboxes b WHERE b.id = $1 AND b.user_id = $2 AND NOT b.locked)
+             AND ${condition}
+           ORDER BY u.uid`;
 }

@@ -12,8 +12,8 @@ import { ImapFlagChanges } from './imap-flag-store';
 import { ImapMailTransfers, ImapOverQuotaError } from './imap-mail-transfers';
 import { imapMailboxState } from './imap-mailbox-state';
 import { ImapMessages } from './imap-messages';
-import { imapSearch } from './imap-search';
-import type { ImapSearchCriterion } from './imap-search-sql';
+import { imapSearch, imapSearchStatement } from './imap-search';
+import { imapSearchSql, type ImapSearchCriterion } from './imap-search-sql';
 
 const NONE = { seen: false, flagged: false, answered: false, forwarded: false, deleted: false, keywords: [] };
 
@@ -108,7 +108,7 @@ describe('IMAP writes and SEARCH on a mailbox, through the statements the webmai
     assert.deepEqual(await expunge.expunge(user.id, box, [b]), [b]);
     assert.deepEqual(await expunge.expunge(user.id, box), [a, c]);
     assert.deepEqual(await messages.uids(user.id, box), []);
-    assert.deepEqual(await messages.vanishedSince(user.id, box, 0), [a, b, c]);
+    assert.deepEqual(await messages.vanishedSince(user.id, box, 0), [[a, c]]);
   });
 
   test('SEARCH finds body words, Korean words, fields, flags, dates, sizes and UIDs, with NOT and OR', async () => {
@@ -135,11 +135,9 @@ describe('IMAP writes and SEARCH on a mailbox, through the statements the webmai
   });
 
   test('SEARCH UNSEEN reads the unseen mail from its partial index, not every mail of the mailbox', async () => {
-    const { rows } = await db.sql.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN SELECT u.uid FROM mails m JOIN mail_uids u ON u.mail_id = m.id
-        WHERE m.mailbox_id = 1 AND m.user_id = 1 AND m.deleted_at IS NULL AND u.mailbox_id = 1 AND NOT m.seen`,
-    );
+    const { condition, values } = imapSearchSql({ kind: 'flag', flag: 'seen', set: false }, 3);
+    const { rows } = await db.sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${imapSearchStatement(condition)}`, [1, 1, ...values]);
     const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-    assert.match(plan, /mails_mailbox_unseen_idx/, plan);
+    assert.match(plan, /mail_uids_unseen_idx/, plan);
   });
 });
