@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { authConfig, ConfigError, isDemo, loadConfig, opsConfig, pemFileSetting, portFrom, redisConfig, requestDatabaseConfig } from '@letterbox/config';
+import {
+  authConfig,
+  ConfigError,
+  isDemo,
+  loadConfig,
+  opsConfig,
+  pemFileSetting,
+  portFrom,
+  redisConfig,
+  requestDatabaseConfig,
+  storageConfig,
+} from '@letterbox/config';
 
 const count = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -32,6 +43,7 @@ export function loadImapConfig(env: NodeJS.ProcessEnv = process.env) {
       IMAP_MAX_COMMAND_BYTES: count(2 * 1024 ** 2, 200 * 1024 ** 2),
       ...requestDatabaseConfig,
       ...redisConfig,
+      ...storageConfig,
       SIGN_IN_MAX_FAILURES_PER_ACCOUNT: authConfig.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
       SIGN_IN_MAX_FAILURES_PER_CLIENT: authConfig.SIGN_IN_MAX_FAILURES_PER_CLIENT,
       SIGN_IN_WINDOW_SECONDS: authConfig.SIGN_IN_WINDOW_SECONDS,

@@ -4,9 +4,11 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { ImapFlow } from 'imapflow';
-import type { Database } from '@letterbox/db';
-import { MailboxChanges, storeMail } from '@letterbox/mail';
-import { createTestUser, freePort, testBlobStore, testDatabase, testQueuePrefix, writeTestCertificate, type TestUser } from '@letterbox/testing';
+import { readRouting, type Database } from '@letterbox/db';
+import { createMailAnnouncer, mailCreatedEvents, type MailAnnouncer } from '@letterbox/events';
+import { ChangeMail, MailboxChanges, MailUpdates, storeMail } from '@letterbox/mail';
+import { redisConnection, type RedisConnection } from '@letterbox/redis';
+import { createTestUser, freePort, testBlobStore, testDatabase, testQueuePrefix, waitFor, writeTestCertificate, type TestUser } from '@letterbox/testing';
 import { loadImapConfig } from './imap.config';
 import { startImap, type RunningImap } from './start-imap';
 import { RawImapClient } from './testing/raw-imap-client';
@@ -189,13 +191,13 @@ describe('the IMAP app: sign-in, mailboxes and limits, with real clients', () =>
       assert.deepEqual(await client.command('a3', 'STATUS "Secret" (MESSAGES)'), ['a3 NO [NONEXISTENT] No mailbox Secret']);
       assert.deepEqual(await client.command('a4', 'LIST (SPECIAL-USE) "" "*" RETURN (STATUS (MESSAGES UNSEEN UIDNEXT))'), [
         '* LIST (\\HasNoChildren \\Sent) "/" "Sent"',
-        '* STATUS "Sent" (MESSAGES 0 UNSEEN 0)',
+        '* STATUS "Sent" (MESSAGES 0 UNSEEN 0 UIDNEXT 1)',
         '* LIST (\\HasNoChildren \\Drafts) "/" "Drafts"',
-        '* STATUS "Drafts" (MESSAGES 0 UNSEEN 0)',
+        '* STATUS "Drafts" (MESSAGES 0 UNSEEN 0 UIDNEXT 1)',
         '* LIST (\\HasNoChildren \\Junk) "/" "Spam"',
-        '* STATUS "Spam" (MESSAGES 0 UNSEEN 0)',
+        '* STATUS "Spam" (MESSAGES 0 UNSEEN 0 UIDNEXT 1)',
         '* LIST (\\HasNoChildren \\Trash) "/" "Trash"',
-        '* STATUS "Trash" (MESSAGES 0 UNSEEN 0)',
+        '* STATUS "Trash" (MESSAGES 0 UNSEEN 0 UIDNEXT 1)',
         'a4 OK LIST completed',
       ]);
     } finally {
@@ -251,5 +253,268 @@ describe('the IMAP app: sign-in, mailboxes and limits, with real clients', () =>
       assert.match(error.responseText ?? '', /app password/);
       return true;
     });
+  });
+});
+
+describe('the IMAP app: selected mailboxes, FETCH, and changes from anywhere as they happen', () => {
+  /** Mails in the inbox besides the multipart one (UID 1): copies of one stored mail, UIDs 2 to MANY + 1. */
+  const MANY = 1000;
+  const blobs = testBlobStore();
+  let db: Database;
+  let imap: RunningImap;
+  let user: TestUser;
+  let redis: RedisConnection;
+  let announcer: MailAnnouncer;
+
+  const PARTS = [
+    'From: Ann <ann@x.test>',
+    'Subject: Parts',
+    'Message-ID: <parts@x.test>',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="b1"',
+    '',
+    '--b1',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'Hello in part one',
+    '--b1',
+    'Content-Type: application/octet-stream; name="a.bin"',
+    'Content-Transfer-Encoding: base64',
+    '',
+    'AAECAwQF',
+    '--b1--',
+    '',
+  ].join('\r\n');
+
+  before(async () => {
+    db = testDatabase();
+    user = await createTestUser(db, 'imap-read');
+    const inbox = user.mailboxes.inbox;
+    await storeMail(db, blobs, { userId: user.id, mailboxId: inbox, eml: Buffer.from(PARTS) });
+    const eml = Buffer.from(`From: Bob <bob@x.test>\r\nTo: ${user.email}\r\nSubject: Many\r\nMessage-ID: <many@x.test>\r\n\r\nmany\r\n`);
+    const template = await storeMail(db, blobs, { userId: user.id, mailboxId: inbox, eml });
+    await db.sql.query(
+      `WITH ids AS (SELECT nextval(pg_get_serial_sequence('mails', 'id')) AS id FROM generate_series(2, $2::int))
+       INSERT INTO mails (id, thread_id, user_id, mailbox_id, message_id, from_address, subject, received_at, size, storage_key, layout)
+       SELECT ids.id, ids.id, t.user_id, t.mailbox_id, '<many-' || ids.id || '@x.test>', t.from_address, t.subject, t.received_at, t.size, t.storage_key, t.layout
+         FROM ids, mails t WHERE t.id = $1`,
+      [template.id, MANY],
+    );
+    const config = loadImapConfig({
+      ...process.env,
+      IMAP_HOST: '127.0.0.1',
+      IMAP_PORT: String(await freePort()),
+      OPS_PORT: '0',
+      IMAP_ALLOW_PLAINTEXT: 'true',
+      QUEUE_PREFIX: testQueuePrefix(),
+    });
+    imap = await startImap(config);
+    redis = redisConnection(config, 'fail-fast', 'imap test announcer');
+    announcer = createMailAnnouncer({ redis, queuePrefix: config.QUEUE_PREFIX, writes: readRouting(db, redis, config.QUEUE_PREFIX) });
+  });
+
+  after(async () => {
+    await imap.close();
+    redis.disconnect();
+    await db.close();
+  });
+
+  const flow = (options: Partial<ConstructorParameters<typeof ImapFlow>[0]> = {}) =>
+    new ImapFlow({
+      host: '127.0.0.1',
+      port: imap.port,
+      secure: false,
+      doSTARTTLS: false,
+      auth: { user: user.email, pass: user.password },
+      logger: false,
+      disableAutoIdle: true,
+      ...options,
+    });
+
+  const mailIdOf = async (uid: number) =>
+    Number(
+      (await db.sql.query<{ mail_id: string }>('SELECT mail_id FROM mail_uids WHERE mailbox_id = $1 AND uid = $2', [user.mailboxes.inbox, uid])).rows[0]
+        .mail_id,
+    );
+
+  const signedIn = async () => {
+    const { client } = await RawImapClient.connect(imap.port);
+    await client.command('in', `LOGIN ${user.email} "${user.password}"`);
+    return client;
+  };
+
+  test('imapflow selects INBOX and fetches the envelopes and flags of 1,001 mails', async () => {
+    const client = flow();
+    await client.connect();
+    try {
+      for (const capability of ['CONDSTORE', 'QRESYNC', 'UNSELECT']) assert.ok(client.capabilities.has(capability), capability);
+      const mailbox = await client.mailboxOpen('INBOX');
+      assert.equal(mailbox.exists, MANY + 1);
+      assert.equal(Number(mailbox.uidNext), MANY + 2);
+      assert.ok(Number(mailbox.uidValidity) > 0);
+      assert.ok(Number(mailbox.highestModseq) > 0);
+      assert.ok(mailbox.permanentFlags?.has('\\*'));
+      const fetched: { seq: number; uid: number; subject?: string; seen: boolean }[] = [];
+      for await (const message of client.fetch('1:*', { uid: true, flags: true, envelope: true })) {
+        fetched.push({ seq: message.seq, uid: message.uid, subject: message.envelope?.subject, seen: message.flags?.has('\\Seen') ?? false });
+      }
+      assert.equal(fetched.length, MANY + 1);
+      assert.deepEqual(
+        fetched.map((message) => [message.seq, message.uid]),
+        Array.from({ length: MANY + 1 }, (_, index) => [index + 1, index + 1]),
+      );
+      assert.equal(fetched[0].subject, 'Parts');
+      assert.ok(fetched.slice(1).every((message) => message.subject === 'Many' && !message.seen));
+      const [last] = await client.fetchAll('*', { uid: true, size: true, internalDate: true, bodyStructure: true });
+      assert.equal(last.uid, MANY + 1);
+      assert.ok(Number(last.size) > 0);
+      assert.equal(last.bodyStructure?.type, 'text/plain');
+    } finally {
+      await client.logout();
+    }
+  });
+
+  test('a body part and a partial stream from storage; BODY[] without PEEK sets \\Seen, PEEK and EXAMINE do not', async () => {
+    const client = await signedIn();
+    try {
+      const selected = await client.command('s', 'SELECT INBOX');
+      assert.ok(selected.includes(`* ${MANY + 1} EXISTS`), selected.join('\n'));
+      assert.ok(selected.includes('* OK [PERMANENTFLAGS (\\Answered \\Flagged \\Deleted \\Seen $Forwarded \\*)] Flags the client may change'));
+      assert.equal(selected.at(-1), 's OK [READ-WRITE] SELECT completed');
+      const parts = (await client.command('f1', 'UID FETCH 1 (BODY.PEEK[1] BODY.PEEK[1]<6.2> BODY.PEEK[2.MIME] RFC822.SIZE)')).join('\r\n');
+      assert.match(parts, /^\* 1 FETCH \(UID 1 BODY\[1\] \{17\}\r\nHello in part one BODY\[1\]<6> \{2\}\r\nin BODY\[2\.MIME\] \{\d+\}\r\n/);
+      assert.match(parts, /RFC822\.SIZE \d+\)\r\nf1 OK UID FETCH completed$/);
+      assert.deepEqual(await client.command('f2', 'FETCH 1 (FLAGS)'), ['* 1 FETCH (FLAGS ())', 'f2 OK FETCH completed']);
+      const read = await client.command('f3', 'FETCH 2 (BODY[TEXT])');
+      assert.deepEqual(read.slice(0, 3), ['* 2 FETCH (BODY[TEXT] {6}', 'many', ' FLAGS (\\Seen))']);
+      assert.equal(read.at(-1), 'f3 OK FETCH completed');
+      const seen = await db.sql.query<{ seen: boolean }>('SELECT seen FROM mails WHERE id = $1', [await mailIdOf(2)]);
+      assert.equal(seen.rows[0].seen, true);
+      const examined = await client.command('e', 'EXAMINE INBOX');
+      assert.ok(examined.includes('* OK [CLOSED] Previous mailbox closed'));
+      assert.ok(examined.includes('* OK [PERMANENTFLAGS ()] Flags the client may change'));
+      assert.equal(examined.at(-1), 'e OK [READ-ONLY] EXAMINE completed');
+      assert.deepEqual(await client.command('f4', 'UID FETCH 3 (RFC822.TEXT)'), [
+        '* 3 FETCH (UID 3 RFC822.TEXT {6}',
+        'many',
+        ' FLAGS ())',
+        'f4 OK UID FETCH completed',
+      ]);
+      assert.deepEqual(await client.command('c', 'UNSELECT'), ['c OK UNSELECT completed']);
+      assert.deepEqual(await client.command('f5', 'FETCH 1 FLAGS'), ['f5 BAD FETCH is not allowed once signed in']);
+    } finally {
+      client.close();
+    }
+  });
+
+  test('NOOP tells what changed: EXPUNGE for mail that left, EXISTS for new mail, FETCH FLAGS for changed flags', async () => {
+    const client = await signedIn();
+    try {
+      await client.command('s', 'SELECT INBOX');
+      const exists = MANY + 1;
+      await db.sql.query('UPDATE mails SET flagged = true WHERE id = $1', [await mailIdOf(5)]);
+      await db.sql.query('UPDATE mails SET deleted_at = now() WHERE id = $1', [await mailIdOf(4)]);
+      const stored = await storeMail(db, blobs, { userId: user.id, mailboxId: user.mailboxes.inbox, eml: Buffer.from(PARTS) });
+      const newUid = Number((await db.sql.query<{ uid: string }>('SELECT uid FROM mail_uids WHERE mail_id = $1', [stored.id])).rows[0].uid);
+      assert.deepEqual(await client.command('n1', 'NOOP'), [
+        '* 4 EXPUNGE',
+        `* ${exists} EXISTS`,
+        '* 4 FETCH (UID 5 FLAGS (\\Flagged))',
+        'n1 OK NOOP completed',
+      ]);
+      assert.deepEqual(await client.command('n2', `UID FETCH ${newUid} (UID)`), [`* ${exists} FETCH (UID ${newUid})`, 'n2 OK UID FETCH completed']);
+      assert.deepEqual(await client.command('n3', 'STATUS INBOX (UIDNEXT MESSAGES)'), [
+        `* STATUS "INBOX" (UIDNEXT ${newUid + 1} MESSAGES ${exists})`,
+        'n3 OK STATUS completed',
+      ]);
+    } finally {
+      client.close();
+    }
+  });
+
+  test('FETCH holds an EXPUNGE back for a command that may send it; UID FETCH (CHANGEDSINCE n VANISHED) with QRESYNC', async () => {
+    const client = await signedIn();
+    try {
+      assert.deepEqual(await client.command('e', 'ENABLE QRESYNC'), ['* ENABLED QRESYNC CONDSTORE', 'e OK ENABLE completed']);
+      const selected = (await client.command('s', 'SELECT INBOX (CONDSTORE)')).join('\n');
+      const modseq = Number(/\[HIGHESTMODSEQ (\d+)\]/.exec(selected)?.[1]);
+      await db.sql.query('UPDATE mails SET flagged = true WHERE id = $1', [await mailIdOf(11)]);
+      await db.sql.query('UPDATE mails SET deleted_at = now() WHERE id = $1', [await mailIdOf(12)]);
+      const during = await client.command('f', 'FETCH 1 (UID)');
+      assert.ok(!during.some((line) => /EXPUNGE|VANISHED/.test(line)), during.join('\n'));
+      assert.ok(
+        during.some((line) => /^\* \d+ FETCH \(UID 11 FLAGS \(\\Flagged\) MODSEQ \(\d+\)\)$/.test(line)),
+        during.join('\n'),
+      );
+      const changed = await client.command('u', `UID FETCH 1:* (FLAGS) (CHANGEDSINCE ${modseq} VANISHED)`);
+      assert.equal(changed[0], '* VANISHED (EARLIER) 12');
+      assert.match(changed[1], /^\* \d+ FETCH \(UID 11 FLAGS \(\\Flagged\) MODSEQ \(\d+\)\)$/);
+      assert.deepEqual(changed.slice(2), ['* VANISHED 12', 'u OK UID FETCH completed']);
+      assert.deepEqual(await client.command('c', 'CLOSE'), ['c OK CLOSE completed']);
+    } finally {
+      client.close();
+    }
+  });
+
+  test('an IDLE client hears of new mail from ingest and of a flag changed through the API within moments', async () => {
+    const client = flow();
+    await client.connect();
+    const existsSeen: number[] = [];
+    const flagsSeen: { uid: number; flags: string[] }[] = [];
+    client.on('exists', (event: { count: number }) => existsSeen.push(event.count));
+    client.on('flags', (event: { uid: number; flags: Set<string> }) => flagsSeen.push({ uid: event.uid, flags: [...event.flags] }));
+    try {
+      const before = (await client.mailboxOpen('INBOX')).exists;
+      const idling = client.idle();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const stored = await storeMail(db, blobs, { userId: user.id, mailboxId: user.mailboxes.inbox, eml: Buffer.from(PARTS) });
+      await announcer.announce(mailCreatedEvents([{ userId: user.id, mailId: stored.id, mailboxId: user.mailboxes.inbox }]));
+      await waitFor(() => existsSeen.includes(before + 1), { timeoutMs: 5000, what: 'EXISTS while idling' });
+      await new ChangeMail(new MailUpdates(db), announcer).change(user.id, await mailIdOf(7), { flagged: true });
+      await waitFor(() => flagsSeen.some((event) => event.uid === 7 && event.flags.includes('\\Flagged')), {
+        timeoutMs: 5000,
+        what: 'FETCH FLAGS while idling',
+      });
+      await client.logout();
+      await idling.catch(() => undefined);
+    } finally {
+      client.close();
+    }
+  });
+
+  test('QRESYNC after a reconnect: VANISHED (EARLIER) for the mail that left and FETCH for the flags changed since', async () => {
+    const first = flow({ qresync: true });
+    await first.connect();
+    const known = await first.mailboxOpen('INBOX');
+    await first.logout();
+    await new ChangeMail(new MailUpdates(db), announcer).change(user.id, await mailIdOf(9), { seen: true });
+    await new ChangeMail(new MailUpdates(db), announcer).delete(user.id, await mailIdOf(10));
+    const second = flow({ qresync: true });
+    const vanished: number[] = [];
+    const changed: { uid: number; flags: string[] }[] = [];
+    second.on('expunge', (event: { uid?: number; vanished: boolean }) => event.vanished && vanished.push(event.uid!));
+    second.on('flags', (event: { uid: number; flags: Set<string> }) => changed.push({ uid: event.uid, flags: [...event.flags] }));
+    await second.connect();
+    try {
+      assert.ok(second.enabled.has('QRESYNC'));
+      const reopened = await second.mailboxOpen('INBOX', { uidValidity: known.uidValidity, changedSince: known.highestModseq } as never);
+      assert.ok(Number(reopened.highestModseq) > Number(known.highestModseq));
+      assert.deepEqual(vanished, [10]);
+      assert.deepEqual(changed, [{ uid: 9, flags: ['\\Seen'] }]);
+    } finally {
+      await second.logout();
+    }
+  });
+
+  test("Python's imaplib: SELECT, FETCH 1:* (FLAGS ENVELOPE), a body part, STATUS with UIDNEXT, UIDVALIDITY and HIGHESTMODSEQ", async () => {
+    const script = path.join(__dirname, 'testing', 'imaplib_fetch.py');
+    const { stdout } = await promisify(execFile)('python3', [script, String(imap.port), user.email, user.password], { maxBuffer: 16 * 1024 ** 2 });
+    const result = JSON.parse(stdout) as { select: string[]; fetched: number; last: string; part: string; status: string };
+    const exists = Number(result.select[1]);
+    assert.equal(result.select[0], 'OK');
+    assert.equal(result.fetched, exists);
+    assert.match(result.last, new RegExp(`^${exists} \\(FLAGS \\([^)]*\\) ENVELOPE \\(`));
+    assert.equal(result.part, 'Hello in part one');
+    assert.match(result.status, new RegExp(`^"INBOX" \\(MESSAGES ${exists} UIDNEXT \\d+ UIDVALIDITY \\d+ HIGHESTMODSEQ \\d+\\)$`));
   });
 });

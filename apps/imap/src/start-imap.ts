@@ -2,10 +2,13 @@ import { createSecureContext, type SecureContext } from 'node:tls';
 import { signInMailClientWith } from '@letterbox/accounts';
 import { databaseFromSettings, readRouting } from '@letterbox/db';
 import { ConnectionLimits, ImapMailboxes, ImapServer } from '@letterbox/imap';
-import { imapMailboxState, ImapMessages, MailboxQueries } from '@letterbox/mail';
+import { createMailAnnouncer, eventSubscriberConnection, UserEventFeed } from '@letterbox/events';
+import { BulkMailChanges, ChangeMailsInBulk, imapMailboxState, ImapMessages, MailboxQueries, MailMimeTrees, MailSectionReader } from '@letterbox/mail';
 import { watchTlsKeyPair } from '@letterbox/mail-listeners';
 import { postgresCheck, redisCheck, type DependencyCheck } from '@letterbox/observability';
 import { redisConnection, whenReady } from '@letterbox/redis';
+import { createBlobStore } from '@letterbox/storage';
+import { eventDoorbell } from './event-doorbell';
 import type { ImapConfig } from './imap.config';
 import { imapTlsSettings } from './imap-tls-settings';
 
@@ -40,6 +43,13 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
       windowSeconds: config.SIGN_IN_WINDOW_SECONDS,
     },
   });
+  const routing = readRouting(db, redis, config.QUEUE_PREFIX);
+  const blobs = createBlobStore(config);
+  const announcer = createMailAnnouncer({ redis, queuePrefix: config.QUEUE_PREFIX, writes: routing });
+  const seen = new ChangeMailsInBulk(new BulkMailChanges(db.sql), announcer);
+  const subscriber = eventSubscriberConnection(config, `letterbox-imap-events-${config.QUEUE_PREFIX}`);
+  await whenReady(subscriber, Error);
+  const feed = new UserEventFeed(subscriber, redis, config.QUEUE_PREFIX);
   let context: SecureContext | undefined = tls && createSecureContext(tls.pair);
   const watch =
     tls &&
@@ -53,9 +63,13 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
   const server = new ImapServer({
     services: {
       checkPassword: (email, password, clientAddress) => signIn({ address: email, password, clientAddress, protocol: 'imap' }),
-      mailboxes: new ImapMailboxes(new MailboxQueries(readRouting(db, redis, config.QUEUE_PREFIX))),
+      mailboxes: new ImapMailboxes(new MailboxQueries(routing)),
       messages: new ImapMessages(db),
       mailboxState: (userId, mailboxId) => imapMailboxState(db, userId, mailboxId),
+      sections: new MailSectionReader(blobs),
+      mimeTrees: new MailMimeTrees(db, blobs),
+      markSeen: async (userId, mailIds) => void (await seen.apply(userId, { ids: mailIds }, { changes: { seen: true } })),
+      doorbell: eventDoorbell(feed),
       limits: new ConnectionLimits({ perAddress: config.IMAP_MAX_CONNECTIONS_PER_ADDRESS, perUser: config.IMAP_MAX_CONNECTIONS_PER_USER }),
       allowPlaintext: config.IMAP_ALLOW_PLAINTEXT,
       tlsContext: () => context,
@@ -69,7 +83,9 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
     readiness: { postgres: postgresCheck(db.sql), redis: redisCheck(redis) },
     async close() {
       watch?.close();
+      feed.close();
       await server.close();
+      subscriber.disconnect();
       redis.disconnect();
       await db.close();
     },

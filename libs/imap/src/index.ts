@@ -1,6 +1,6 @@
 export { ImapServer, type ImapServerOptions } from './session/imap-server';
 export { ConnectionLimits } from './session/connection-limits';
-export type { ImapServices } from './session/command-handler';
+export type { ImapServices, MailDoorbell } from './session/command-handler';
 export type { PasswordCheck } from './session/password-check';
 export { ImapMailboxes, type ImapMailbox } from './mailboxes/imap-mailboxes';
 export { CommandReader, type ReaderLimits, type RawCommand, type ReaderEvent } from './protocol/command-reader';

@@ -1,12 +1,11 @@
 import { noMore } from '../protocol/tokens';
 import { ok, type CommandHandler } from '../session/command-handler';
 
-/** CHECK (RFC 3501 6.4.1): every change is stored as it is made, so there is nothing to settle; a NOOP's updates. */
+/** CHECK (RFC 3501 6.4.1): every change is stored as it is made, so there is nothing to settle; a NOOP. */
 export const check: CommandHandler = {
   states: ['selected'],
-  run: async ({ args, session }) => {
+  run: async ({ args }) => {
     noMore(args, 0);
-    await session.reportChanges();
     return ok('CHECK completed');
   },
 };

@@ -4,6 +4,7 @@ import { capability } from './capability';
 import { check } from './check';
 import { close } from './close';
 import { enable } from './enable';
+import { fetch } from './fetch';
 import { id } from './id';
 import { idle } from './idle';
 import { list } from './list';
@@ -39,4 +40,6 @@ export const COMMANDS: ReadonlyMap<string, CommandHandler> = new Map([
   ['CLOSE', close],
   ['UNSELECT', unselect],
   ['CHECK', check],
+  ['FETCH', fetch],
+  ['UID FETCH', fetch],
 ]);

@@ -41,7 +41,10 @@ export const list: CommandHandler = {
     for (const mailbox of mailboxes) {
       const name = mailboxNamePart(mailbox.name, session);
       session.send(untagged(`${response} (${attributes(mailbox, request).join(' ')}) "${HIERARCHY_DELIMITER}" `, name));
-      if (request.status) session.send(untagged('STATUS ', name, ` (${statusValues(mailbox, request.status)})`));
+      if (request.status) {
+        const values = await statusValues(mailbox, request.status, (mailboxId) => services.mailboxState(session.userId(), mailboxId));
+        session.send(untagged('STATUS ', name, ` (${values})`));
+      }
     }
     return ok(`${response} completed`);
   },

@@ -1,3 +1,4 @@
+import type { ImapMailboxState } from '@letterbox/mail';
 import type { ImapMailbox } from '../mailboxes/imap-mailboxes';
 import { atomOf, ImapCommandError, type Token } from '../protocol/tokens';
 
@@ -7,6 +8,13 @@ const KNOWN = new Set(['MESSAGES', 'UNSEEN', 'RECENT', 'UIDNEXT', 'UIDVALIDITY',
 const STATUS_VALUES: Record<string, (mailbox: ImapMailbox) => number> = {
   MESSAGES: (mailbox) => mailbox.messages,
   UNSEEN: (mailbox) => mailbox.unseen,
+};
+
+/** The items read from the mailbox's IMAP numbers, one more query, made only when one of them is asked. */
+const STATE_VALUES: Record<string, (state: ImapMailboxState) => number> = {
+  UIDNEXT: (state) => state.uidNext,
+  UIDVALIDITY: (state) => state.uidValidity,
+  HIGHESTMODSEQ: (state) => state.highestModseq,
 };
 
 /** The items of a STATUS (or LIST's RETURN STATUS) list, upper-case; unknown ones are refused. */
@@ -19,10 +27,17 @@ export function statusItems(tokens: Token[]): string[] {
   });
 }
 
-/** `MESSAGES 3 UNSEEN 1`: the asked items this server can answer, the others left out rather than guessed. */
-export function statusValues(mailbox: ImapMailbox, items: string[]): string {
+/** `MESSAGES 3 UIDNEXT 7`: the asked items this server can answer, the others left out rather than guessed. */
+export async function statusValues(
+  mailbox: ImapMailbox,
+  items: string[],
+  stateOf: (mailboxId: number) => Promise<ImapMailboxState | undefined>,
+): Promise<string> {
+  const state = items.some((item) => item in STATE_VALUES) ? await stateOf(mailbox.id) : undefined;
   return items
-    .filter((item) => item in STATUS_VALUES)
-    .map((item) => `${item} ${STATUS_VALUES[item](mailbox)}`)
+    .flatMap((item) => {
+      if (item in STATUS_VALUES) return [`${item} ${STATUS_VALUES[item](mailbox)}`];
+      return state && item in STATE_VALUES ? [`${item} ${STATE_VALUES[item](state)}`] : [];
+    })
     .join(' ');
 }

@@ -14,7 +14,9 @@ export const status: CommandHandler = {
     const items = statusItems(listOf(args[1], 'STATUS items'));
     const mailbox = await services.mailboxes.find(session.userId(), name);
     if (!mailbox) throw new ImapCommandError(`No mailbox ${name}`, 'NO', 'NONEXISTENT');
-    session.send(untagged('STATUS ', mailboxNamePart(mailbox.name, session), ` (${statusValues(mailbox, items)})`));
+    if (items.includes('HIGHESTMODSEQ')) session.enable('CONDSTORE');
+    const values = await statusValues(mailbox, items, (mailboxId) => services.mailboxState(session.userId(), mailboxId));
+    session.send(untagged('STATUS ', mailboxNamePart(mailbox.name, session), ` (${values})`));
     return ok('STATUS completed');
   },
 };

@@ -13,3 +13,11 @@ export function parseImapDate(text: string): string {
   if (date.getUTCDate() !== day) throw new ImapCommandError(`no such day: ${text}`);
   return date.toISOString().slice(0, 10);
 }
+
+/** `"17-Jul-1996 02:44:25 +0000"`: INTERNALDATE's date-time, in UTC. */
+export function formatImapDateTime(date: Date): string {
+  const pad = (number: number) => String(number).padStart(2, '0');
+  const day = String(date.getUTCDate()).padStart(2, ' ');
+  const time = `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+  return `"${day}-${MONTHS[date.getUTCMonth()]}-${date.getUTCFullYear()} ${time} +0000"`;
+}

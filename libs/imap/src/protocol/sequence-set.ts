@@ -71,3 +71,16 @@ export function formatSequenceSet(numbers: Iterable<number>): string {
   if (first !== undefined) ranges.push(first === last ? `${first}` : `${first}:${last}`);
   return ranges.join(',');
 }
+
+/** The ascending numbers that are in the set, `*` standing for any number past the others: a walk of both together. */
+export function numbersInSet(numbers: readonly number[], set: SequenceSet): number[] {
+  const ranges = sequenceRanges(set, MAX);
+  const inSet: number[] = [];
+  let range = 0;
+  for (const number of numbers) {
+    while (range < ranges.length && ranges[range][1] < number) range++;
+    if (range === ranges.length) break;
+    if (number >= ranges[range][0]) inSet.push(number);
+  }
+  return inSet;
+}

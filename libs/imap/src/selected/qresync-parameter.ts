@@ -1,4 +1,4 @@
-import { parseSequenceSet, sequenceRanges, type SequenceSet } from '../protocol/sequence-set';
+import { numbersInSet, parseSequenceSet, type SequenceSet } from '../protocol/sequence-set';
 import { atomOf, ImapCommandError, listOf, numberOf, type Token } from '../protocol/tokens';
 
 /** SELECT's QRESYNC parameter (RFC 7162 3.2.5): what the client remembers of the mailbox. */
@@ -37,16 +37,7 @@ function parseQresync(items: Token[]): QresyncParameter {
   return { uidValidity, modseq, ...(known ? { knownUids: known } : {}) };
 }
 
-/** The ascending UIDs the client knows of (all of them when it named none): a walk of both lists together. */
+/** The ascending UIDs the client knows of (all of them when it named none). */
 export function knownOnly(uids: readonly number[], parameter: QresyncParameter): number[] {
-  if (!parameter.knownUids) return [...uids];
-  const ranges = sequenceRanges(parameter.knownUids, 0xffffffff);
-  const known: number[] = [];
-  let range = 0;
-  for (const uid of uids) {
-    while (range < ranges.length && ranges[range][1] < uid) range++;
-    if (range === ranges.length) break;
-    if (uid >= ranges[range][0]) known.push(uid);
-  }
-  return known;
+  return parameter.knownUids ? numbersInSet(uids, parameter.knownUids) : [...uids];
 }

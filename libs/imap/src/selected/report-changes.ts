@@ -5,13 +5,21 @@ import type { ImapServices, Session } from '../session/command-handler';
 import { flagList } from './message-flags';
 import type { SelectedMailbox } from './selected-mailbox';
 
+export interface ReportOptions {
+  /**
+   * False while answering FETCH, STORE or SEARCH, when no EXPUNGE may be sent (RFC 3501 7.4.1): the UIDs that
+   * left are held, their numbers kept, until a command that may tell them.
+   */
+  expunges?: boolean;
+}
+
 /**
  * Tells the client what changed in its selected mailbox since it last looked (RFC 3501 7.4.1, RFC 7162 3.2.10):
  * the UIDs that left (EXPUNGE, or VANISHED once QRESYNC is on), the mail that came (EXISTS), and the flags that
  * changed (FETCH, with MODSEQ once CONDSTORE is on). The state is read before the changes, and the session moves
  * on to that state's MODSEQ only, so a change committed meanwhile is told again next time rather than missed.
  */
-export async function reportChanges(session: Session, services: ImapServices): Promise<void> {
+export async function reportChanges(session: Session, services: ImapServices, options: ReportOptions = {}): Promise<void> {
   const mailbox = session.selected();
   if (!mailbox) return;
   const userId = session.userId();
@@ -21,11 +29,20 @@ export async function reportChanges(session: Session, services: ImapServices): P
     session.close();
     return;
   }
-  if (state.highestModseq <= mailbox.highestModseq) return;
+  if (state.highestModseq <= mailbox.highestModseq) {
+    if (options.expunges !== false) reportVanished(session, mailbox, mailbox.takeHeldVanished());
+    return;
+  }
   const since = mailbox.highestModseq;
   const vanished = (await services.messages.vanishedSince(userId, mailbox.mailboxId, since)).filter((uid) => mailbox.seqOf(uid) !== undefined);
   const changed = await services.messages.changedSince(userId, mailbox.mailboxId, since);
-  reportVanished(session, mailbox, vanished);
+  if (options.expunges === false) mailbox.holdVanished(vanished);
+  else
+    reportVanished(
+      session,
+      mailbox,
+      [...new Set([...mailbox.takeHeldVanished(), ...vanished])].sort((a, b) => a - b),
+    );
   const known = changed.filter((change) => mailbox.seqOf(change.uid) !== undefined);
   const added = changed.filter((change) => change.uid > mailbox.lastUid).map((change) => change.uid);
   if (added.length > 0) {

@@ -25,6 +25,7 @@ export class SelectedMailbox {
   readonly uidValidity: number;
   highestModseq: number;
   private uids: Uint32Array;
+  private heldVanished = new Set<number>();
 
   constructor(init: SelectedMailboxInit) {
     this.mailboxId = init.mailboxId;
@@ -82,6 +83,17 @@ export class SelectedMailbox {
   /** Forgets the UIDs that left (their numbers told to the client) and shifts the sequence numbers after them. */
   expunge(gone: ReadonlySet<number>): void {
     this.uids = this.uids.filter((uid) => !gone.has(uid));
+  }
+
+  /** UIDs that left but whose numbers are kept until a command that may send EXPUNGE. */
+  holdVanished(uids: readonly number[]): void {
+    uids.forEach((uid) => this.heldVanished.add(uid));
+  }
+
+  takeHeldVanished(): number[] {
+    const held = [...this.heldVanished].filter((uid) => this.seqOf(uid) !== undefined).sort((a, b) => a - b);
+    this.heldVanished.clear();
+    return held;
   }
 
   /** Numbers the new UIDs (each above every known one, ascending) after the others. */

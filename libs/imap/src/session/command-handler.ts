@@ -1,9 +1,11 @@
+import type { Readable } from 'node:stream';
 import type { SecureContext } from 'node:tls';
 import type { MailClientUser } from '@letterbox/accounts';
-import type { ImapMailboxState, ImapMessages } from '@letterbox/mail';
+import type { ImapMailboxState, ImapMessages, MailMimeTrees, MailSectionReader } from '@letterbox/mail';
 import type { ImapMailboxes } from '../mailboxes/imap-mailboxes';
 import type { ResponsePart } from '../protocol/response-format';
 import type { Token } from '../protocol/tokens';
+import type { ReportOptions } from '../selected/report-changes';
 import type { SelectedMailbox } from '../selected/selected-mailbox';
 import type { ConnectionLimits } from './connection-limits';
 import type { PasswordCheck } from './password-check';
@@ -17,11 +19,24 @@ export interface ImapServices {
   messages: ImapMessages;
   /** A mailbox's UIDVALIDITY, UIDNEXT and HIGHESTMODSEQ; undefined once it is gone or locked. */
   mailboxState(userId: number, mailboxId: number): Promise<ImapMailboxState | undefined>;
+  /** Reads FETCH's sections from storage by range. */
+  sections: MailSectionReader;
+  /** A mail's MIME tree, found and kept on first use for mail stored before trees were recorded. */
+  mimeTrees: MailMimeTrees;
+  /** Sets \Seen on the user's mails the way the webmail does, announcing it to their other clients. */
+  markSeen(userId: number, mailIds: number[]): Promise<void>;
+  /** Rings when the user's mail may have changed, from whatever process changed it. */
+  doorbell: MailDoorbell;
   limits: ConnectionLimits;
   /** LOGIN and AUTHENTICATE without TLS (the demo's IMAP_ALLOW_PLAINTEXT). */
   allowPlaintext: boolean;
   /** The certificate STARTTLS presents, the current one after a renewal; undefined: no STARTTLS. */
   tlsContext: () => SecureContext | undefined;
+}
+
+/** A user's mail changes as they happen, one listener per waiting session; `listen` answers how to stop. */
+export interface MailDoorbell {
+  listen(userId: number, ring: () => void): Promise<() => void>;
 }
 
 /** What a command handler may see and do of its connection. */
@@ -36,6 +51,10 @@ export interface Session {
   readonly enabled: ReadonlySet<string>;
   capabilities(): string[];
   send(parts: ResponsePart[]): void;
+  /** Writes raw response bytes, resolving once the socket takes more: long outputs (FETCH) wait on a slow client. */
+  write(bytes: Buffer | string): Promise<void>;
+  /** Writes a stream's bytes as they come (a literal's body), waiting on the socket between chunks. */
+  writeStream(stream: Readable): Promise<void>;
   /** The next line the client sends, raw: AUTHENTICATE's response, IDLE's DONE. */
   readContinuationLine(): Promise<string>;
   /** The user is signed in: false when they have as many sessions as they may. */
@@ -51,7 +70,7 @@ export interface Session {
    * Sends the untagged EXISTS, EXPUNGE or VANISHED and FETCH (FLAGS [MODSEQ]) of everything that changed in the
    * selected mailbox since the session last looked, its own changes included, and renumbers the messages.
    */
-  reportChanges(): Promise<void>;
+  reportChanges(options?: ReportOptions): Promise<void>;
   /** Stops reading at once and forgets what was read past the command: STARTTLS's first step. */
   stopReadingForTls(): void;
   upgradeToTls(context: SecureContext): void;

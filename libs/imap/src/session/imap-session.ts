@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 import { TLSSocket, type SecureContext } from 'node:tls';
 import type { MailClientUser } from '@letterbox/accounts';
 import { loggerFor } from '@letterbox/observability';
@@ -7,7 +8,7 @@ import { CommandReader, type ReaderEvent, type ReaderLimits } from '../protocol/
 import { parseCommand, TaggedCommandError, type ParsedCommand } from '../protocol/command-parser';
 import { continuation, encodeResponse, tagged, untagged, type ResponsePart } from '../protocol/response-format';
 import { ImapCommandError } from '../protocol/tokens';
-import { reportChanges } from '../selected/report-changes';
+import { reportChanges, type ReportOptions } from '../selected/report-changes';
 import type { SelectedMailbox } from '../selected/selected-mailbox';
 import { capabilitiesOf } from './capabilities';
 import type { Completion, ImapServices, Session } from './command-handler';
@@ -98,6 +99,23 @@ export class ImapSession implements Session {
     if (!this.closed && this.socket.writable) this.socket.write(encodeResponse(parts));
   }
 
+  async write(bytes: Buffer | string): Promise<void> {
+    if (this.closed || !this.socket.writable) throw new ImapCommandError('the connection closed');
+    if (!this.socket.write(bytes)) await this.drained();
+  }
+
+  /** A stream that fails midway leaves a literal short of its announced length: the connection cannot go on. */
+  async writeStream(stream: Readable): Promise<void> {
+    try {
+      for await (const chunk of stream) await this.write(chunk as Buffer);
+    } catch (error) {
+      this.socket.destroy();
+      throw error;
+    } finally {
+      stream.destroy();
+    }
+  }
+
   readContinuationLine(): Promise<string> {
     return new Promise((resolve, reject) => {
       const waiter = { resolve, reject };
@@ -135,8 +153,8 @@ export class ImapSession implements Session {
     if (this.state === 'selected') this.state = 'authenticated';
   }
 
-  reportChanges(): Promise<void> {
-    return reportChanges(this, this.options.services);
+  reportChanges(options?: ReportOptions): Promise<void> {
+    return reportChanges(this, this.options.services, options);
   }
 
   stopReadingForTls(): void {
@@ -159,6 +177,20 @@ export class ImapSession implements Session {
   close(): void {
     this.state = 'logout';
     this.socket.end();
+  }
+
+  /** Resolves once the socket's buffer drained, or the connection closed. */
+  private drained(): Promise<void> {
+    const socket = this.socket;
+    return new Promise((resolve) => {
+      const done = () => {
+        socket.off('drain', done);
+        socket.off('close', done);
+        resolve();
+      };
+      socket.on('drain', done);
+      socket.on('close', done);
+    });
   }
 
   private attach(socket: Socket): void {
@@ -232,6 +264,8 @@ export class ImapSession implements Session {
     }
     const completion = await this.run(command);
     if (this.closed) return;
+    if (this.state === 'selected') await this.reportChanges({ expunges: !HOLDS_EXPUNGES.has(command.name) });
+    if (this.closed) return;
     this.send(tagged(command.tag, completion.status, completion.text, completion.code));
     completion.after?.();
   }
@@ -249,6 +283,9 @@ export class ImapSession implements Session {
     }
   }
 }
+
+/** Commands whose answer may not hold an EXPUNGE (RFC 3501 7.4.1); their UID forms may. */
+const HOLDS_EXPUNGES = new Set(['FETCH', 'STORE', 'SEARCH']);
 
 const STATE_WORDS: Record<SessionState, string> = {
   'not-authenticated': 'before signing in',

@@ -1,0 +1,85 @@
+import type { FetchItem, FetchSection } from '../protocol/fetch-attributes';
+import { ImapCommandError } from '../protocol/tokens';
+
+/** A BODY[section]<partial> to answer: the name it is answered under, and whether reading it sets \Seen. */
+export interface SectionItem {
+  kind: 'section';
+  /** `BODY[1.HEADER.FIELDS (FROM)]<0>`, `RFC822.HEADER`. */
+  label: string;
+  section: FetchSection;
+  partial?: { offset: number; length: number };
+  setsSeen: boolean;
+}
+
+/** One value of a FETCH response, in the order the client asked. */
+export type PlannedItem = { kind: 'FLAGS' | 'UID' | 'INTERNALDATE' | 'RFC822.SIZE' | 'MODSEQ' | 'ENVELOPE' | 'BODYSTRUCTURE' | 'BODY' } | SectionItem;
+
+/** What a FETCH reads of each message: its items, and whether it needs the MIME tree or sets \Seen. */
+export interface FetchPlan {
+  items: PlannedItem[];
+  needsTree: boolean;
+  setsSeen: boolean;
+}
+
+const WHOLE: FetchSection = { part: [] };
+
+/**
+ * The items of a FETCH as answered: the RFC822 forms are sections (RFC 3501 6.4.5), UID first for UID FETCH
+ * and once QRESYNC is on (RFC 7162 3.2.4: the client matches responses by UID), and MODSEQ when the client
+ * asked CHANGEDSINCE.
+ */
+export function planFetch(items: FetchItem[], options: { withUid: boolean; modseq: boolean }): FetchPlan {
+  const planned = items.map(planItem);
+  const kinds = new Set(planned.map((item) => item.kind));
+  const all: PlannedItem[] = [
+    ...(options.withUid && !kinds.has('UID') ? [{ kind: 'UID' as const }] : []),
+    ...unique(planned),
+    ...(options.modseq && !kinds.has('MODSEQ') ? [{ kind: 'MODSEQ' as const }] : []),
+  ];
+  const setsSeen = all.some((item) => item.kind === 'section' && item.setsSeen);
+  const needsTree = all.some((item) => ['ENVELOPE', 'BODYSTRUCTURE', 'BODY', 'section'].includes(item.kind));
+  // A client that sets \Seen by reading is told the new flags in the same response.
+  if (setsSeen && !kinds.has('FLAGS')) all.push({ kind: 'FLAGS' });
+  return { items: all, needsTree, setsSeen };
+}
+
+function planItem(item: FetchItem): PlannedItem {
+  switch (item.kind) {
+    case 'RFC822':
+      return { kind: 'section', label: 'RFC822', section: WHOLE, setsSeen: true };
+    case 'RFC822.HEADER':
+      return { kind: 'section', label: 'RFC822.HEADER', section: { part: [], text: 'HEADER' }, setsSeen: false };
+    case 'RFC822.TEXT':
+      return { kind: 'section', label: 'RFC822.TEXT', section: { part: [], text: 'TEXT' }, setsSeen: true };
+    case 'BODY[]':
+      return {
+        kind: 'section',
+        label: `BODY[${sectionSpec(item.section)}]${item.partial ? `<${item.partial.offset}>` : ''}`,
+        section: item.section,
+        ...(item.partial ? { partial: item.partial } : {}),
+        setsSeen: !item.peek,
+      };
+    case 'BINARY[]':
+    case 'BINARY.SIZE':
+      throw new ImapCommandError('BINARY is not supported; fetch BODY[] instead');
+    default:
+      return { kind: item.kind };
+  }
+}
+
+/** A section as the response names it: `1.2.HEADER.FIELDS (FROM TO)`. */
+export function sectionSpec(section: FetchSection): string {
+  const text = section.text ? `${section.text}${section.fields ? ` (${section.fields.join(' ')})` : ''}` : '';
+  return [section.part.join('.'), text].filter((piece) => piece !== '').join('.');
+}
+
+/** Each item once: `FLAGS FLAGS` is answered with one FLAGS. */
+function unique(items: PlannedItem[]): PlannedItem[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = item.kind === 'section' ? item.label : item.kind;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
