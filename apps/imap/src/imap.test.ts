@@ -418,8 +418,8 @@ describe('the IMAP app: selected mailboxes, FETCH, and changes from anywhere as 
       const newUid = Number((await db.sql.query<{ uid: string }>('SELECT uid FROM mail_uids WHERE mail_id = $1', [stored.id])).rows[0].uid);
       assert.deepEqual(await client.command('n1', 'NOOP'), [
         '* 4 EXPUNGE',
-        `* ${exists} EXISTS`,
         '* 4 FETCH (UID 5 FLAGS (\\Flagged))',
+        `* ${exists} EXISTS`,
         'n1 OK NOOP completed',
       ]);
       assert.deepEqual(await client.command('n2', `UID FETCH ${newUid} (UID)`), [`* ${exists} FETCH (UID ${newUid})`, 'n2 OK UID FETCH completed']);

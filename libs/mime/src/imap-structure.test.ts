@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bodyStructureOf } from './imap-body-structure';
-import { envelopeOf } from './imap-envelope';
+import { envelopeOf, envelopeOfFields } from './imap-envelope';
 import { serializeImapValue } from './imap-value';
 import { scanLayout, MAX_PARTS } from './scan-layout';
 import { compose, eml } from './testing/mime-fixtures';
@@ -95,6 +95,17 @@ describe('IMAP ENVELOPE', () => {
     const { wire, envelope } = await fetchResponse(message);
     assert.ok(wire.includes(Buffer.concat([Buffer.from('{7}\r\n'), Buffer.from('Grüße', 'utf8')])));
     assert.equal(envelope.subject, 'Grüße');
+  });
+
+  it("is the same from the top-level message's recorded envelope fields as from its header block, absent fields left out", async () => {
+    for (const message of [PLAIN, NESTED]) {
+      const { tree, headerEnd } = await scanLayout(message);
+      assert.ok(tree.envelope);
+      assert.deepEqual(envelopeOfFields(tree.envelope), envelopeOf(message.subarray(0, headerEnd)));
+    }
+    const { tree } = await scanLayout(NESTED);
+    assert.deepEqual(tree.envelope, { from: 'a@x.test' });
+    assert.deepEqual(tree.parts?.[1]?.message?.envelope, { from: '"Inner, Sender" <inner@z.test>', subject: 'the original', inReplyTo: '<older@z.test>' });
   });
 
   it('is all NIL for a message without headers', async () => {

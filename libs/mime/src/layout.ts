@@ -42,7 +42,7 @@ export interface MimePart {
   parts?: MimePart[];
   /** A message/rfc822 part's message: its own header block, body and parts. */
   message?: MimePart;
-  /** Of an encapsulated message: what its ENVELOPE is made from. */
+  /** Of a message, the top-level one (recorded since the tree holds it) and an encapsulated one: what its ENVELOPE is made from. */
   envelope?: EnvelopeFields;
 }
 

@@ -33,7 +33,7 @@ describe('scanLayout on malformed input', () => {
       bodies: [{ partId: '1', contentType: 'text/plain', charset: 'us-ascii', encoding: '7bit', start: 0, end: 0 }],
       attachments: [],
       size: 0,
-      tree: { type: 'text/plain', header: 0, body: 0, end: 0, lines: 0 },
+      tree: { type: 'text/plain', header: 0, body: 0, end: 0, lines: 0, envelope: {} },
     });
   });
 

@@ -161,7 +161,9 @@ class LayoutScanner {
     part.linesBeforeBody = linesBefore;
     const byName = firstValues(unfoldHeaderLines(part.headerLines));
     part.info = readPartInfo(byName);
-    if (part.inTree) part.fields = { ...mimePartFieldsOf(byName), ...(part.encapsulated ? { envelope: envelopeFieldsOf(byName) } : {}) };
+    // Every message keeps its envelope, the top-level one (part '') too: FETCH ENVELOPE is then answered from the row, not from storage.
+    const message = part.encapsulated || part.partId === '';
+    if (part.inTree) part.fields = { ...mimePartFieldsOf(byName), ...(message ? { envelope: envelopeFieldsOf(byName) } : {}) };
     part.headerLines = [];
     if (part.partId === '' && this.headerEnd < 0) this.headerEnd = end;
     if (this.stack.length >= MAX_DEPTH) return;

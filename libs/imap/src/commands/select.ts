@@ -3,7 +3,9 @@ import { untagged } from '../protocol/response-format';
 import { ImapCommandError, noMore } from '../protocol/tokens';
 import { PERMANENT_FLAGS, SYSTEM_FLAGS } from '../selected/message-flags';
 import { knownOnly, parseSelectParameters, type QresyncParameter } from '../selected/qresync-parameter';
+import { flagChangePages } from '../selected/flag-changes';
 import { flagsUpdate } from '../selected/report-changes';
+import { ResponseBuffer } from '../selected/response-buffer';
 import { SelectedMailbox } from '../selected/selected-mailbox';
 import { ok, type CommandContext, type CommandHandler } from '../session/command-handler';
 import { SIGNED_IN } from '../session/session-state';
@@ -57,8 +59,11 @@ export const select: CommandHandler = {
 /** VANISHED (EARLIER) for the known UIDs that left since the client's MODSEQ, then the flags changed since. */
 async function resynchronize({ session, services }: CommandContext, selected: SelectedMailbox, qresync: QresyncParameter): Promise<void> {
   const userId = session.userId();
+  const out = new ResponseBuffer(session);
   const vanished = knownOnly(await services.messages.vanishedSince(userId, selected.mailboxId, qresync.modseq), qresync);
-  if (vanished.length > 0) session.send(untagged(`VANISHED (EARLIER) ${formatSequenceSet(vanished)}`));
-  const changed = await services.messages.changedSince(userId, selected.mailboxId, qresync.modseq);
-  changed.filter((change) => selected.seqOf(change.uid) !== undefined).forEach((change) => session.send(flagsUpdate(session, selected, change)));
+  if (vanished.length > 0) await out.add(untagged(`VANISHED (EARLIER) ${formatSequenceSet(vanished)}`));
+  for await (const page of flagChangePages(services, userId, selected.mailboxId, qresync.modseq)) {
+    for (const change of page) if (selected.seqOf(change.uid) !== undefined) await out.add(flagsUpdate(session, selected, change));
+  }
+  await out.flush();
 }

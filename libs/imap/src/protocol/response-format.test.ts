@@ -15,4 +15,12 @@ describe('responses', () => {
     assert.equal(encodeResponse(untagged('LIST () "/" ', imapString('a\nb'))).toString(), '* LIST () "/" {3}\r\na\nb\r\n');
     assert.equal(encodeResponse(tagged('a1', 'NO', 'wrong\r\npassword', 'AUTHENTICATIONFAILED')).toString(), 'a1 NO [AUTHENTICATIONFAILED] wrong password\r\n');
   });
+
+  test('raw parts go as they are: a value serialized with its own literals and 8-bit bytes', () => {
+    const raw = Buffer.from('("a" {3}\r\nb\xe9c)', 'latin1');
+    assert.deepEqual(
+      encodeResponse(untagged('1 FETCH (ENVELOPE ', { raw }, ')')),
+      Buffer.concat([Buffer.from('* 1 FETCH (ENVELOPE '), raw, Buffer.from(')\r\n')]),
+    );
+  });
 });

@@ -1,5 +1,8 @@
-/** A piece of a response: text written as it is, or a literal (`{n}` CRLF and its bytes). */
-export type ResponsePart = string | { literal: Buffer };
+/**
+ * A piece of a response: text written as it is, a literal (`{n}` CRLF and its bytes), or bytes written as they are
+ * (an IMAP value serialized with its own literals: ENVELOPE, BODYSTRUCTURE).
+ */
+export type ResponsePart = string | { literal: Buffer } | { raw: Buffer };
 
 /** Strings longer than this go as literals: a quoted string is one line, and lines should stay short. */
 const QUOTED_MAX = 1024;
@@ -28,7 +31,8 @@ export function encodeResponse(parts: ResponsePart[]): Buffer {
       text += part;
       continue;
     }
-    pieces.push(Buffer.from(`${text}{${part.literal.length}}\r\n`, 'utf8'), part.literal);
+    if ('raw' in part) pieces.push(Buffer.from(text, 'utf8'), part.raw);
+    else pieces.push(Buffer.from(`${text}{${part.literal.length}}\r\n`, 'utf8'), part.literal);
     text = '';
   }
   pieces.push(Buffer.from(`${text}\r\n`, 'utf8'));

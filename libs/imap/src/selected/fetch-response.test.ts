@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import type { Readable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { MailSectionReader, type ImapMessage } from '@letterbox/mail';
 import { scanLayout } from '@letterbox/mime';
 import { testBlobStore } from '@letterbox/testing';
 import { parseFetchCommand } from '../protocol/fetch-attributes';
+import { writeResponse } from '../protocol/response-writer';
 import { planFetch } from './fetch-plan';
 import { writeFetchResponse } from './fetch-response';
 import { ResponseBuffer } from './response-buffer';
@@ -48,12 +49,13 @@ async function fetched(items: string, options = { withUid: false, modseq: false 
   const { key } = await blobs.put(EML);
   const { tree } = await scanLayout(EML);
   const written: Buffer[] = [];
-  const out = new ResponseBuffer({
-    write: async (bytes) => void written.push(Buffer.from(bytes)),
-    writeStream: async (stream: Readable) => {
-      for await (const chunk of stream) written.push(chunk as Buffer);
+  const sink = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      written.push(chunk);
+      done();
     },
   });
+  const out = new ResponseBuffer({ write: (parts) => writeResponse(sink, parts) });
   const plan = planFetch(parseFetchCommand([{ type: 'atom', value: '3' }, ...tokens(items)]).items, options);
   await writeFetchResponse(out, plan, { seq: 3, message: message(key), tree }, new MailSectionReader(blobs));
   await out.flush();

@@ -1,8 +1,10 @@
 import type { ImapFlagChange } from '@letterbox/mail';
+import { untagged, type ResponsePart } from '../protocol/response-format';
 import { formatSequenceSet } from '../protocol/sequence-set';
-import { untagged } from '../protocol/response-format';
 import type { ImapServices, Session } from '../session/command-handler';
+import { flagChangePages } from './flag-changes';
 import { flagList } from './message-flags';
+import { ResponseBuffer } from './response-buffer';
 import type { SelectedMailbox } from './selected-mailbox';
 
 export interface ReportOptions {
@@ -29,44 +31,43 @@ export async function reportChanges(session: Session, services: ImapServices, op
     session.close();
     return;
   }
-  if (state.highestModseq <= mailbox.highestModseq) {
-    if (options.expunges !== false) reportVanished(session, mailbox, mailbox.takeHeldVanished());
-    return;
-  }
+  const out = new ResponseBuffer(session);
   const since = mailbox.highestModseq;
-  const vanished = (await services.messages.vanishedSince(userId, mailbox.mailboxId, since)).filter((uid) => mailbox.seqOf(uid) !== undefined);
-  const changed = await services.messages.changedSince(userId, mailbox.mailboxId, since);
-  if (options.expunges === false) mailbox.holdVanished(vanished);
+  const vanished = since < state.highestModseq ? await services.messages.vanishedSince(userId, mailbox.mailboxId, since) : [];
+  const known = vanished.filter((uid) => mailbox.seqOf(uid) !== undefined);
+  if (options.expunges === false) mailbox.holdVanished(known);
   else
-    reportVanished(
+    await reportVanished(
+      out,
       session,
       mailbox,
-      [...new Set([...mailbox.takeHeldVanished(), ...vanished])].sort((a, b) => a - b),
+      [...new Set([...mailbox.takeHeldVanished(), ...known])].sort((a, b) => a - b),
     );
-  const known = changed.filter((change) => mailbox.seqOf(change.uid) !== undefined);
-  const added = changed.filter((change) => change.uid > mailbox.lastUid).map((change) => change.uid);
-  if (added.length > 0) {
-    mailbox.append(added);
-    session.send(untagged(`${mailbox.exists} EXISTS`));
+  if (since < state.highestModseq) {
+    const lastKnown = mailbox.lastUid;
+    for await (const page of flagChangePages(services, userId, mailbox.mailboxId, since)) {
+      const added = page.filter((change) => change.uid > lastKnown).map((change) => change.uid);
+      for (const change of page) if (change.uid <= lastKnown && mailbox.seqOf(change.uid) !== undefined) await out.add(flagsUpdate(session, mailbox, change));
+      if (added.length > 0) {
+        mailbox.append(added);
+        await out.add(untagged(`${mailbox.exists} EXISTS`));
+      }
+    }
+    mailbox.highestModseq = state.highestModseq;
   }
-  known.forEach((change) => session.send(flagsUpdate(session, mailbox, change)));
-  mailbox.highestModseq = state.highestModseq;
+  await out.flush();
 }
 
 /** EXPUNGE from the highest sequence number down, so each number is still right when the client reads it. */
-export function reportVanished(session: Session, mailbox: SelectedMailbox, uids: readonly number[]): void {
+async function reportVanished(out: ResponseBuffer, session: Session, mailbox: SelectedMailbox, uids: readonly number[]): Promise<void> {
   if (uids.length === 0) return;
-  if (session.enabled.has('QRESYNC')) session.send(untagged(`VANISHED ${formatSequenceSet(uids)}`));
-  else
-    uids
-      .map((uid) => mailbox.seqOf(uid)!)
-      .reverse()
-      .forEach((seq) => session.send(untagged(`${seq} EXPUNGE`)));
+  if (session.enabled.has('QRESYNC')) await out.add(untagged(`VANISHED ${formatSequenceSet(uids)}`));
+  else for (let index = uids.length - 1; index >= 0; index--) await out.add(untagged(`${mailbox.seqOf(uids[index])} EXPUNGE`));
   mailbox.expunge(new Set(uids));
 }
 
 /** `* 3 FETCH (UID 7 FLAGS (\Seen) MODSEQ (12))`: a message's flags changed. */
-export function flagsUpdate(session: Session, mailbox: SelectedMailbox, change: ImapFlagChange): string[] {
+export function flagsUpdate(session: Session, mailbox: SelectedMailbox, change: ImapFlagChange): ResponsePart[] {
   const modseq = session.enabled.has('CONDSTORE') ? ` MODSEQ (${change.modseq})` : '';
-  return untagged(`${mailbox.seqOf(change.uid)} FETCH (UID ${change.uid} FLAGS ${flagList(change.flags)}${modseq})`) as string[];
+  return untagged(`${mailbox.seqOf(change.uid)} FETCH (UID ${change.uid} FLAGS ${flagList(change.flags)}${modseq})`);
 }

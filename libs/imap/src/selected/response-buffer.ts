@@ -1,36 +1,38 @@
-import type { Readable } from 'node:stream';
+import type { StreamedResponsePart } from '../protocol/response-writer';
 import type { Session } from '../session/command-handler';
 
 /** Small responses gathered into one write of about this many bytes: a FETCH of FLAGS is a few dozen bytes a message. */
 const FLUSH_BYTES = 64 * 1024;
 
 /**
- * Response bytes on their way to the session: short pieces are gathered and written together, each write
- * waiting on the socket, and a literal's stream goes out after what came before it, never held.
+ * Responses on their way to the session: short ones are gathered and written together, each write waiting on the
+ * socket; one with a literal stream is written at once, its stream read as the socket takes it, never held.
  */
 export class ResponseBuffer {
-  private pieces: Buffer[] = [];
+  private parts: StreamedResponsePart[] = [];
   private bytes = 0;
 
-  constructor(private readonly session: Pick<Session, 'write' | 'writeStream'>) {}
+  constructor(private readonly session: Pick<Session, 'write'>) {}
 
-  async add(piece: Buffer | string): Promise<void> {
-    const bytes = typeof piece === 'string' ? Buffer.from(piece, 'latin1') : piece;
-    this.pieces.push(bytes);
-    this.bytes += bytes.length;
-    if (this.bytes >= FLUSH_BYTES) await this.flush();
-  }
-
-  async stream(stream: Readable): Promise<void> {
-    await this.flush();
-    await this.session.writeStream(stream);
+  /** One whole response, without its CRLF. */
+  async add(response: StreamedResponsePart[]): Promise<void> {
+    if (this.parts.length > 0) this.parts.push('\r\n');
+    this.parts.push(...response);
+    this.bytes += response.reduce((total, part) => total + sizeOf(part), 2);
+    if (this.bytes >= FLUSH_BYTES || response.some((part) => typeof part !== 'string' && 'literalStream' in part)) await this.flush();
   }
 
   async flush(): Promise<void> {
-    if (this.bytes === 0) return;
-    const bytes = Buffer.concat(this.pieces);
-    this.pieces = [];
+    if (this.parts.length === 0) return;
+    const parts = this.parts;
+    this.parts = [];
     this.bytes = 0;
-    await this.session.write(bytes);
+    await this.session.write(parts);
   }
+}
+
+function sizeOf(part: StreamedResponsePart): number {
+  if (typeof part === 'string') return part.length;
+  if ('raw' in part) return part.raw.length;
+  return 'literal' in part ? part.literal.length : 0;
 }

@@ -1,9 +1,10 @@
-import type { Readable } from 'node:stream';
 import type { SecureContext } from 'node:tls';
 import type { MailClientUser } from '@letterbox/accounts';
 import type { ImapMailboxState, ImapMessages, MailMimeTrees, MailSectionReader } from '@letterbox/mail';
 import type { ImapMailboxes } from '../mailboxes/imap-mailboxes';
+import type { LiteralIntake, LiteralRequest, StreamedLiteral } from '../protocol/literal-intake';
 import type { ResponsePart } from '../protocol/response-format';
+import type { StreamedResponsePart } from '../protocol/response-writer';
 import type { Token } from '../protocol/tokens';
 import type { ReportOptions } from '../selected/report-changes';
 import type { SelectedMailbox } from '../selected/selected-mailbox';
@@ -51,10 +52,11 @@ export interface Session {
   readonly enabled: ReadonlySet<string>;
   capabilities(): string[];
   send(parts: ResponsePart[]): void;
-  /** Writes raw response bytes, resolving once the socket takes more: long outputs (FETCH) wait on a slow client. */
-  write(bytes: Buffer | string): Promise<void>;
-  /** Writes a stream's bytes as they come (a literal's body), waiting on the socket between chunks. */
-  writeStream(stream: Readable): Promise<void>;
+  /**
+   * Writes a response, resolving once the socket has taken it: a command writing many or large responses (FETCH)
+   * awaits each, and a literal stream's bytes go out as they are read. Rejects when the connection closes.
+   */
+  write(parts: StreamedResponsePart[]): Promise<void>;
   /** The next line the client sends, raw: AUTHENTICATE's response, IDLE's DONE. */
   readContinuationLine(): Promise<string>;
   /** The user is signed in: false when they have as many sessions as they may. */
@@ -83,6 +85,11 @@ export interface CommandContext {
   args: Token[];
   session: Session;
   services: ImapServices;
+  /**
+   * The literal the handler's literalIntake took as a stream; `args` are the tokens before it. Once the handler
+   * is done, the session reads past whatever of it and of its `rest` the handler left.
+   */
+  literal?: StreamedLiteral;
 }
 
 /** A command's tagged answer; `after` runs once it is written (STARTTLS's handshake, LOGOUT's close). */
@@ -97,6 +104,8 @@ export interface CommandHandler {
   /** The states it runs in; in any other, BAD. */
   states: readonly SessionState[];
   run(context: CommandContext): Promise<Completion>;
+  /** For a command whose literal may be large (APPEND's message): takes it as a stream (CommandContext.literal), or refuses it unread. */
+  literalIntake?(request: LiteralRequest, session: Session, services: ImapServices): LiteralIntake | undefined;
 }
 
 export const ok = (text: string, code?: string): Completion => ({ status: 'OK', text, ...(code ? { code } : {}) });

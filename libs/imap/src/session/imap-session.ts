@@ -1,12 +1,13 @@
 import type { Socket } from 'node:net';
-import type { Readable } from 'node:stream';
 import { TLSSocket, type SecureContext } from 'node:tls';
 import type { MailClientUser } from '@letterbox/accounts';
 import { loggerFor } from '@letterbox/observability';
 import { COMMANDS } from '../commands/command-table';
 import { CommandReader, type ReaderEvent, type ReaderLimits } from '../protocol/command-reader';
+import type { LiteralIntake, LiteralRequest, StreamedLiteral } from '../protocol/literal-intake';
 import { parseCommand, TaggedCommandError, type ParsedCommand } from '../protocol/command-parser';
 import { continuation, encodeResponse, tagged, untagged, type ResponsePart } from '../protocol/response-format';
+import { ResponseWriteError, writeResponse, type StreamedResponsePart } from '../protocol/response-writer';
 import { ImapCommandError } from '../protocol/tokens';
 import { reportChanges, type ReportOptions } from '../selected/report-changes';
 import type { SelectedMailbox } from '../selected/selected-mailbox';
@@ -51,6 +52,11 @@ export class ImapSession implements Session {
   private selectedMailbox: SelectedMailbox | undefined;
   private readonly closeListeners: (() => void)[] = [];
   private readonly onData = (chunk: Buffer) => this.reader.push(chunk);
+  /** The responses being written by `write`, in order: a `send` meanwhile goes after them, never into a literal. */
+  private output: Promise<void> = Promise.resolve();
+  private writesPending = 0;
+  /** The reader holds the input: a streamed literal's consumer is behind, or its intake is deciding. */
+  private inputHeld = false;
 
   constructor(
     socket: Socket,
@@ -62,6 +68,8 @@ export class ImapSession implements Session {
     this.reader = new CommandReader(options.limits, {
       event: (event) => this.received(event),
       literalWanted: () => this.send(continuation('Ready for the literal')),
+      literalIntake: (request) => this.literalIntake(request),
+      hold: (held) => this.holdInput(held),
     });
   }
 
@@ -96,24 +104,22 @@ export class ImapSession implements Session {
   }
 
   send(parts: ResponsePart[]): void {
+    if (this.writesPending > 0) {
+      this.write(parts).catch((error: unknown) => logger.debug({ err: error, clientAddress: this.clientAddress }, 'IMAP response not written'));
+      return;
+    }
     if (!this.closed && this.socket.writable) this.socket.write(encodeResponse(parts));
   }
 
-  async write(bytes: Buffer | string): Promise<void> {
-    if (this.closed || !this.socket.writable) throw new ImapCommandError('the connection closed');
-    if (!this.socket.write(bytes)) await this.drained();
-  }
-
-  /** A stream that fails midway leaves a literal short of its announced length: the connection cannot go on. */
-  async writeStream(stream: Readable): Promise<void> {
-    try {
-      for await (const chunk of stream) await this.write(chunk as Buffer);
-    } catch (error) {
+  write(parts: StreamedResponsePart[]): Promise<void> {
+    this.writesPending++;
+    const written = this.output.then(() => writeResponse(this.socket, parts)).finally(() => this.writesPending--);
+    this.output = written.then(ignore, ignore);
+    return written.catch((error: unknown) => {
+      // Cut short, a response leaves the client inside a literal: nothing more can be said on this connection.
       this.socket.destroy();
-      throw error;
-    } finally {
-      stream.destroy();
-    }
+      throw error instanceof ResponseWriteError ? new ImapCommandError(error.message) : error;
+    });
   }
 
   readContinuationLine(): Promise<string> {
@@ -179,20 +185,6 @@ export class ImapSession implements Session {
     this.socket.end();
   }
 
-  /** Resolves once the socket's buffer drained, or the connection closed. */
-  private drained(): Promise<void> {
-    const socket = this.socket;
-    return new Promise((resolve) => {
-      const done = () => {
-        socket.off('drain', done);
-        socket.off('close', done);
-        resolve();
-      };
-      socket.on('drain', done);
-      socket.on('close', done);
-    });
-  }
-
   private attach(socket: Socket): void {
     socket.on('data', this.onData);
     socket.setTimeout(this.options.idleTimeoutMs);
@@ -205,12 +197,25 @@ export class ImapSession implements Session {
     socket.on('close', () => this.closedNow());
   }
 
+  /** The intake of the command the literal belongs to, when its handler streams literals (APPEND). */
+  private literalIntake(request: LiteralRequest): LiteralIntake | undefined {
+    const name = /^\S+ ([A-Za-z]+)/.exec(request.lines[0])?.[1]?.toUpperCase();
+    return name ? COMMANDS.get(name)?.literalIntake?.(request, this, this.options.services) : undefined;
+  }
+
+  private holdInput(held: boolean): void {
+    this.inputHeld = held;
+    if (held) this.socket.pause();
+    else if (this.queue.length < MAX_QUEUED) this.socket.resume();
+  }
+
   private closedNow(): void {
     if (this.closed) return;
     this.closed = true;
     this.state = 'logout';
     this.selectedMailbox = undefined;
     this.releaseUser?.();
+    this.reader.end();
     this.waiter?.reject(new ImapCommandError('the connection closed'));
     this.waiter = undefined;
     this.closeListeners.forEach((listener) => listener());
@@ -237,7 +242,7 @@ export class ImapSession implements Session {
       while (!this.closed && !this.socket.writableNeedDrain) {
         const event = this.queue.shift();
         if (!event) break;
-        this.socket.resume();
+        if (!this.inputHeld) this.socket.resume();
         await this.handle(event);
       }
     } catch (error) {
@@ -250,7 +255,8 @@ export class ImapSession implements Session {
 
   private async handle(event: ReaderEvent): Promise<void> {
     if (event.kind === 'refused') {
-      this.send(event.tag ? tagged(event.tag, 'BAD', event.reason) : untagged(`BAD ${event.reason}`));
+      const status = event.code ? 'NO' : 'BAD';
+      this.send(event.tag ? tagged(event.tag, status, event.reason, event.code) : untagged(`BAD ${event.reason}`));
       if (event.closing) this.shutdown('The command cannot be read past its literal; closing');
       return;
     }
@@ -262,7 +268,9 @@ export class ImapSession implements Session {
       this.send(error.tag ? tagged(error.tag, 'BAD', error.message) : untagged(`BAD ${error.message}`));
       return;
     }
-    const completion = await this.run(command);
+    const streamed = event.command.streamed;
+    const completion = await this.run(command, streamed);
+    if (streamed) await readPast(streamed);
     if (this.closed) return;
     if (this.state === 'selected') await this.reportChanges({ expunges: !HOLDS_EXPUNGES.has(command.name) });
     if (this.closed) return;
@@ -270,12 +278,19 @@ export class ImapSession implements Session {
     completion.after?.();
   }
 
-  private async run(command: ParsedCommand): Promise<Completion> {
+  private async run(command: ParsedCommand, literal: StreamedLiteral | undefined): Promise<Completion> {
     const handler = COMMANDS.get(command.name);
     if (!handler) return { status: 'BAD', text: `Unknown command ${command.name}` };
     if (!handler.states.includes(this.state)) return { status: 'BAD', text: `${command.name} is not allowed ${STATE_WORDS[this.state]}` };
     try {
-      return await handler.run({ tag: command.tag, name: command.name, args: command.args, session: this, services: this.options.services });
+      return await handler.run({
+        tag: command.tag,
+        name: command.name,
+        args: command.args,
+        session: this,
+        services: this.options.services,
+        ...(literal ? { literal } : {}),
+      });
     } catch (error) {
       if (error instanceof ImapCommandError) return { status: error.status, text: error.message, ...(error.code ? { code: error.code } : {}) };
       logger.error({ err: error, command: command.name, clientAddress: this.clientAddress }, 'IMAP command failed');
@@ -293,6 +308,17 @@ const STATE_WORDS: Record<SessionState, string> = {
   selected: 'with a mailbox selected',
   logout: 'while logging out',
 };
+
+const ignore = () => undefined;
+
+/** What a handler left unread of a streamed literal, and of the rest of its command, is read and dropped: the next command follows them. */
+async function readPast(literal: StreamedLiteral): Promise<void> {
+  let next: StreamedLiteral | undefined = literal;
+  while (next) {
+    next.stream.resume();
+    next = (await next.rest.catch(ignore))?.streamed;
+  }
+}
 
 function settleWaiter(waiter: { resolve: (line: string) => void; reject: (error: Error) => void }, event: ReaderEvent): void {
   if (event.kind === 'refused') waiter.reject(new ImapCommandError(event.reason));

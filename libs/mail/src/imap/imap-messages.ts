@@ -44,6 +44,12 @@ const CHANGED_SINCE = namedStatement(
   `SELECT u.uid, u.modseq, ${FLAG_COLUMNS} FROM mail_uids u JOIN mails m ON m.id = u.mail_id JOIN mailboxes b ON b.id = u.mailbox_id
     WHERE u.mailbox_id = $1 AND b.user_id = $2 AND u.modseq > $3 ORDER BY u.uid`,
 );
+const CHANGED_SINCE_PAGE = namedStatement(
+  'imap-changed-since-page',
+  `SELECT u.uid, u.modseq, ${FLAG_COLUMNS} FROM mail_uids u JOIN mails m ON m.id = u.mail_id JOIN mailboxes b ON b.id = u.mailbox_id
+    WHERE u.mailbox_id = $1 AND b.user_id = $2 AND u.modseq > $3 AND u.uid > $4 ORDER BY u.uid LIMIT $5`,
+);
+
 const VANISHED_SINCE = namedStatement(
   'imap-vanished-since',
   `SELECT e.uid FROM mail_expunges e JOIN mailboxes b ON b.id = e.mailbox_id
@@ -90,9 +96,15 @@ export class ImapMessages {
     }));
   }
 
-  /** The mails whose flags changed, or that arrived, after `modseq`, in UID order. */
-  async changedSince(userId: number, mailboxId: number, modseq: number): Promise<ImapFlagChange[]> {
-    const { rows } = await this.db.sql.query<FlagRow & { uid: string; modseq: string }>({ ...CHANGED_SINCE, values: [mailboxId, userId, modseq] });
+  /**
+   * The mails whose flags changed, or that arrived, after `modseq`, in UID order; with `page`, only the first
+   * `limit` of those above `afterUid`: a change to a million mails is read a page at a time.
+   */
+  async changedSince(userId: number, mailboxId: number, modseq: number, page?: { afterUid: number; limit: number }): Promise<ImapFlagChange[]> {
+    const query = page
+      ? { ...CHANGED_SINCE_PAGE, values: [mailboxId, userId, modseq, page.afterUid, page.limit] }
+      : { ...CHANGED_SINCE, values: [mailboxId, userId, modseq] };
+    const { rows } = await this.db.sql.query<FlagRow & { uid: string; modseq: string }>(query);
     return rows.map((row) => ({ uid: Number(row.uid), modseq: Number(row.modseq), flags: flagsOf(row) }));
   }
 

@@ -55,6 +55,11 @@ describe('IMAP UIDs and MODSEQs, kept by the database as mail is stored, moved, 
         [2, after.highestModseq, true, ['Work']],
       ],
     );
+    const page = await messages.changedSince(user.id, user.mailboxes.inbox, before.highestModseq, { afterUid: 1, limit: 1 });
+    assert.deepEqual(
+      page.map((mail) => mail.uid),
+      [2],
+    );
     await change('UPDATE mails SET snippet = snippet || $$.$$ WHERE id = ANY($1)', [one.mailId]);
     assert.equal((await state(user.mailboxes.inbox)).highestModseq, after.highestModseq);
   });

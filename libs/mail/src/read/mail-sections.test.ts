@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { primaryOnly, type Database } from '@letterbox/db';
 import { referenceMail } from '@letterbox/mail-generator';
-import { parseImapSection, type MimePart } from '@letterbox/mime';
+import { envelopeOf, parseImapSection, type MimePart } from '@letterbox/mime';
 import { DiskBlobStore, type ByteRange } from '@letterbox/storage';
 import { createTestUser, testDatabase, testSettings, type TestUser } from '@letterbox/testing';
 import { MailQueries } from './mail-queries';
@@ -138,6 +138,18 @@ describe('reading IMAP sections of stored mail', () => {
     const missing = await reader.open(largeMail, parseImapSection('9.9'));
     assert.equal(missing.length, 0);
     assert.ok((await reader.headerBlock(largeMail)).equals(large.subarray(0, largeMail.tree.body)));
+  });
+
+  test("gives a mail's ENVELOPE from its recorded fields without reading storage, and from its header block for an older tree", async () => {
+    const fromBlock = envelopeOf(large.subarray(0, largeMail.tree.body));
+    assert.ok(largeMail.tree.envelope, 'a newly stored mail records its envelope fields');
+    blobs.bytesRead = 0;
+    assert.deepEqual(await reader.envelope(largeMail), fromBlock);
+    assert.equal(blobs.bytesRead, 0);
+
+    const olderTree = { ...largeMail.tree, envelope: undefined };
+    assert.deepEqual(await reader.envelope({ ...largeMail, tree: olderTree }), fromBlock);
+    assert.equal(blobs.bytesRead, largeMail.tree.body);
   });
 
   test('finds the tree of a mail stored without one on its first fetch, by one read of its EML, and stores it', async () => {

@@ -1,5 +1,16 @@
 import { pipeline, Readable } from 'node:stream';
-import { filterHeaderFields, locateSection, MAX_HEADER_BLOCK, partialSpan, type ImapPartial, type ImapSection, type MimePart } from '@letterbox/mime';
+import {
+  envelopeOf,
+  envelopeOfFields,
+  filterHeaderFields,
+  locateSection,
+  MAX_HEADER_BLOCK,
+  partialSpan,
+  type ImapPartial,
+  type ImapSection,
+  type ImapValue,
+  type MimePart,
+} from '@letterbox/mime';
 import type { BlobStore, ByteRange } from '@letterbox/storage';
 import { lengthChecked } from './length-checked';
 
@@ -46,6 +57,16 @@ export class MailSectionReader {
   async headerBlock(mail: SectionedMail): Promise<Buffer> {
     const [block] = await this.blobs.readRanges(mail.storageKey, [{ start: 0, end: Math.min(mail.tree.body, MAX_HEADER_BLOCK) }]);
     return block;
+  }
+
+  /**
+   * The mail's IMAP ENVELOPE: from the envelope fields its tree records, without touching
+   * storage; a tree recorded before the top-level envelope was has none, and its header
+   * block is read instead.
+   */
+  async envelope(mail: SectionedMail): Promise<ImapValue> {
+    if (mail.tree.envelope) return envelopeOfFields(mail.tree.envelope);
+    return envelopeOf(await this.headerBlock(mail));
   }
 
   private range(mail: SectionedMail, range: ByteRange): SectionStream {
