@@ -11,8 +11,8 @@ export type ReferenceSize = 'small' | 'medium' | 'large';
 const LOGIN_CONCURRENCY = 4;
 
 /** The sizes of the demo office's reference mails (libs/mail-generator's referenceMail). */
-const REFERENCE_BYTES: Record<ReferenceSize, number> = { small: 4 * 1024, medium: 712 * 1024, large: 22 * 1024 * 1024 };
-const SIZE_TOLERANCE = 0.1;
+export const REFERENCE_BYTES: Record<ReferenceSize, number> = { small: 4 * 1024, medium: 712 * 1024, large: 22 * 1024 * 1024 };
+export const SIZE_TOLERANCE = 0.1;
 
 /**
  * What scenarios need before they load a server: tokens (one sign-in per user and run,

@@ -126,3 +126,14 @@ function readProcFile(pid: number, name: string): string | undefined {
     return undefined;
   }
 }
+
+/** What a process has read so far (/proc/<pid>/io): rchar counts every read call (files, sockets, pipes), readBytes what came from the disk rather than the page cache. */
+export function readCounters(pid: number): { rchar: number; readBytes: number } {
+  const fields = Object.fromEntries(
+    (readProcFile(pid, 'io') ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => [line.slice(0, line.indexOf(':')), Number(line.slice(line.indexOf(':') + 1))]),
+  );
+  return { rchar: fields.rchar ?? 0, readBytes: fields.read_bytes ?? 0 };
+}

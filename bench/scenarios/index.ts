@@ -6,6 +6,7 @@ import { deliveryE2eScenario } from './delivery-e2e';
 import { detail22mScenario } from './detail-22m';
 import { detail4kScenario } from './detail-4k';
 import { detail712kScenario } from './detail-712k';
+import { imapScenario } from './imap';
 import { ingestBurstScenario } from './ingest-burst';
 import { ingestSustainedScenario } from './ingest-sustained';
 import { listScenario } from './list';
@@ -57,6 +58,7 @@ export const SCENARIOS: readonly Scenario[] = [
   notifyScenario,
   readS3Scenario,
   userCreateScenario,
+  imapScenario,
 ];
 
 /** Names that run several scenarios. */
