@@ -10,9 +10,14 @@ const MISSING_HOST = '.MISSING-HOST-NAME.';
 
 /** A message's IMAP ENVELOPE (RFC 3501 7.4.2) from its raw header block; one past MAX_HEADER_BLOCK is read by its start. */
 export function envelopeOf(headerBlock: Buffer): ImapValue {
+  return envelopeOfFields(envelopeFieldsOfHeaderBlock(headerBlock));
+}
+
+/** The envelope's fields of a raw header block, as a tree records them; one past MAX_HEADER_BLOCK is read by its start. */
+export function envelopeFieldsOfHeaderBlock(headerBlock: Buffer): EnvelopeFields {
   const lines = headerBlock.toString('latin1', 0, Math.min(headerBlock.length, MAX_HEADER_BLOCK)).split(/\r?\n/);
   const blank = lines.indexOf('');
-  return envelopeOfFields(envelopeFieldsOf(firstValues(unfoldHeaderLines(blank === -1 ? lines : lines.slice(0, blank)))));
+  return envelopeFieldsOf(firstValues(unfoldHeaderLines(blank === -1 ? lines : lines.slice(0, blank))));
 }
 
 /**

@@ -5,7 +5,7 @@ export { parseHeaderBlock, summarizeHeaders, parseAddresses, MAX_REFERENCES, typ
 export { renderBodies, makeSnippet } from './render-body';
 export { sanitizeMailHtml } from './sanitize';
 export { messageHeadersOf, MAX_HEADER_BLOCK, type MessageHeaders } from './message-headers';
-export { envelopeOf, envelopeOfFields } from './imap-envelope';
+export { envelopeOf, envelopeOfFields, envelopeFieldsOfHeaderBlock } from './imap-envelope';
 export { bodyStructureOf } from './imap-body-structure';
 export { serializeImapValue, imapRun, type ImapValue, type ImapRun } from './imap-value';
 export {

@@ -58,10 +58,13 @@ async function fetchChunk(
     );
     unseen.forEach((message) => (message.flags.seen = true));
   }
-  for (const message of messages) {
+  const trees = plan.needsTree
+    ? await services.mimeTrees.treesOf(messages.map((message) => ({ id: message.mailId, storageKey: message.storageKey, layout: message.layout! })))
+    : [];
+  for (const [index, message] of messages.entries()) {
     const seq = mailbox.seqOf(message.uid);
     if (seq === undefined) continue;
-    const tree = plan.needsTree ? await services.mimeTrees.treeOf({ id: message.mailId, storageKey: message.storageKey, layout: message.layout! }) : undefined;
+    const tree = trees[index];
     await writeFetchResponse(out, plan, { seq, message, ...(tree ? { tree } : {}) }, services.sections);
   }
 }

@@ -176,6 +176,23 @@ describe('reading IMAP sections of stored mail', () => {
     await assert.rejects(trees.sectionedMail(user.id + 1_000_000, id), MailNotFoundError);
   });
 
+  test("records the envelope of a chunk's mails stored before envelopes were, once, from their header blocks", async () => {
+    await db.sql.query(`UPDATE mails SET layout = layout #- '{tree,envelope}' WHERE id = $1`, [largeMail.id]);
+    const queries = new MailQueries(primaryOnly(db.sql));
+    const older = await queries.record(user.id, largeMail.id);
+    assert.equal(older.layout.tree?.envelope, undefined);
+    const trees = new MailMimeTrees(db, blobs);
+    blobs.bytesRead = 0;
+    const [tree] = await trees.treesOf([{ id: largeMail.id, storageKey: older.storageKey, layout: older.layout }]);
+    assert.equal(blobs.bytesRead, largeMail.tree.body, 'the header block alone, not the 22 MB');
+    assert.deepEqual(tree.envelope, largeMail.tree.envelope);
+    const again = await queries.record(user.id, largeMail.id);
+    assert.deepEqual(again.layout.tree, largeMail.tree);
+    blobs.bytesRead = 0;
+    await trees.treesOf([{ id: largeMail.id, storageKey: again.storageKey, layout: again.layout }]);
+    assert.equal(blobs.bytesRead, 0);
+  });
+
   test('reads sections of a mail in a store that compresses', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'imap-sections-gzip-'));
     try {

@@ -1,6 +1,7 @@
 import { namedStatement, type Database } from '@letterbox/db';
-import { scanLayout, type MailLayout, type MimePart } from '@letterbox/mime';
+import { envelopeFieldsOfHeaderBlock, MAX_HEADER_BLOCK, scanLayout, type MailLayout, type MimePart } from '@letterbox/mime';
 import type { BlobStore } from '@letterbox/storage';
+import { mapConcurrently } from './map-concurrently';
 import { storableJson } from './storable-text';
 import { MailNotFoundError } from '../mail-errors';
 import type { SectionedMail } from '../read/mail-sections';
@@ -10,6 +11,13 @@ const MAIL_LAYOUT = namedStatement(
   'SELECT storage_key AS "storageKey", layout FROM mails WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL',
 );
 const STORE_TREE = namedStatement('mail-store-mime-tree', `UPDATE mails SET layout = jsonb_set(layout, '{tree}', $2::jsonb) WHERE id = $1`);
+const STORE_ENVELOPES = namedStatement(
+  'mail-store-root-envelopes',
+  `UPDATE mails m SET layout = jsonb_set(m.layout, '{tree,envelope}', e.envelope)
+     FROM unnest($1::bigint[], $2::jsonb[]) AS e(id, envelope) WHERE m.id = e.id`,
+);
+/** Header blocks read at once when a FETCH's chunk of older mail needs its envelopes recorded. */
+const HEADER_READS = 8;
 
 /** A mail row's fields that its MIME tree comes from. */
 export interface MailWithLayout {
@@ -35,6 +43,27 @@ export class MailMimeTrees {
     const row = rows[0];
     if (!row) throw new MailNotFoundError(mailId);
     return { id: mailId, storageKey: row.storageKey, tree: await this.treeOf({ id: mailId, ...row }) };
+  }
+
+  /**
+   * The trees of a FETCH's chunk of mails, in their order, each with its top-level envelope: a tree recorded
+   * before envelopes were has its header block read once, and the envelopes of the chunk are stored in one
+   * statement, so every later ENVELOPE is read from the row.
+   */
+  async treesOf(mails: readonly MailWithLayout[]): Promise<MimePart[]> {
+    const trees: MimePart[] = [];
+    for (const mail of mails) trees.push(await this.treeOf(mail));
+    const missing = mails.map((mail, index) => ({ mail, tree: trees[index] })).filter(({ tree }) => !tree.envelope);
+    if (missing.length === 0) return trees;
+    await mapConcurrently(missing, HEADER_READS, async ({ mail, tree }) => {
+      const [block] = await this.blobs.readRanges(mail.storageKey, [{ start: 0, end: Math.min(tree.body, MAX_HEADER_BLOCK) }]);
+      tree.envelope = envelopeFieldsOfHeaderBlock(block);
+    });
+    await this.db.sql.query({
+      ...STORE_ENVELOPES,
+      values: [missing.map(({ mail }) => mail.id), missing.map(({ tree }) => JSON.stringify(tree.envelope, storableJson))],
+    });
+    return trees;
   }
 
   /** The mail's tree: the one its layout holds, else the one its EML has, then stored in its layout. */
