@@ -641,18 +641,34 @@ describe('the IMAP app: STORE, COPY, MOVE, EXPUNGE and SEARCH as mail clients do
     assert.deepEqual(await messagesIn(user.mailboxes.inbox), [1]);
   });
 
-  test('imapflow: APPEND to Drafts and Sent with flags and an internal date answers APPENDUID; past the quota, OVERQUOTA', async () => {
+  test('imapflow: APPEND to Drafts (a server draft) and Sent with flags and an internal date answers APPENDUID; past the quota, OVERQUOTA', async () => {
     const client = flow();
     await client.connect();
     try {
       const draft = mail('Draft in progress', 'Not finished yet.');
       const appended = await client.append('Drafts', draft, ['\\Seen', '$Work'], new Date('2026-10-01T08:30:00Z'));
       assert.ok(appended && appended.uid === 1 && appended.uidValidity);
-      const record = await new MailQueries(primaryOnly(db.sql)).record(user.id, await mailIdOf(user.mailboxes.drafts, 1));
+      const draftId = await mailIdOf(user.mailboxes.drafts, 1);
+      const record = await new MailQueries(primaryOnly(db.sql)).record(user.id, draftId);
       assert.deepEqual(
         [record.mailboxId, record.subject, record.seen, record.receivedAt],
         [user.mailboxes.drafts, 'Draft in progress', true, '2026-10-01T08:30:00.000Z'],
       );
+      // The webmail's editor opens it: a draft row, as its own drafts have (the From, not the user's, left out).
+      const { rows: drafts } = await db.sql.query<{ content: Record<string, unknown> }>('SELECT content FROM drafts WHERE mail_id = $1 AND user_id = $2', [
+        draftId,
+        user.id,
+      ]);
+      assert.deepEqual(drafts[0]?.content, {
+        to: ['someone@x.test'],
+        cc: [],
+        bcc: [],
+        subject: 'Draft in progress',
+        text: 'Not finished yet.\r\n',
+        important: false,
+        requestReadReceipt: false,
+        attachments: [],
+      });
       const sent = await client.append('Sent', mail('Sent from a phone', 'Sent.'), ['\\Seen']);
       assert.ok(sent && sent.uid === 1);
       await client.mailboxOpen('Drafts');

@@ -16,9 +16,12 @@ import {
   imapSearch,
   MailboxChanges,
   MailboxQueries,
+  MailContentReader,
+  MailQueries,
   MailMimeTrees,
   MailSectionReader,
 } from '@letterbox/mail';
+import { AppendedDrafts } from '@letterbox/sending';
 import { watchTlsKeyPair } from '@letterbox/mail-listeners';
 import { postgresCheck, redisCheck, type DependencyCheck } from '@letterbox/observability';
 import { redisConnection, whenReady } from '@letterbox/redis';
@@ -87,6 +90,7 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
       transfers: new ImapMailTransfers(db, announcer, config.USER_QUOTA_BYTES),
       expunger: new ImapExpunge(db, announcer),
       appender: new ImapAppend(db, blobs, announcer, config.USER_QUOTA_BYTES),
+      appendedDrafts: new AppendedDrafts(db, new MailQueries(routing), new MailContentReader(blobs)),
       appendLimit: config.IMAP_MAX_APPEND_BYTES,
       search: (userId, mailboxId, criterion) => imapSearch(db, userId, mailboxId, criterion),
       markSeen: async (userId, mailIds) => void (await seen.apply(userId, { ids: mailIds }, { changes: { seen: true } })),

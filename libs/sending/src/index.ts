@@ -19,6 +19,7 @@ export {
   QuotaExceededError,
 } from './send-errors';
 export { Drafts } from './drafts/drafts';
+export { AppendedDrafts } from './drafts/appended-drafts';
 export { draftViewSchema, type DraftView } from './drafts/draft-content';
 export { SendSubmission } from './submit/send-submission';
 export { SendMail } from './submit/send-mail';

@@ -42,6 +42,8 @@ export const append: CommandHandler = {
         ...(receivedAt ? { receivedAt } : {}),
       });
       if (!appended) throw new ImapCommandError(`No mailbox ${name}`, 'NO', 'TRYCREATE');
+      // A client saving a draft: the webmail opens it in its editor as one of its own.
+      if (mailbox.specialUse === '\\Drafts') await services.appendedDrafts.adopt(session.userId(), appended.mailId, [session.user!.email.toLowerCase()]);
       return ok('APPEND completed', `APPENDUID ${appended.uidValidity} ${appended.uid}`);
     } catch (error) {
       if (error instanceof ImapOverQuotaError) throw new ImapCommandError('The message would take you past your storage quota', 'NO', 'OVERQUOTA');

@@ -9,6 +9,7 @@ import { ImapOverQuotaError } from './imap-mail-transfers';
 import { imapUsage } from './imap-usage';
 
 export interface ImapAppended {
+  mailId: number;
   uidValidity: number;
   uid: number;
 }
@@ -69,6 +70,6 @@ export class ImapAppend {
       await this.db.sql.query({ ...OTHER_FLAGS, values: [id, flags.answered, flags.forwarded, flags.deleted, [...new Set(flags.keywords)]] });
     const { rows } = await this.db.sql.query<{ uid: string; uid_validity: string }>({ ...APPENDED, values: [id] });
     await this.announcer.announce(mailCreatedEvents([{ userId, mailId: id, mailboxId }]));
-    return rows[0] && { uid: Number(rows[0].uid), uidValidity: Number(rows[0].uid_validity) };
+    return rows[0] && { mailId: id, uid: Number(rows[0].uid), uidValidity: Number(rows[0].uid_validity) };
   }
 }

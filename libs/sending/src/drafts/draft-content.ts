@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ANSWER_MODES, type AnswerMode, type SendAttachment, type SendRequest } from '../submit/send-request';
 
@@ -56,3 +57,8 @@ export const draftViewSchema = z
   })
   .meta({ id: 'Draft' });
 export type DraftView = z.infer<typeof draftViewSchema>;
+
+/** The id a draft's attachment is kept under across saves. */
+export function newAttachmentId(): string {
+  return randomUUID().slice(0, 12);
+}

@@ -4,7 +4,7 @@ import { inTransaction, namedStatement, type Database } from '@letterbox/db';
 import { discardMailsSql, mailRowsInput, mailRowsInsertCtes, replaceMailMessage, storableJson, type MailQueries, type PreparedMail } from '@letterbox/mail';
 import type { BlobStore } from '@letterbox/storage';
 import { answerOf } from '../submit/answer-original';
-import type { DraftChanges, DraftContent, DraftView } from './draft-content';
+import { newAttachmentId, type DraftChanges, type DraftContent, type DraftView } from './draft-content';
 import { composeSentCopy } from '../compose/compose-sent-copy';
 import { DraftNotFoundError, DraftVersionConflictError } from '../send-errors';
 import { ownFromAddress, ownFromName, type SenderDirectory, type SignedInSender } from '../sender-directory';
@@ -206,10 +206,6 @@ function applyChanges(content: DraftContent, { newAttachments = [], removeAttach
 
 function requestOf({ attachments, ...content }: DraftContent): SendRequest {
   return { ...content, saveCopy: true, sendSeparately: false, attachments: attachments.map(({ id: _id, ...attachment }) => attachment) };
-}
-
-function newAttachmentId(): string {
-  return randomUUID().slice(0, 12);
 }
 
 function draftView(row: DraftRow): DraftView {

@@ -48,7 +48,8 @@ export async function answerOf(mails: MailQueries, blobs: BlobStore, sender: Sig
   return { answering, subject, to: allTo, cc, attachments: [] };
 }
 
-function forwardedParts(original: MailRecord): SendAttachment[] {
+/** A mail's attachments and inline images as a send takes them: by reference to the stored message, nothing copied. */
+export function forwardedParts(original: MailRecord): SendAttachment[] {
   return original.attachments.map((part) => ({
     filename: part.filename,
     contentType: part.contentType,
