@@ -130,7 +130,7 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
       }
     });
 
-    test('IMAP: either process signs a user in and lists the same mailboxes; wrong passwords count across both', async () => {
+    test('IMAP: either process signs a user in and lists the same mailboxes, a mail appended through one reaches a session idling on the other; wrong passwords count across both', async () => {
       const bob = recipients[1];
       const sessions = await Promise.all(platform.imaps.map((imap) => imapSession(imap.port, bob.email, bob.password)));
       try {
@@ -138,6 +138,19 @@ for (const shared of ['one Redis and PostgreSQL', 'a Redis Cluster and PostgreSQ
         const lists = await Promise.all(sessions.map((session) => session.list()));
         assert.deepEqual(lists[0], lists[1]);
         assert.ok(lists[0].some((mailbox) => mailbox.path === 'INBOX'));
+        // A mail one process stores reaches a session idling on the other, through the live events.
+        const [watching, appending] = sessions;
+        const { exists } = await watching.mailboxOpen('INBOX');
+        const told = new Promise<number>((resolve) => watching.on('exists', (update: { count: number }) => resolve(update.count)));
+        void watching.idle();
+        const appended = await appending.append(
+          'INBOX',
+          Buffer.from('From: carol@outside.test\r\nTo: bob@letterbox.test\r\nSubject: Seen from the other process\r\n\r\nHello.\r\n'),
+        );
+        assert.equal(await told, exists + 1);
+        // Gone again, so the mail counts below are the incoming mails' alone.
+        await appending.mailboxOpen('INBOX');
+        assert.ok(appended && (await appending.messageDelete(String(appended.uid), { uid: true })));
       } finally {
         await Promise.all(sessions.map((session) => session.logout()));
       }

@@ -20,33 +20,25 @@ const NEEDS_LITERAL = /[^\x01-\x09\x0b\x0c\x0e-\x7f]/;
 // eslint-disable-next-line no-control-regex -- NUL is the character removed
 const NUL = /\x00/g;
 
-/** The value as it goes on the wire. */
+/** The value as it goes on the wire: built as one latin1 string, each character a byte, and encoded once. */
 export function serializeImapValue(value: ImapValue): Buffer {
-  const pieces: Buffer[] = [];
-  write(value, pieces);
-  return Buffer.concat(pieces);
+  return Buffer.from(imapText(value), 'latin1');
 }
 
-function write(value: ImapValue, pieces: Buffer[]): void {
-  if (value === null) pieces.push(Buffer.from('NIL'));
-  else if (typeof value === 'number') pieces.push(Buffer.from(String(Math.max(0, Math.trunc(value)))));
-  else if (typeof value === 'string') pieces.push(imapString(value));
-  else if (Array.isArray(value)) {
-    pieces.push(Buffer.from('('));
-    value.forEach((item, index) => {
-      if (index > 0) pieces.push(Buffer.from(' '));
-      write(item, pieces);
-    });
-    pieces.push(Buffer.from(')'));
-  } else for (const list of value.run) write(list, pieces);
+function imapText(value: ImapValue): string {
+  if (value === null) return 'NIL';
+  if (typeof value === 'number') return String(Math.max(0, Math.trunc(value)));
+  if (typeof value === 'string') return imapString(value);
+  if (Array.isArray(value)) return `(${value.map(imapText).join(' ')})`;
+  return value.run.map(imapText).join('');
 }
 
 /**
  * A quoted string, or a literal for text a quoted string cannot hold. A literal may hold
  * any byte but NUL (RFC 3501 `CHAR8`): a NUL in a header is dropped.
  */
-function imapString(text: string): Buffer {
-  if (!NEEDS_LITERAL.test(text)) return Buffer.from(`"${text.replace(/["\\]/g, '\\$&')}"`, 'latin1');
-  const bytes = Buffer.from(text.replace(NUL, ''), 'latin1');
-  return Buffer.concat([Buffer.from(`{${bytes.length}}\r\n`), bytes]);
+function imapString(text: string): string {
+  if (!NEEDS_LITERAL.test(text)) return `"${text.replace(/["\\]/g, '\\$&')}"`;
+  const bytes = text.replace(NUL, '');
+  return `{${bytes.length}}\r\n${bytes}`;
 }
