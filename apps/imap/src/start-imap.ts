@@ -62,6 +62,12 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
     },
   });
   const routing = readRouting(db, redis, config.QUEUE_PREFIX);
+  const limits = new ConnectionLimits({
+    perAddress: config.IMAP_MAX_CONNECTIONS_PER_ADDRESS,
+    perUser: config.IMAP_MAX_CONNECTIONS_PER_USER,
+    redis,
+    namespace: config.QUEUE_PREFIX,
+  });
   const blobs = createBlobStore(config);
   const announcer = createMailAnnouncer({ redis, queuePrefix: config.QUEUE_PREFIX, writes: routing });
   const seen = new ChangeMailsInBulk(new BulkMailChanges(db.sql), announcer);
@@ -96,7 +102,7 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
       markSeen: async (userId, mailIds) => void (await seen.apply(userId, { ids: mailIds }, { changes: { seen: true } })),
       doorbell: eventDoorbell(feed),
       changeMailboxes: new ChangeMailboxes(new MailboxChanges(db.sql, (userId, password) => confirmPassword(db, userId, password)), announcer),
-      limits: new ConnectionLimits({ perAddress: config.IMAP_MAX_CONNECTIONS_PER_ADDRESS, perUser: config.IMAP_MAX_CONNECTIONS_PER_USER }),
+      limits,
       allowPlaintext: config.IMAP_ALLOW_PLAINTEXT,
       tlsContext: () => context,
     },
@@ -111,6 +117,7 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
       watch?.close();
       feed.close();
       await server.close();
+      limits.close();
       subscriber.disconnect();
       redis.disconnect();
       await db.close();

@@ -12,6 +12,6 @@ export async function signIn({ session, services }: CommandContext, email: strin
   const user = await services.checkPassword(email, password, session.clientAddress).catch((error: unknown) => {
     throw signInRefusal(error) ?? error;
   });
-  if (!session.signedIn(user)) throw new ImapCommandError('Too many IMAP connections for this account; close some', 'NO', 'LIMIT');
+  if (!(await session.signedIn(user))) throw new ImapCommandError('Too many IMAP connections for this account; close some', 'NO', 'LIMIT');
   return ok('Signed in', `CAPABILITY ${session.capabilities().join(' ')}`);
 }

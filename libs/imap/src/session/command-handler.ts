@@ -88,7 +88,7 @@ export interface Session {
   /** The next line the client sends, raw: AUTHENTICATE's response, IDLE's DONE. */
   readContinuationLine(): Promise<string>;
   /** The user is signed in: false when they have as many sessions as they may. */
-  signedIn(user: MailClientUser): boolean;
+  signedIn(user: MailClientUser): Promise<boolean>;
   enable(extension: string): void;
   /** The mailbox SELECT or EXAMINE opened, as the client was last told of it. */
   selected(): SelectedMailbox | undefined;

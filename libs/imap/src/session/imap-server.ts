@@ -50,7 +50,7 @@ export class ImapServer {
   }
 
   private listenOn(host: string, port: number, implicitTls: boolean): Promise<number> {
-    const server = createServer((socket) => this.accept(socket, implicitTls));
+    const server = createServer((socket) => void this.accept(socket, implicitTls));
     server.on('error', (error) => logger.warn({ err: error }, 'IMAP listener error'));
     this.servers.push(server);
     return new Promise((resolve, reject) => {
@@ -62,7 +62,7 @@ export class ImapServer {
     });
   }
 
-  private accept(plain: Socket, implicitTls: boolean): void {
+  private async accept(plain: Socket, implicitTls: boolean): Promise<void> {
     // A response often goes out in two writes (a FETCH line, then its literal): with Nagle's algorithm the second
     // waits for the client's delayed ACK, 40 ms a command.
     plain.setNoDelay(true);
@@ -75,9 +75,21 @@ export class ImapServer {
     }
     const socket = context ? new TLSSocket(plain, { isServer: true, secureContext: context }) : plain;
     socket.on('error', (error) => logger.debug({ err: error, clientAddress }, 'IMAP connection error'));
-    const release = services.limits.connect(clientAddress);
+    // The socket stays paused until the session reads it: nothing the client sends meanwhile is lost.
+    const release = await services.limits.connect(clientAddress).catch((error: unknown) => {
+      logger.warn({ err: error, clientAddress }, 'IMAP connection limits unavailable');
+      return null;
+    });
+    if (release === null) {
+      socket.end(encodeResponse(untagged('BYE [UNAVAILABLE] Try again later')));
+      return;
+    }
     if (!release) {
       socket.end(encodeResponse(untagged('BYE [UNAVAILABLE] Too many connections from your address')));
+      return;
+    }
+    if (socket.destroyed) {
+      release();
       return;
     }
     const session = new ImapSession(socket, { ...this.options, secure: context !== undefined, clientAddress });

@@ -132,9 +132,13 @@ export class ImapSession implements Session {
     });
   }
 
-  signedIn(user: MailClientUser): boolean {
-    const release = this.options.services.limits.signIn(user.id);
+  async signedIn(user: MailClientUser): Promise<boolean> {
+    const release = await this.options.services.limits.signIn(user.id);
     if (!release) return false;
+    if (this.closed) {
+      release();
+      return false;
+    }
     this.releaseUser = release;
     this.user = user;
     this.state = 'authenticated';
