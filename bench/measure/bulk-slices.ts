@@ -1,6 +1,7 @@
 import { BulkChanges, BulkChangeSlices, storeMail } from '@letterbox/mail';
 import { randomMail } from '@letterbox/mail-generator';
 import { createTestUser, testBlobStore, testDatabase } from '@letterbox/testing';
+import { markReadInSlices } from './mark-read-in-slices';
 
 /**
  * Issue 31's bound on bulk changes in slices: marking 100,000 unread mails read must take
@@ -61,24 +62,7 @@ async function main(): Promise<void> {
       client.release();
     }
   };
-  const inSlices = async () => {
-    const { rows } = await db.sql.query<{ id: string; received_at: Date }>(
-      'SELECT id, received_at FROM mails WHERE user_id = $1 ORDER BY received_at DESC, id DESC LIMIT 1',
-      [user.id],
-    );
-    const change = await changes.record({
-      userId: user.id,
-      queuePrefix: 'measure',
-      action: { changes: { seen: true } },
-      filter: { mailboxId: folder, seen: false },
-      bound: { receivedAt: rows[0].received_at, id: Number(rows[0].id) },
-    });
-    for (;;) {
-      const slice = await slices.next(change.id);
-      if (slice.finished) break;
-    }
-    return (await changes.view(user.id, change.id)).done;
-  };
+  const inSlices = () => markReadInSlices(db, changes, slices, user.id, folder);
 
   const timings: Record<'one UPDATE' | 'slices', number[]> = { 'one UPDATE': [], slices: [] };
   for (let round = 1; round <= ROUNDS; round += 1) {

@@ -1,6 +1,7 @@
 import { BulkChanges, BulkChangeSlices, storeMail } from '@letterbox/mail';
 import { randomMail } from '@letterbox/mail-generator';
 import { createTestUser, testBlobStore, testDatabase } from '@letterbox/testing';
+import { markReadInSlices } from './mark-read-in-slices';
 
 /**
  * What numbering mail for IMAP costs the writes that store and change it: the trigger
@@ -56,18 +57,7 @@ async function main(): Promise<void> {
       await copies(BATCH, batchFolder);
     },
     [`${MAILS} marked read in slices`]: async () => {
-      const { rows } = await db.sql.query<{ id: string; received_at: Date }>(
-        'SELECT id, received_at FROM mails WHERE user_id = $1 ORDER BY received_at DESC, id DESC LIMIT 1',
-        [user.id],
-      );
-      const change = await changes.record({
-        userId: user.id,
-        queuePrefix: 'measure',
-        action: { changes: { seen: true } },
-        filter: { mailboxId: folder, seen: false },
-        bound: { receivedAt: rows[0].received_at, id: Number(rows[0].id) },
-      });
-      while (!(await slices.next(change.id)).finished);
+      await markReadInSlices(db, changes, slices, user.id, folder);
     },
     [`${SINGLE_FLAGS} single flag changes`]: async () => {
       for (const { id } of singles) await db.sql.query('UPDATE mails SET flagged = NOT flagged WHERE id = $1', [id]);

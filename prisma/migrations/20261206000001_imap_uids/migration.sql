@@ -59,9 +59,15 @@ CREATE TABLE "mail_expunges" (
 -- statement always takes its mailboxes before its users. A mail is visible while deleted_at
 -- is NULL; a new stored message (a draft saved again) is a new mail to IMAP, as its content
 -- cannot change under a UID.
+-- One mail's change as the trigger below sees it.
+CREATE TYPE "imap_mail_change" AS (
+    "mail_id" BIGINT, "old_box" INTEGER, "new_box" INTEGER, "seen" BOOLEAN, "flagged" BOOLEAN, "marked_deleted" BOOLEAN,
+    "leaving" BOOLEAN, "arriving" BOOLEAN, "reflagged" BOOLEAN
+);
+
 CREATE FUNCTION "imap_uids_follow_mails"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-    touched INTEGER;
+    changed "imap_mail_change"[];
 BEGIN
     IF TG_OP = 'INSERT' THEN
         PERFORM 1 FROM "mailboxes" WHERE "id" IN (SELECT "mailbox_id" FROM new_rows WHERE "deleted_at" IS NULL) ORDER BY "id" FOR NO KEY UPDATE;
@@ -87,45 +93,31 @@ BEGIN
         INSERT INTO "mail_expunges" ("mailbox_id", "modseq", "uid")
         SELECT g."mailbox_id", b."highest_modseq", g."uid" FROM gone g JOIN bumped b ON b."id" = g."mailbox_id";
     ELSE
-        -- The same changes are read twice: the first statement only locks, so that the second
-        -- numbers under locks taken in order.
-        WITH changes AS (
-            SELECT c."id" AS "mail_id", c.old_box, c.new_box, c."seen", c."flagged", c."marked_deleted",
-                   c.was_visible AND (NOT c.is_visible OR c.replaced) AS leaving,
-                   c.is_visible AND (NOT c.was_visible OR c.replaced) AS arriving,
-                   c.was_visible AND c.is_visible AND NOT c.replaced AND c.flags_changed AS reflagged
-            FROM (
-                SELECT n."id", o."mailbox_id" AS old_box, n."mailbox_id" AS new_box, n."seen", n."flagged", n."marked_deleted",
-                       o."deleted_at" IS NULL AS was_visible, n."deleted_at" IS NULL AS is_visible,
-                       o."mailbox_id" <> n."mailbox_id" OR o."storage_key" <> n."storage_key" AS replaced,
-                       (o."seen", o."flagged", o."answered", o."forwarded", o."marked_deleted", o."keywords")
-                           IS DISTINCT FROM (n."seen", n."flagged", n."answered", n."forwarded", n."marked_deleted", n."keywords") AS flags_changed
-                FROM new_rows n JOIN old_rows o ON o."id" = n."id"
-                WHERE o."deleted_at" IS NULL OR n."deleted_at" IS NULL
-            ) c
-        )
-        SELECT count(*) INTO touched FROM (
-            SELECT 1 FROM "mailboxes" WHERE "id" IN (
-                SELECT old_box FROM changes WHERE leaving UNION SELECT new_box FROM changes WHERE arriving OR reflagged
-            ) ORDER BY "id" FOR NO KEY UPDATE
-        ) AS locked;
-        IF touched = 0 THEN
+        -- The statement's changes IMAP sees, read once: first its mailboxes are locked in
+        -- order, then it is numbered under those locks.
+        SELECT array_agg(ROW(c."id", c.old_box, c.new_box, c."seen", c."flagged", c."marked_deleted",
+                             c.was_visible AND (NOT c.is_visible OR c.replaced),
+                             c.is_visible AND (NOT c.was_visible OR c.replaced),
+                             c.was_visible AND c.is_visible AND NOT c.replaced AND c.flags_changed)::"imap_mail_change")
+        INTO changed
+        FROM (
+            SELECT n."id", o."mailbox_id" AS old_box, n."mailbox_id" AS new_box, n."seen", n."flagged", n."marked_deleted",
+                   o."deleted_at" IS NULL AS was_visible, n."deleted_at" IS NULL AS is_visible,
+                   o."mailbox_id" <> n."mailbox_id" OR o."storage_key" <> n."storage_key" AS replaced,
+                   (o."seen", o."flagged", o."answered", o."forwarded", o."marked_deleted", o."keywords")
+                       IS DISTINCT FROM (n."seen", n."flagged", n."answered", n."forwarded", n."marked_deleted", n."keywords") AS flags_changed
+            FROM new_rows n JOIN old_rows o ON o."id" = n."id"
+            WHERE o."deleted_at" IS NULL OR n."deleted_at" IS NULL
+        ) c
+        WHERE (c.was_visible IS DISTINCT FROM c.is_visible) OR (c.was_visible AND (c.replaced OR c.flags_changed));
+        IF changed IS NULL THEN
             RETURN NULL;
         END IF;
+        PERFORM 1 FROM "mailboxes" WHERE "id" IN (
+            SELECT old_box FROM unnest(changed) WHERE leaving UNION SELECT new_box FROM unnest(changed) WHERE arriving OR reflagged
+        ) ORDER BY "id" FOR NO KEY UPDATE;
         WITH changes AS (
-            SELECT c."id" AS "mail_id", c.old_box, c.new_box, c."seen", c."flagged", c."marked_deleted",
-                   c.was_visible AND (NOT c.is_visible OR c.replaced) AS leaving,
-                   c.is_visible AND (NOT c.was_visible OR c.replaced) AS arriving,
-                   c.was_visible AND c.is_visible AND NOT c.replaced AND c.flags_changed AS reflagged
-            FROM (
-                SELECT n."id", o."mailbox_id" AS old_box, n."mailbox_id" AS new_box, n."seen", n."flagged", n."marked_deleted",
-                       o."deleted_at" IS NULL AS was_visible, n."deleted_at" IS NULL AS is_visible,
-                       o."mailbox_id" <> n."mailbox_id" OR o."storage_key" <> n."storage_key" AS replaced,
-                       (o."seen", o."flagged", o."answered", o."forwarded", o."marked_deleted", o."keywords")
-                           IS DISTINCT FROM (n."seen", n."flagged", n."answered", n."forwarded", n."marked_deleted", n."keywords") AS flags_changed
-                FROM new_rows n JOIN old_rows o ON o."id" = n."id"
-                WHERE o."deleted_at" IS NULL OR n."deleted_at" IS NULL
-            ) c
+            SELECT * FROM unnest(changed)
         ), per_box AS (
             SELECT box, sum(arrived) AS arrived FROM (
                 SELECT old_box AS box, 0 AS arrived FROM changes WHERE leaving
