@@ -2,7 +2,7 @@ export { createDatabase, createSqlPool, type Database } from './database';
 export { databaseFromSettings, type DatabaseSettings } from './database-from-settings';
 export { applyMigrations } from './migrations';
 export { inTransaction } from './in-transaction';
-export { namedStatement, declaredStatements } from './named-statements';
+export { namedStatement, declaredStatements, type NamedStatement } from './named-statements';
 export { BatchedPointReads } from './batched-point-reads';
 export { queryBuilder, type Tables } from './query-builder';
 export { readRouting } from './read-routing/read-routing';

@@ -78,7 +78,7 @@ export { mailBlobReferencesSql } from './store/mail-blob-references';
 export { MailExportQueries, type ExportedMail } from './export/mail-export-queries';
 export { ApplySieveScript, MAX_APPLIED_MAILS, appliedRulesSchema, type AppliedRules } from './rules/apply-sieve-script';
 export { imapMailboxState, type ImapMailboxState } from './imap/imap-mailbox-state';
-export { ImapMessages, type ImapMessage, type ImapFlagChange, type UidRange } from './imap/imap-messages';
+export { ImapMessages, type ImapMessage, type ImapMessageExtra, type ImapFlagChange, type UidRange } from './imap/imap-messages';
 export type { ImapMessageFlags } from './imap/imap-message-flags';
 export { ExpungeRecordSweep } from './imap/expunge-record-sweep';
 export { ImapFlagChanges, type ImapFlagStore, type ImapFlagStoreOutcome, type ImapStoredFlags } from './imap/imap-flag-store';

@@ -4,6 +4,7 @@ import { imapRun, type ImapValue } from './imap-value';
 import type { EnvelopeFields } from './layout';
 import { MAX_HEADER_BLOCK } from './message-headers';
 import { firstValues, unfoldHeaderLines } from './part-headers';
+import { plainAddresses } from './plain-addresses';
 
 /** What RFC 822 named a missing domain, as IMAP servers still report it: NIL would mean a group. */
 const MISSING_HOST = '.MISSING-HOST-NAME.';
@@ -49,6 +50,8 @@ function text(value: string | undefined): string | null {
 /** `(address...)` with groups as RFC 3501 writes them: a start `(NIL NIL name NIL)`, the members, an end `(NIL NIL NIL NIL)`. */
 function addressList(value: string | undefined): ImapValue {
   if (value === undefined) return null;
+  const plain = plainAddresses(value);
+  if (plain) return plain.length > 0 ? [imapRun(plain.map(({ name, address }) => imapAddress(name, address)))] : null;
   const addresses: ImapValue[][] = [];
   const visit = (entries: ReturnType<typeof addressparser>) => {
     for (const entry of entries) {

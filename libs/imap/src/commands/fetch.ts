@@ -1,3 +1,5 @@
+import type { ImapMessage } from '@letterbox/mail';
+import type { MimePart } from '@letterbox/mime';
 import { parseFetchCommand } from '../protocol/fetch-attributes';
 import { formatRanges, rangesInSet, type SequenceSet } from '../protocol/sequence-set';
 import { untagged } from '../protocol/response-format';
@@ -13,7 +15,7 @@ const CHUNK = 500;
 
 /**
  * FETCH and UID FETCH (RFC 3501 6.4.5, 6.4.8; RFC 7162 3.1.4 CHANGEDSINCE, 3.2.6 VANISHED): the messages in
- * chunks, each chunk's responses written (the socket drained) before the next is read. Reading a section
+ * chunks, each chunk's responses written (the socket drained) while the next is read, and no further. Reading a section
  * without PEEK sets \Seen in a read-write mailbox, the way the webmail does, which announces it.
  */
 export const fetch: CommandHandler = {
@@ -29,27 +31,59 @@ export const fetch: CommandHandler = {
     const plan = planFetch(command.items, { withUid: byUid || session.enabled.has('QRESYNC'), modseq: command.changedSince !== undefined });
     if (command.vanished) await reportVanishedEarlier(context, mailbox, command.set, command.changedSince!);
     const out = new ResponseBuffer(session);
-    for (const [start, end] of mailbox.indexRanges(command.set, byUid)) {
-      for (let from = start; from < end; from += CHUNK) {
-        await fetchChunk(context, mailbox, plan, mailbox.uidsBetween(from, Math.min(end, from + CHUNK)), command.changedSince, out);
+    const chunks = uidChunks(mailbox, command.set, byUid);
+    const readNext = async () => {
+      const next = chunks.next();
+      return next.done ? undefined : readChunk(context, mailbox, plan, next.value, command.changedSince);
+    };
+    let reading = readNext();
+    try {
+      for (let chunk = await reading; chunk; chunk = await reading) {
+        reading = readNext();
+        await writeChunk(context, mailbox, plan, chunk, out);
       }
+    } finally {
+      // A chunk read ahead for a command that failed is not waited for: the command's own error is the one told.
+      reading.catch(() => undefined);
     }
     await out.flush();
     return ok(`${name} completed`);
   },
 };
 
-async function fetchChunk(
-  { session, services }: CommandContext,
+/** A chunk's messages with the MIME trees their items need. */
+interface FetchChunk {
+  messages: ImapMessage[];
+  trees: Map<number, MimePart>;
+}
+
+function* uidChunks(mailbox: SelectedMailbox, set: SequenceSet, byUid: boolean): Generator<number[]> {
+  for (const [start, end] of mailbox.indexRanges(set, byUid)) {
+    for (let from = start; from < end; from += CHUNK) yield mailbox.uidsBetween(from, Math.min(end, from + CHUNK));
+  }
+}
+
+async function readChunk(
+  context: CommandContext,
   mailbox: SelectedMailbox,
   plan: FetchPlan,
   uids: number[],
   changedSince: number | undefined,
+): Promise<FetchChunk> {
+  const extra = plan.needsTree ? 'layout' : plan.needsEnvelopeOnly ? 'envelope' : undefined;
+  const found = await context.services.messages.byUids(context.session.userId(), mailbox.mailboxId, uids, extra);
+  const messages = changedSince === undefined ? found : found.filter((message) => message.modseq > changedSince);
+  return { messages, trees: await treesOf(context, mailbox, plan, messages) };
+}
+
+async function writeChunk(
+  { session, services }: CommandContext,
+  mailbox: SelectedMailbox,
+  plan: FetchPlan,
+  { messages, trees }: FetchChunk,
   out: ResponseBuffer,
 ): Promise<void> {
   const userId = session.userId();
-  const found = await services.messages.byUids(userId, mailbox.mailboxId, uids, { layout: plan.needsTree });
-  const messages = changedSince === undefined ? found : found.filter((message) => message.modseq > changedSince);
   const unseen = plan.setsSeen && !mailbox.readOnly ? messages.filter((message) => !message.flags.seen) : [];
   if (unseen.length > 0) {
     await services.markSeen(
@@ -58,15 +92,38 @@ async function fetchChunk(
     );
     unseen.forEach((message) => (message.flags.seen = true));
   }
-  const trees = plan.needsTree
-    ? await services.mimeTrees.treesOf(messages.map((message) => ({ id: message.mailId, storageKey: message.storageKey, layout: message.layout! })))
-    : [];
-  for (const [index, message] of messages.entries()) {
+  for (const message of messages) {
     const seq = mailbox.seqOf(message.uid);
     if (seq === undefined) continue;
-    const tree = trees[index];
+    const tree = trees.get(message.uid);
     await writeFetchResponse(out, plan, { seq, message, ...(tree ? { tree } : {}) }, services.sections);
   }
+}
+
+/**
+ * The MIME trees of the messages that need theirs, by UID: every one when the items read the tree, only those whose
+ * row lacks the envelope when ENVELOPE is the only thing of it asked (their layout read now, their envelope recorded).
+ */
+async function treesOf(
+  { session, services }: CommandContext,
+  mailbox: SelectedMailbox,
+  plan: FetchPlan,
+  messages: ImapMessage[],
+): Promise<Map<number, MimePart>> {
+  const lacking = plan.needsTree ? messages : plan.needsEnvelopeOnly ? messages.filter((message) => !message.envelope) : [];
+  if (lacking.length === 0) return new Map();
+  const withLayout = plan.needsTree
+    ? lacking
+    : await services.messages.byUids(
+        session.userId(),
+        mailbox.mailboxId,
+        lacking.map((message) => message.uid),
+        'layout',
+      );
+  const trees = await services.mimeTrees.treesOf(
+    withLayout.map((message) => ({ id: message.mailId, storageKey: message.storageKey, layout: message.layout! })),
+  );
+  return new Map(withLayout.map((message, index) => [message.uid, trees[index]]));
 }
 
 /** `* VANISHED (EARLIER) 3:5`: the UIDs of the set that left since the client's CHANGEDSINCE (RFC 7162 3.2.6). */

@@ -32,7 +32,7 @@ export const select: CommandHandler = {
     const state = mailbox && (await services.mailboxState(session.userId(), mailbox.id));
     if (!mailbox || !state) throw new ImapCommandError(`No mailbox ${mailboxName}`, 'NO', 'NONEXISTENT');
     if (parameters.condstore) session.enable('CONDSTORE');
-    const uids = await services.messages.uids(session.userId(), mailbox.id);
+    const uidRuns = await services.messages.uidRuns(session.userId(), mailbox.id);
     const readOnly = name === 'EXAMINE';
     const selected = new SelectedMailbox({
       mailboxId: mailbox.id,
@@ -40,7 +40,7 @@ export const select: CommandHandler = {
       readOnly,
       uidValidity: state.uidValidity,
       highestModseq: state.highestModseq,
-      uids,
+      uidRuns,
     });
     const uidNext = Math.max(state.uidNext, selected.lastUid + 1);
     session.send(untagged(`FLAGS (${SYSTEM_FLAGS.join(' ')})`));

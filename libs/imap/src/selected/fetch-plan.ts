@@ -14,10 +14,12 @@ export interface SectionItem {
 /** One value of a FETCH response, in the order the client asked. */
 export type PlannedItem = { kind: 'FLAGS' | 'UID' | 'INTERNALDATE' | 'RFC822.SIZE' | 'MODSEQ' | 'ENVELOPE' | 'BODYSTRUCTURE' | 'BODY' } | SectionItem;
 
-/** What a FETCH reads of each message: its items, and whether it needs the MIME tree or sets \Seen. */
+/** What a FETCH reads of each message: its items, whether it needs the MIME tree or only the envelope, and whether it sets \Seen. */
 export interface FetchPlan {
   items: PlannedItem[];
   needsTree: boolean;
+  /** ENVELOPE without anything else of the tree: read from the row alone when the tree records it. */
+  needsEnvelopeOnly: boolean;
   setsSeen: boolean;
 }
 
@@ -37,10 +39,11 @@ export function planFetch(items: FetchItem[], options: { withUid: boolean; modse
     ...(options.modseq && !kinds.has('MODSEQ') ? [{ kind: 'MODSEQ' as const }] : []),
   ];
   const setsSeen = all.some((item) => item.kind === 'section' && item.setsSeen);
-  const needsTree = all.some((item) => ['ENVELOPE', 'BODYSTRUCTURE', 'BODY', 'section'].includes(item.kind));
+  const needsTree = all.some((item) => ['BODYSTRUCTURE', 'BODY', 'section'].includes(item.kind));
+  const needsEnvelopeOnly = !needsTree && kinds.has('ENVELOPE');
   // A client that sets \Seen by reading is told the new flags in the same response.
   if (setsSeen && !kinds.has('FLAGS')) all.push({ kind: 'FLAGS' });
-  return { items: all, needsTree, setsSeen };
+  return { items: all, needsTree, needsEnvelopeOnly, setsSeen };
 }
 
 function planItem(item: FetchItem): PlannedItem {

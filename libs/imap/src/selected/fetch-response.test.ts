@@ -102,7 +102,8 @@ describe('FETCH responses', () => {
     assert.equal(plan('(BODY[TEXT])').setsSeen, true);
     assert.equal(plan('(BODY.PEEK[TEXT] RFC822.HEADER)').setsSeen, false);
     assert.equal(plan('FAST').needsTree, false);
-    assert.equal(plan('ALL').needsTree, true);
+    assert.deepEqual([plan('ALL').needsTree, plan('ALL').needsEnvelopeOnly], [false, true]);
+    assert.deepEqual([plan('FULL').needsTree, plan('FULL').needsEnvelopeOnly], [true, false]);
     assert.throws(() => plan('(BINARY.PEEK[1])'), /BINARY is not supported/);
   });
 });

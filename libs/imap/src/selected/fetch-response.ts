@@ -1,5 +1,5 @@
 import type { ImapMessage, MailSectionReader } from '@letterbox/mail';
-import { bodyStructureOf, serializeImapValue, type ImapSection, type MimePart } from '@letterbox/mime';
+import { bodyStructureOf, envelopeOfFields, serializeImapValue, type ImapSection, type MimePart } from '@letterbox/mime';
 import type { FetchSection } from '../protocol/fetch-attributes';
 import { formatImapDateTime } from '../protocol/imap-date';
 import type { StreamedResponsePart } from '../protocol/response-writer';
@@ -7,7 +7,7 @@ import type { FetchPlan, PlannedItem, SectionItem } from './fetch-plan';
 import { flagList } from './message-flags';
 import type { ResponseBuffer } from './response-buffer';
 
-/** A message as FETCH answers it: its number now, its row, and its MIME tree when the items need one. */
+/** A message as FETCH answers it: its number now, its row, and its MIME tree when the items need one (or its row lacks the envelope). */
 export interface FetchedMessage {
   seq: number;
   message: ImapMessage;
@@ -39,7 +39,7 @@ async function itemParts(item: PlannedItem, { message, tree }: FetchedMessage, s
     case 'MODSEQ':
       return [`MODSEQ (${message.modseq})`];
     case 'ENVELOPE':
-      return ['ENVELOPE ', { raw: serializeImapValue(await sections.envelope(mail())) }];
+      return ['ENVELOPE ', { raw: serializeImapValue(message.envelope ? envelopeOfFields(message.envelope) : await sections.envelope(mail())) }];
     case 'BODYSTRUCTURE':
       return ['BODYSTRUCTURE ', { raw: serializeImapValue(bodyStructureOf(tree!, true)) }];
     case 'BODY':

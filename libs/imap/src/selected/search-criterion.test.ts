@@ -7,7 +7,19 @@ import { esearchLine } from '../commands/search';
 import { asksModseq, searchCriterion } from './search-criterion';
 import { SelectedMailbox } from './selected-mailbox';
 
-const mailbox = new SelectedMailbox({ mailboxId: 1, name: 'INBOX', readOnly: false, uidValidity: 1, highestModseq: 1, uids: [3, 4, 7, 9, 20] });
+const mailbox = new SelectedMailbox({
+  mailboxId: 1,
+  name: 'INBOX',
+  readOnly: false,
+  uidValidity: 1,
+  highestModseq: 1,
+  uidRuns: [
+    [3, 4],
+    [7, 7],
+    [9, 9],
+    [20, 20],
+  ],
+});
 const criterion = (text: string) => searchCriterion(parseSearchCommand(parseCommand({ lines: [`a SEARCH ${text}`], literals: [] }).args).key, mailbox);
 
 describe('SEARCH keys as libs/mail search criteria', () => {

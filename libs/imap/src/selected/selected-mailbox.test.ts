@@ -3,9 +3,27 @@ import { describe, test } from 'node:test';
 import { parseSequenceSet } from '../protocol/sequence-set';
 import { SelectedMailbox } from './selected-mailbox';
 
-const mailbox = (uids: number[]) => new SelectedMailbox({ mailboxId: 1, name: 'INBOX', readOnly: false, uidValidity: 7, highestModseq: 3, uids });
+const mailbox = (uids: number[]) =>
+  new SelectedMailbox({ mailboxId: 1, name: 'INBOX', readOnly: false, uidValidity: 7, highestModseq: 3, uidRuns: uids.map((uid) => [uid, uid] as const) });
 
 describe('a selected mailbox numbers its UIDs in order', () => {
+  test('runs of consecutive UIDs are numbered one by one', () => {
+    const selected = new SelectedMailbox({
+      mailboxId: 1,
+      name: 'INBOX',
+      readOnly: false,
+      uidValidity: 7,
+      highestModseq: 3,
+      uidRuns: [
+        [2, 4],
+        [9, 9],
+        [11, 12],
+      ],
+    });
+    assert.deepEqual(selected.uidsIn(parseSequenceSet('1:*'), false), [2, 3, 4, 9, 11, 12]);
+    assert.equal(selected.seqOf(11), 5);
+  });
+
   test('sequence numbers and UIDs map both ways', () => {
     const selected = mailbox([3, 5, 9]);
     assert.equal(selected.exists, 3);

@@ -9,8 +9,8 @@ export interface SelectedMailboxInit {
   uidValidity: number;
   /** The MODSEQ the session has reported the mailbox up to. */
   highestModseq: number;
-  /** Every UID of the mailbox, ascending. */
-  uids: readonly number[];
+  /** Every UID of the mailbox, ascending, as runs [first, last] of consecutive UIDs. */
+  uidRuns: readonly (readonly [number, number])[];
 }
 
 /**
@@ -33,7 +33,7 @@ export class SelectedMailbox {
     this.readOnly = init.readOnly;
     this.uidValidity = init.uidValidity;
     this.highestModseq = init.highestModseq;
-    this.uids = Uint32Array.from(init.uids);
+    this.uids = uidsOfRuns(init.uidRuns);
   }
 
   get exists(): number {
@@ -113,6 +113,13 @@ export class SelectedMailbox {
     grown.set(added, this.uids.length);
     this.uids = grown;
   }
+}
+
+function uidsOfRuns(runs: readonly (readonly [number, number])[]): Uint32Array {
+  const uids = new Uint32Array(runs.reduce((total, [first, last]) => total + last - first + 1, 0));
+  let position = 0;
+  for (const [first, last] of runs) for (let uid = first; uid <= last; uid++) uids[position++] = uid;
+  return uids;
 }
 
 /** The first position whose UID is at least `uid`. */

@@ -1,5 +1,5 @@
-import { namedStatement, type Database } from '@letterbox/db';
-import type { MailLayout } from '@letterbox/mime';
+import { namedStatement, type Database, type NamedStatement } from '@letterbox/db';
+import type { EnvelopeFields, MailLayout } from '@letterbox/mime';
 import { FLAG_COLUMNS, flagsOf, type FlagRow, type ImapMessageFlags } from './imap-message-flags';
 
 /** A mail as FETCH reads it: its numbers, flags and what its content is read from. */
@@ -14,7 +14,12 @@ export interface ImapMessage {
   storageKey: string;
   /** Only when asked for: the layout can be kilobytes (a large mail's MIME tree). */
   layout?: MailLayout;
+  /** Only when asked for, and when its tree records it: the top-level envelope alone, a few hundred bytes of the layout. */
+  envelope?: EnvelopeFields;
 }
+
+/** What byUids reads besides a message's numbers and flags: its whole layout, or only its recorded envelope. */
+export type ImapMessageExtra = 'layout' | 'envelope';
 
 /** A mail's flags since a MODSEQ (CHANGEDSINCE, QRESYNC). */
 export interface ImapFlagChange {
@@ -26,9 +31,13 @@ export interface ImapFlagChange {
 /** First and last UID of a run, both included. */
 export type UidRange = [first: number, last: number];
 
-const UIDS = namedStatement(
-  'imap-uids',
-  'SELECT uid FROM mail_uids WHERE mailbox_id = $1 AND EXISTS (SELECT 1 FROM mailboxes WHERE id = $1 AND user_id = $2) ORDER BY uid',
+// Runs of consecutive UIDs, read from the index alone: a mailbox whose mail was never removed is one row, however large.
+const UID_RUNS = namedStatement(
+  'imap-uid-runs',
+  `SELECT min(uid) AS first, max(uid) AS last FROM (
+     SELECT uid, uid - row_number() OVER (ORDER BY uid) AS run FROM mail_uids
+      WHERE mailbox_id = $1 AND EXISTS (SELECT 1 FROM mailboxes WHERE id = $1 AND user_id = $2)
+   ) AS numbered GROUP BY run ORDER BY first`,
 );
 
 const MESSAGE_COLUMNS = `u.uid, u.mail_id, u.modseq, ${FLAG_COLUMNS}, m.received_at, m.size, m.storage_key`;
@@ -37,11 +46,19 @@ const MESSAGES = namedStatement(
   `SELECT ${MESSAGE_COLUMNS} FROM mail_uids u JOIN mails m ON m.id = u.mail_id JOIN mailboxes b ON b.id = u.mailbox_id
     WHERE u.mailbox_id = $1 AND b.user_id = $2 AND u.uid = ANY($3::bigint[]) ORDER BY u.uid`,
 );
-const MESSAGES_WITH_LAYOUT = namedStatement(
-  'imap-messages-with-layout',
-  `SELECT ${MESSAGE_COLUMNS}, m.layout FROM mail_uids u JOIN mails m ON m.id = u.mail_id JOIN mailboxes b ON b.id = u.mailbox_id
-    WHERE u.mailbox_id = $1 AND b.user_id = $2 AND u.uid = ANY($3::bigint[]) ORDER BY u.uid`,
-);
+const MESSAGES_WITH: Record<ImapMessageExtra, NamedStatement> = {
+  layout: namedStatement(
+    'imap-messages-with-layout',
+    `SELECT ${MESSAGE_COLUMNS}, m.layout FROM mail_uids u JOIN mails m ON m.id = u.mail_id JOIN mailboxes b ON b.id = u.mailbox_id
+      WHERE u.mailbox_id = $1 AND b.user_id = $2 AND u.uid = ANY($3::bigint[]) ORDER BY u.uid`,
+  ),
+  // The envelope is picked from the layout by the database: the rest of the tree never crosses the wire.
+  envelope: namedStatement(
+    'imap-messages-with-envelope',
+    `SELECT ${MESSAGE_COLUMNS}, m.layout->'tree'->'envelope' AS envelope FROM mail_uids u JOIN mails m ON m.id = u.mail_id JOIN mailboxes b ON b.id = u.mailbox_id
+      WHERE u.mailbox_id = $1 AND b.user_id = $2 AND u.uid = ANY($3::bigint[]) ORDER BY u.uid`,
+  ),
+};
 const CHANGED_SINCE = namedStatement(
   'imap-changed-since',
   `SELECT u.uid, u.modseq, ${FLAG_COLUMNS} FROM mail_uids u JOIN mails m ON m.id = u.mail_id JOIN mailboxes b ON b.id = u.mailbox_id
@@ -79,6 +96,7 @@ interface MessageRow extends FlagRow {
   size: number;
   storage_key: string;
   layout?: MailLayout;
+  envelope?: EnvelopeFields | null;
 }
 
 /** A mailbox's mail by UID, as the IMAP session sees it; every read names the user, whose mailbox it must be. */
@@ -86,18 +104,18 @@ export class ImapMessages {
   constructor(private readonly db: Database) {}
 
   /**
-   * Every UID of the mailbox, ascending: a selected mailbox's message sequence numbers. Read
-   * from the index alone; 1,000,000 mails are 1,000,000 numbers, 8 MB while the session keeps them.
+   * Every UID of the mailbox, ascending, as runs of consecutive UIDs: a selected mailbox's message sequence numbers.
+   * A million mails are one row when none was removed, and as many rows as gaps otherwise.
    */
-  async uids(userId: number, mailboxId: number): Promise<number[]> {
-    const { rows } = await this.db.sql.query<[string]>({ ...UIDS, values: [mailboxId, userId], rowMode: 'array' });
-    return rows.map((row) => Number(row[0]));
+  async uidRuns(userId: number, mailboxId: number): Promise<UidRange[]> {
+    const { rows } = await this.db.sql.query<[string, string]>({ ...UID_RUNS, values: [mailboxId, userId], rowMode: 'array' });
+    return rows.map(([first, last]) => [Number(first), Number(last)]);
   }
 
-  /** The mails of these UIDs that are still in the mailbox, in UID order. */
-  async byUids(userId: number, mailboxId: number, uids: readonly number[], options: { layout?: boolean } = {}): Promise<ImapMessage[]> {
+  /** The mails of these UIDs that are still in the mailbox, in UID order, with their layout or envelope when asked. */
+  async byUids(userId: number, mailboxId: number, uids: readonly number[], extra?: ImapMessageExtra): Promise<ImapMessage[]> {
     if (uids.length === 0) return [];
-    const statement = options.layout ? MESSAGES_WITH_LAYOUT : MESSAGES;
+    const statement = extra ? MESSAGES_WITH[extra] : MESSAGES;
     const { rows } = await this.db.sql.query<MessageRow>({ ...statement, values: [mailboxId, userId, uids] });
     return rows.map((row) => ({
       uid: Number(row.uid),
@@ -108,6 +126,7 @@ export class ImapMessages {
       size: row.size,
       storageKey: row.storage_key,
       ...(row.layout ? { layout: row.layout } : {}),
+      ...(row.envelope ? { envelope: row.envelope } : {}),
     }));
   }
 

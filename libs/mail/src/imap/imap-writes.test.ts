@@ -15,6 +15,9 @@ import { ImapMessages } from './imap-messages';
 import { imapSearch, imapSearchStatement } from './imap-search';
 import { imapSearchSql, type ImapSearchCriterion } from './imap-search-sql';
 
+/** The UIDs of runs, one by one. */
+const uidsOf = (runs: [number, number][]) => runs.flatMap(([first, last]) => Array.from({ length: last - first + 1 }, (_, index) => first + index));
+
 const NONE = { seen: false, flagged: false, answered: false, forwarded: false, deleted: false, keywords: [] };
 
 function eml(subject: string, body: string, from = 'alice@example.com'): Buffer {
@@ -59,7 +62,7 @@ describe('IMAP writes and SEARCH on a mailbox, through the statements the webmai
     const box = archive;
     await store(box, 'Flags one', 'first');
     await store(box, 'Flags two', 'second');
-    const [one, two] = await messages.uids(user.id, box);
+    const [one, two] = uidsOf(await messages.uidRuns(user.id, box));
     const added = await flags.store(user.id, box, [one, two], { mode: 'add', flags: { ...NONE, seen: true, keywords: ['Work'] } });
     assert.deepEqual(added, { changed: [one, two], modified: [] });
     assert.equal((await imapMailboxState(db, user.id, box))!.unseen, 0);
@@ -81,17 +84,17 @@ describe('IMAP writes and SEARCH on a mailbox, through the statements the webmai
     const from = user.mailboxes.inbox;
     await store(from, 'Move me', 'moving');
     await store(from, 'Copy me', 'copying');
-    const [moved, copied] = await messages.uids(user.id, from);
+    const [moved, copied] = uidsOf(await messages.uidRuns(user.id, from));
     const target = archive;
     const before = (await imapMailboxState(db, user.id, target))!;
     const move = await transfers.move(user.id, from, [moved], target);
     assert.deepEqual(move.sourceUids, [moved]);
     assert.equal(move.destinationUids[0], before.uidNext);
     assert.equal(move.destinationUidValidity, before.uidValidity);
-    assert.deepEqual(await messages.uids(user.id, from), [copied]);
+    assert.deepEqual(uidsOf(await messages.uidRuns(user.id, from)), [copied]);
     const copy = await transfers.copy(user.id, from, [copied], target);
     assert.deepEqual(copy.destinationUids, [before.uidNext + 1]);
-    assert.deepEqual(await messages.uids(user.id, from), [copied]);
+    assert.deepEqual(uidsOf(await messages.uidRuns(user.id, from)), [copied]);
     assert.equal((await imapMailboxState(db, user.id, target))!.messages, before.messages + 2);
     assert.deepEqual(await search(target, { kind: 'text', value: 'copying' }), copy.destinationUids);
     const tight = new ImapMailTransfers(db, announcer, 1);
@@ -102,12 +105,12 @@ describe('IMAP writes and SEARCH on a mailbox, through the statements the webmai
   test('EXPUNGE deletes the \\Deleted mails for good (those of the given UIDs only for UID EXPUNGE)', async () => {
     const box = user.mailboxes.spam;
     for (const name of ['a', 'b', 'c']) await store(box, `Expunge ${name}`, name);
-    const [a, b, c] = await messages.uids(user.id, box);
+    const [a, b, c] = uidsOf(await messages.uidRuns(user.id, box));
     await flags.store(user.id, box, [a, b, c], { mode: 'add', flags: { ...NONE, deleted: true } });
     const expunge = new ImapExpunge(db, announcer);
     assert.deepEqual(await expunge.expunge(user.id, box, [b]), [b]);
     assert.deepEqual(await expunge.expunge(user.id, box), [a, c]);
-    assert.deepEqual(await messages.uids(user.id, box), []);
+    assert.deepEqual(uidsOf(await messages.uidRuns(user.id, box)), []);
     assert.deepEqual(await messages.vanishedSince(user.id, box, 0), [[a, c]]);
   });
 
@@ -116,7 +119,7 @@ describe('IMAP writes and SEARCH on a mailbox, through the statements the webmai
     await store(box, 'Quarterly budget', 'The zeppelin leaves at noon.', 'carol@example.com');
     await store(box, '회의 안내', '내일 회의록을 공유합니다.');
     await store(box, 'Lunch', 'Sandwiches for everyone.');
-    const [budget, korean, lunch] = await messages.uids(user.id, box);
+    const [budget, korean, lunch] = uidsOf(await messages.uidRuns(user.id, box));
     assert.deepEqual(await search(box, { kind: 'text', value: 'zeppelin' }), [budget]);
     assert.deepEqual(await search(box, { kind: 'text', value: '회의록' }), [korean]);
     assert.deepEqual(await search(box, { kind: 'field', field: 'from', value: 'CAROL' }), [budget]);
