@@ -98,7 +98,7 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
       appender: new ImapAppend(db, blobs, announcer, config.USER_QUOTA_BYTES),
       appendedDrafts: new AppendedDrafts(db, new MailQueries(routing), new MailContentReader(blobs)),
       appendLimit: config.IMAP_MAX_APPEND_BYTES,
-      search: (userId, mailboxId, criterion) => imapSearch(db, userId, mailboxId, criterion),
+      search: (userId, mailboxId, criterion) => imapSearch(db, blobs, userId, mailboxId, criterion),
       markSeen: async (userId, mailIds) => void (await seen.apply(userId, { ids: mailIds }, { changes: { seen: true } })),
       doorbell: eventDoorbell(feed),
       changeMailboxes: new ChangeMailboxes(new MailboxChanges(db.sql, (userId, password) => confirmPassword(db, userId, password)), announcer),

@@ -86,4 +86,4 @@ export { ImapMailTransfers, ImapOverQuotaError, type ImapTransfer } from './imap
 export { ImapExpunge } from './imap/imap-expunge';
 export { ImapAppend, type ImapAppended } from './imap/imap-append';
 export { imapSearch, type ImapSearchResult } from './imap/imap-search';
-export type { ImapSearchCriterion, ImapSearchField, ImapSearchFlag } from './imap/imap-search-sql';
+export type { ImapHeaderCondition, ImapSearchCriterion, ImapSearchField, ImapSearchFlag } from './imap/imap-search-sql';

@@ -18,16 +18,17 @@ const SYSTEM_FLAGS: Record<string, ImapSearchFlag> = {
   $FORWARDED: 'forwarded',
 };
 
-/** The header fields the mail's row keeps; HEADER on any other would read every message, and is refused. */
+/** The header fields the mail's row keeps, searched through its indexes; any other is read from each header block. */
 const FIELDS: Record<string, ImapSearchField> = { FROM: 'from', TO: 'to', CC: 'cc', SUBJECT: 'subject', 'MESSAGE-ID': 'message-id' };
 
 /**
  * SEARCH's keys as libs/mail's criterion: sequence numbers and UID sets become the UID ranges of the messages the
- * session knows (a range of positions is one range of UIDs: the UIDs between are gone, or were never given). Dates
+ * session knows (a range of positions is one range of UIDs: the UIDs between are gone, or were never given).
+ * `everyMatch`: the key is one every match meets (not under NOT or OR), where a header the row lacks may be read. Dates
  * of the Date header (SENT*) are read as the internal date, which is the Date header of mail Letterbox stored
  * itself and the arrival of mail it received. \Recent is never set (no session is told of mail first).
  */
-export function searchCriterion(key: SearchKey, numbers: MessageNumbers): ImapSearchCriterion {
+export function searchCriterion(key: SearchKey, numbers: MessageNumbers, everyMatch = true): ImapSearchCriterion {
   switch (key.kind) {
     case 'all':
       return { kind: 'all' };
@@ -44,9 +45,10 @@ export function searchCriterion(key: SearchKey, numbers: MessageNumbers): ImapSe
     case 'header': {
       const field = FIELDS[key.field];
       if (field) return { kind: 'field', field, value: key.value };
-      // Letterbox keeps no Bcc of mail: none has one, and whether one has any other field is not known cheaply.
-      if (key.field === 'BCC') return { kind: 'none' };
-      throw new ImapCommandError(`searching the ${key.field} header is not supported`, 'NO', 'CANNOT');
+      // Read from the header blocks of what the rest matched: under NOT or OR that would be every message's.
+      if (!everyMatch)
+        throw new ImapCommandError(`the ${key.field} header can be searched only as a condition every match meets, not under NOT or OR`, 'NO', 'CANNOT');
+      return { kind: 'header', field: key.field, value: key.value };
     }
     case 'body':
     case 'text':
@@ -61,11 +63,11 @@ export function searchCriterion(key: SearchKey, numbers: MessageNumbers): ImapSe
     case 'modseq':
       return { kind: 'modseq', modseq: key.modseq };
     case 'not':
-      return { kind: 'not', criterion: searchCriterion(key.key, numbers) };
+      return { kind: 'not', criterion: searchCriterion(key.key, numbers, false) };
     case 'or':
-      return { kind: 'or', left: searchCriterion(key.left, numbers), right: searchCriterion(key.right, numbers) };
+      return { kind: 'or', left: searchCriterion(key.left, numbers, false), right: searchCriterion(key.right, numbers, false) };
     case 'and':
-      return { kind: 'and', criteria: key.keys.map((inner) => searchCriterion(inner, numbers)) };
+      return { kind: 'and', criteria: key.keys.map((inner) => searchCriterion(inner, numbers, everyMatch)) };
   }
 }
 

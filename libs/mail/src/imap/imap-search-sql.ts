@@ -7,6 +7,12 @@ export type ImapSearchFlag = 'seen' | 'flagged' | 'answered' | 'forwarded' | 'de
 /** A header field the mail's row keeps: what SEARCH FROM, TO, CC, SUBJECT and HEADER Message-ID read. */
 export type ImapSearchField = 'from' | 'to' | 'cc' | 'subject' | 'message-id';
 
+/** A header field (any case) and the text it must hold, decoded, in any case; an empty text asks only that the field be there. */
+export interface ImapHeaderCondition {
+  field: string;
+  value: string;
+}
+
 /** What IMAP SEARCH asks of a mailbox's mails, its sequence numbers already made UIDs (libs/imap does). */
 export type ImapSearchCriterion =
   | { kind: 'all' }
@@ -15,6 +21,8 @@ export type ImapSearchCriterion =
   | { kind: 'keyword'; keyword: string; set: boolean }
   /** The field contains the text, in any case (every mail has each of them, if empty). */
   | { kind: 'field'; field: ImapSearchField; value: string }
+  /** A header field the row does not keep, read from storage (imap-header-search): only as a condition every match meets, alone or in an AND. */
+  | ({ kind: 'header' } & ImapHeaderCondition)
   /** Words of the text, found in the full-text index: the body, subject and people (TEXT), as the webmail's search finds them. */
   | { kind: 'text'; value: string }
   /** When the mail was received (INTERNALDATE), by UTC day. */
@@ -78,6 +86,8 @@ export function imapSearchSql(criterion: ImapSearchCriterion, first: number): Se
         return FIELD_SQL[node.field](bind(containsPattern(node.value)));
       case 'text':
         return textCondition(node.value, bind);
+      case 'header':
+        throw new Error('a HEADER condition is met by reading headers (imapSearch), not in SQL');
       case 'date': {
         const start = Date.parse(`${node.day}T00:00:00Z`);
         if (node.comparison === 'before') return `m.received_at < ${bind(new Date(start))}`;

@@ -56,7 +56,7 @@ describe('IMAP writes and SEARCH on a mailbox, through the statements the webmai
 
   const store = async (mailboxId: number, subject: string, body: string, from?: string) =>
     storeMail(db, blobs, { userId: user.id, mailboxId, eml: eml(subject, body, from), receivedAt: new Date('2026-11-03T10:00:00Z') });
-  const search = async (mailboxId: number, criterion: ImapSearchCriterion) => (await imapSearch(db, user.id, mailboxId, criterion)).uids;
+  const search = async (mailboxId: number, criterion: ImapSearchCriterion) => (await imapSearch(db, blobs, user.id, mailboxId, criterion)).uids;
 
   test('STORE adds, removes and replaces flags and keywords, leaving mails already as asked; UNCHANGEDSINCE reports the others', async () => {
     const box = archive;
@@ -135,6 +135,44 @@ describe('IMAP writes and SEARCH on a mailbox, through the statements the webmai
     assert.deepEqual(await search(box, { kind: 'date', comparison: 'before', day: '2026-11-03' }), []);
     assert.deepEqual(await search(box, { kind: 'size', comparison: 'larger', bytes: 100_000 }), []);
     assert.deepEqual(await search(box, { kind: 'and', criteria: [{ kind: 'all' }, { kind: 'uids', ranges: [[korean, lunch]] }] }), [korean, lunch]);
+  });
+
+  test('SEARCH HEADER on a field the row does not keep reads the header blocks of the mails the rest matched', async () => {
+    const box = (await db.prisma.mailbox.create({ data: { userId: user.id, name: 'IMAP headers', role: 'custom' } })).id;
+    const withHeaders = (extra: string, subject: string) =>
+      storeMail(db, blobs, {
+        userId: user.id,
+        mailboxId: box,
+        eml: Buffer.from(`From: a@example.com\r\nTo: b@example.com\r\nSubject: ${subject}\r\n${extra}Message-ID: <${subject}@example.com>\r\n\r\nHi\r\n`),
+        receivedAt: new Date('2026-11-03T10:00:00Z'),
+      });
+    await withHeaders('X-Mailer: Thunderbird 140\r\n', 'one');
+    await withHeaders('X-Mailer: Outlook\r\nX-Label: =?UTF-8?B?7ZqM7J2Y?=\r\n', 'two');
+    await withHeaders('', 'three');
+    const [one, two, three] = uidsOf(await messages.uidRuns(user.id, box));
+    assert.deepEqual(await search(box, { kind: 'header', field: 'x-mailer', value: 'THUNDERBIRD' }), [one]);
+    assert.deepEqual(await search(box, { kind: 'header', field: 'X-Mailer', value: '' }), [one, two]);
+    assert.deepEqual(await search(box, { kind: 'header', field: 'X-Label', value: '회의' }), [two]);
+    assert.deepEqual(
+      await search(box, {
+        kind: 'and',
+        criteria: [
+          { kind: 'uids', ranges: [[two, three]] },
+          { kind: 'header', field: 'x-mailer', value: 'o' },
+        ],
+      }),
+      [two],
+    );
+    assert.deepEqual(
+      await search(box, {
+        kind: 'and',
+        criteria: [
+          { kind: 'field', field: 'subject', value: 'three' },
+          { kind: 'header', field: 'x-mailer', value: '' },
+        ],
+      }),
+      [],
+    );
   });
 
   test('SEARCH UNSEEN reads the unseen mail from its partial index, not every mail of the mailbox', async () => {
