@@ -1,7 +1,9 @@
+import type { MimePart } from '@letterbox/mime';
 import { parseFetchCommand } from '../protocol/fetch-attributes';
 import { formatRanges, rangesInSet, type SequenceSet } from '../protocol/sequence-set';
 import { untagged } from '../protocol/response-format';
 import { ImapCommandError } from '../protocol/tokens';
+import { binaryContentOf } from '../selected/binary-content';
 import { planFetch, type FetchPlan } from '../selected/fetch-plan';
 import { writeFetchResponse } from '../selected/fetch-response';
 import { ResponseBuffer } from '../selected/response-buffer';
@@ -50,6 +52,11 @@ async function fetchChunk(
   const userId = session.userId();
   const found = await services.messages.byUids(userId, mailbox.mailboxId, uids, { layout: plan.needsTree });
   const messages = changedSince === undefined ? found : found.filter((message) => message.modseq > changedSince);
+  const trees = plan.needsTree
+    ? await services.mimeTrees.treesOf(messages.map((message) => ({ id: message.mailId, storageKey: message.storageKey, layout: message.layout! })))
+    : [];
+  // A part BINARY cannot decode fails the FETCH before any mail of the chunk is marked read by it.
+  for (const tree of trees) refuseUndecodable(plan, tree);
   const unseen = plan.setsSeen && !mailbox.readOnly ? messages.filter((message) => !message.flags.seen) : [];
   if (unseen.length > 0) {
     await services.markSeen(
@@ -58,15 +65,16 @@ async function fetchChunk(
     );
     unseen.forEach((message) => (message.flags.seen = true));
   }
-  const trees = plan.needsTree
-    ? await services.mimeTrees.treesOf(messages.map((message) => ({ id: message.mailId, storageKey: message.storageKey, layout: message.layout! })))
-    : [];
   for (const [index, message] of messages.entries()) {
     const seq = mailbox.seqOf(message.uid);
     if (seq === undefined) continue;
     const tree = trees[index];
     await writeFetchResponse(out, plan, { seq, message, ...(tree ? { tree } : {}) }, services.sections);
   }
+}
+
+function refuseUndecodable(plan: FetchPlan, tree: MimePart): void {
+  for (const item of plan.items) if (item.kind === 'binary' || item.kind === 'binary-size') binaryContentOf(tree, item.part);
 }
 
 /** `* VANISHED (EARLIER) 3:5`: the UIDs of the set that left since the client's CHANGEDSINCE (RFC 7162 3.2.6). */
