@@ -24,7 +24,7 @@ export async function writeFetchResponse(out: ResponseBuffer, plan: FetchPlan, f
       parts.push(...(await itemParts(item, fetched, sections)));
     }
   } catch (error) {
-    // An item that cannot be answered (UNKNOWN-CTE) leaves the sections opened before it unread: they are let go.
+    // An item that cannot be answered (storage failing while a BINARY part is counted) leaves the sections opened before it unread: they are let go.
     for (const part of parts) if (typeof part !== 'string' && 'literalStream' in part) part.literalStream.stream.destroy();
     throw error;
   }
