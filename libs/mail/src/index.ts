@@ -15,7 +15,7 @@ export type { MailListFilter } from './list/mail-filter-sql';
 export { MailQueries } from './read/mail-queries';
 export { ThreadQueries } from './threads/thread-queries';
 export { MailContentReader } from './read/mail-content';
-export { MailSectionReader, type SectionedMail, type SectionStream } from './read/mail-sections';
+export { MailSectionReader, type SectionedMail, type SectionStream, type DecodedSectionStream } from './read/mail-sections';
 export { MailMimeTrees, type MailWithLayout } from './store/mail-mime-trees';
 export { MailDetailQuery } from './read/mail-detail';
 export { RenderedContentCache } from './read/rendered-content-cache';

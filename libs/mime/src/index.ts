@@ -1,6 +1,7 @@
 export type { MailLayout, AttachmentLayout, MimePart, EnvelopeFields } from './layout';
 export { scanLayout, MAX_PARTS } from './scan-layout';
-export { createTransferDecoder } from './transfer-encoding';
+export { createTransferDecoder, isIdentityTransferEncoding, isKnownTransferEncoding } from './transfer-encoding';
+export { locateBinarySection, type BinarySection, type EncodedContent } from './imap-binary-section';
 export { parseHeaderBlock, summarizeHeaders, parseAddresses, MAX_REFERENCES, type MailHeader, type MailAddress, type HeaderSummary } from './header-block';
 export { renderBodies, makeSnippet } from './render-body';
 export { sanitizeMailHtml } from './sanitize';

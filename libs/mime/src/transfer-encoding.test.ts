@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { decodeQuotedPrintable, QuotedPrintableDecoder } from './quoted-printable';
 import { chunks, pattern, random } from './testing/mime-fixtures';
-import { createTransferDecoder, decodeTransfer } from './transfer-encoding';
+import { createTransferDecoder, decodeTransfer, isIdentityTransferEncoding, isKnownTransferEncoding } from './transfer-encoding';
 
 async function streamDecode(encoding: string, pieces: Buffer[]): Promise<Buffer> {
   const out: Buffer[] = [];
@@ -111,6 +111,19 @@ describe('QuotedPrintableDecoder', () => {
     }
   });
 
+  it('joins a soft break cut between its =, CR and LF across chunks, and an =XX cut in two', async () => {
+    const pieces = ['Caf=', 'C3=A9 soft=', '\r', '\nbreak =', '\r\n', 'end=3', 'D\r\n'];
+    assert.equal(
+      (
+        await streamDecode(
+          'quoted-printable',
+          pieces.map((piece) => Buffer.from(piece)),
+        )
+      ).toString(),
+      'Café softbreak end=\r\n',
+    );
+  });
+
   it('does not hold a line that never ends', async () => {
     const line = Buffer.from('=41b'.repeat(256 * 1024)); // 1 MB, no line break
     const decoder = new QuotedPrintableDecoder();
@@ -150,6 +163,26 @@ describe('base64 decoding', () => {
     assert.equal((await streamDecode('base64', chunks(encoded, [2]))).toString(), 'Hello world');
   });
 
+  it('joins quartets and skips line breaks cut anywhere across chunks: CR and LF apart, padding alone', async () => {
+    const encoded = Buffer.from('AAEC\r\nAwQF\r\nBg==\r\nBwg=\r\n');
+    const expected = Buffer.from([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    for (const pieces of [
+      ['AAEC\r', '\nAw', 'QF\r\n', 'Bg=', '=\r\nBwg', '=\r\n'],
+      ['AA', 'EC\r\nA', 'wQF\r\nBg==', '\r\nB', 'wg=\r\n'],
+    ]) {
+      assert.equal(pieces.join(''), encoded.toString());
+      assert.ok(
+        (
+          await streamDecode(
+            'base64',
+            pieces.map((piece) => Buffer.from(piece)),
+          )
+        ).equals(expected),
+        pieces.join('|'),
+      );
+    }
+  });
+
   it('decodes what there is of truncated input', async () => {
     const encoded = Buffer.from(Buffer.from('Hello world').toString('base64').slice(0, 10));
     assert.equal(decodeTransfer(encoded, 'base64').toString(), 'Hello w');
@@ -164,6 +197,12 @@ describe('other transfer encodings', () => {
       assert.ok((await streamDecode(encoding, chunks(bytes, [33]))).equals(bytes), encoding);
       assert.ok(decodeTransfer(bytes, encoding).equals(bytes), encoding);
     }
+  });
+
+  it('tells the encodings it undoes, and those that leave bytes as they are', () => {
+    for (const encoding of ['base64', 'Quoted-Printable', '7bit', '8BIT', 'binary', '']) assert.ok(isKnownTransferEncoding(encoding), encoding);
+    for (const encoding of ['x-uuencode', 'uuencode', 'base-64']) assert.ok(!isKnownTransferEncoding(encoding), encoding);
+    assert.deepEqual(['7bit', '8bit', 'Binary', '', 'base64', 'quoted-printable'].map(isIdentityTransferEncoding), [true, true, true, true, false, false]);
   });
 
   it('matches encodings case-insensitively', async () => {

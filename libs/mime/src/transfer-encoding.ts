@@ -14,6 +14,19 @@ export function createTransferDecoder(encoding: string): Transform {
   }
 }
 
+const IDENTITY = new Set(['', '7bit', '8bit', 'binary']);
+const KNOWN = new Set([...IDENTITY, 'base64', 'quoted-printable']);
+
+/** Whether the encoding leaves the bytes as they are (RFC 2045 6.2): 7bit, 8bit, binary, or none given. */
+export function isIdentityTransferEncoding(encoding: string): boolean {
+  return IDENTITY.has(encoding.toLowerCase());
+}
+
+/** Whether createTransferDecoder undoes the encoding, rather than passing bytes through as it does an unknown one. */
+export function isKnownTransferEncoding(encoding: string): boolean {
+  return KNOWN.has(encoding.toLowerCase());
+}
+
 /** The same decoding for a small buffer held in memory, such as a text body. */
 export function decodeTransfer(encoded: Buffer, encoding: string): Buffer {
   switch (encoding.toLowerCase()) {

@@ -4,6 +4,7 @@ import { parseFetchCommand } from '../protocol/fetch-attributes';
 import { formatRanges, rangesInSet, type SequenceSet } from '../protocol/sequence-set';
 import { untagged } from '../protocol/response-format';
 import { ImapCommandError } from '../protocol/tokens';
+import { binaryContentOf } from '../selected/binary-content';
 import { planFetch, type FetchPlan } from '../selected/fetch-plan';
 import { writeFetchResponse } from '../selected/fetch-response';
 import { ResponseBuffer } from '../selected/response-buffer';
@@ -84,6 +85,8 @@ async function writeChunk(
   out: ResponseBuffer,
 ): Promise<void> {
   const userId = session.userId();
+  // A part BINARY cannot decode fails the FETCH before any mail of the chunk is marked read by it.
+  for (const tree of trees.values()) refuseUndecodable(plan, tree);
   const unseen = plan.setsSeen && !mailbox.readOnly ? messages.filter((message) => !message.flags.seen) : [];
   if (unseen.length > 0) {
     await services.markSeen(
@@ -124,6 +127,10 @@ async function treesOf(
     withLayout.map((message) => ({ id: message.mailId, storageKey: message.storageKey, layout: message.layout! })),
   );
   return new Map(withLayout.map((message, index) => [message.uid, trees[index]]));
+}
+
+function refuseUndecodable(plan: FetchPlan, tree: MimePart): void {
+  for (const item of plan.items) if (item.kind === 'binary' || item.kind === 'binary-size') binaryContentOf(tree, item.part);
 }
 
 /** `* VANISHED (EARLIER) 3:5`: the UIDs of the set that left since the client's CHANGEDSINCE (RFC 7162 3.2.6). */

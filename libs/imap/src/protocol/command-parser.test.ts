@@ -38,6 +38,11 @@ describe('parseCommand', () => {
       { type: 'literal', bytes: Buffer.from('pw') },
     ]);
     assert.equal(parse('a uid fetch 1:* FLAGS').name, 'UID FETCH');
+    assert.deepEqual(parse('a APPEND INBOX (\\Seen) ~{3}\n', ['a\0b']).args.slice(1), [
+      { type: 'list', items: [{ type: 'atom', value: '\\Seen' }] },
+      { type: 'literal', bytes: Buffer.from('a\0b') },
+    ]);
+    assert.throws(() => parse('a X ~{3'), /malformed literal|unexpected/);
   });
 
   test('brackets keep a section with its spaces and parentheses in one atom', () => {

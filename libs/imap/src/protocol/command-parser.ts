@@ -67,8 +67,8 @@ function tokenize(raw: RawCommand): Token[] {
         const [value, next] = readQuoted(line, at + 1, fail);
         current.push({ type: 'quoted', value });
         at = next;
-      } else if (char === '{') {
-        if (!literalFollows || !/^\{\d+\+?\}$/.test(line.slice(at))) fail('malformed literal');
+      } else if (char === '{' || (char === '~' && line[at + 1] === '{')) {
+        if (!literalFollows || !/^~?\{\d+\+?\}$/.test(line.slice(at))) fail('malformed literal');
         current.push({ type: 'literal', bytes: raw.literals[index] });
         at = line.length;
       } else {

@@ -41,6 +41,19 @@ describe('CommandReader', () => {
     assert.deepEqual(events[0].kind === 'command' && events[0].command.literals.map(String), ['\r\n\r\n', '']);
   });
 
+  test("a literal8 ~{n} (BINARY's APPEND) is read as a literal, NULs and all", () => {
+    const { events, wanted, push } = reader();
+    push('a1 APPEND INBOX ~{3}\r\n');
+    assert.deepEqual(wanted, [3]);
+    push('a\0b\r\na2 APPEND INBOX ~{1+}\r\n\0\r\n');
+    assert.deepEqual(lines(events), [
+      ['a1 APPEND INBOX ~{3}', ''],
+      ['a2 APPEND INBOX ~{1+}', ''],
+    ]);
+    assert.deepEqual(events[0].kind === 'command' && events[0].command.literals, [Buffer.from('a\0b')]);
+    assert.deepEqual(wanted, [3], 'a non-synchronizing literal8 asks nothing');
+  });
+
   test('a line past the limit is refused with its tag, discarded without being held, and the next command read', () => {
     const { events, push } = reader();
     push(`a1 NOOP ${'x'.repeat(50)}`);

@@ -45,7 +45,8 @@ const LF = 0x0a;
 /** The bytes of a refused line kept for its tag, and for the literal marker its end may hold. */
 const KEPT_HEAD = 64;
 const KEPT_TAIL = 24;
-const LITERAL_MARKER = /\{(\d{1,10})(\+)?\}\r?$/;
+/** `{n}`, LITERAL+'s `{n+}`, and BINARY's literal8 `~{n}` (RFC 3516 4.4: APPEND's message may hold NULs). */
+const LITERAL_MARKER = /~?\{(\d{1,10})(\+)?\}\r?$/;
 /** What a streamed literal's stream buffers before the reading is held. */
 const STREAM_BUFFER = 64 * 1024;
 

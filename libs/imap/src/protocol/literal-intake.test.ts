@@ -65,6 +65,18 @@ describe('CommandReader with a literal intake (APPEND)', () => {
     );
   });
 
+  test("takes APPEND's literal8 ~{n} as a stream too, its marker taken off the line", async () => {
+    const { events, wanted, push } = appendReader();
+    push('a1 APPEND INBOX ~{5}\r\n');
+    await tick();
+    assert.deepEqual(wanted, [5]);
+    const command = streamedOf(events[0]);
+    assert.deepEqual(command.lines, ['a1 APPEND INBOX ']);
+    push('a\0b\0c\r\n');
+    assert.ok(Buffer.concat(await command.streamed.stream.toArray()).equals(Buffer.from('a\0b\0c')));
+    assert.deepEqual(await command.streamed.rest, { lines: [''], literals: [] });
+  });
+
   test('streams a 10 MB literal holding the input while its consumer is behind, far past the in-memory literal limit', async () => {
     const { events, flow, push, commandReader } = appendReader();
     const size = 10 * 1024 * 1024;

@@ -98,4 +98,11 @@ describe('writeResponse', () => {
     await writeResponse(out, ['* 1 FETCH (X ', { literal: Buffer.from('ab') }, ' Y ', { literalStream: { length: 0, stream: Readable.from([]) } }, ')']);
     assert.equal(Buffer.concat(chunks).toString(), '* 1 FETCH (X {2}\r\nab Y {0}\r\n)\r\n');
   });
+
+  test('writes a literal8 stream as ~{n}, its NULs as they are', async () => {
+    const chunks: Buffer[] = [];
+    const out = new Writable({ write: (chunk: Buffer, _encoding, done) => (chunks.push(chunk), done()) });
+    await writeResponse(out, ['* 1 FETCH (BINARY[1] ', { literalStream: { length: 3, stream: Readable.from([Buffer.from('a\0b')]), literal8: true } }, ')']);
+    assert.equal(Buffer.concat(chunks).toString('latin1'), '* 1 FETCH (BINARY[1] ~{3}\r\na\0b)\r\n');
+  });
 });

@@ -5,6 +5,8 @@ import { encodeResponse, type ResponsePart } from './response-format';
 export interface LiteralStream {
   length: number;
   stream: Readable;
+  /** Written as a literal8, `~{length}` (RFC 3516): bytes that may hold a NUL, which a literal may not. */
+  literal8?: boolean;
 }
 
 /** A piece of a response that may be streamed: a literal stream is written as `{length}` CRLF and its bytes as they are read. */
@@ -24,8 +26,8 @@ export async function writeResponse(out: Writable, parts: StreamedResponsePart[]
       pending.push(part);
       continue;
     }
-    const { length, stream } = part.literalStream;
-    await writeDrained(out, Buffer.concat([encodeLine(pending), Buffer.from(`{${length}}\r\n`)]));
+    const { length, stream, literal8 } = part.literalStream;
+    await writeDrained(out, Buffer.concat([encodeLine(pending), Buffer.from(`${literal8 ? '~' : ''}{${length}}\r\n`)]));
     pending = [];
     await writeStream(out, stream, length);
   }

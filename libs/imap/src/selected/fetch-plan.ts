@@ -1,5 +1,4 @@
 import type { FetchItem, FetchSection } from '../protocol/fetch-attributes';
-import { ImapCommandError } from '../protocol/tokens';
 
 /** A BODY[section]<partial> to answer: the name it is answered under, and whether reading it sets \Seen. */
 export interface SectionItem {
@@ -11,8 +10,26 @@ export interface SectionItem {
   setsSeen: boolean;
 }
 
+/** A BINARY[part]<partial> (RFC 3516): a part's content decoded from its transfer encoding. */
+export interface BinaryItem {
+  kind: 'binary';
+  /** `BINARY[2]<0>`. */
+  label: string;
+  part: number[];
+  partial?: { offset: number; length: number };
+  setsSeen: boolean;
+}
+
+/** A BINARY.SIZE[part]: the length of that decoded content. */
+export interface BinarySizeItem {
+  kind: 'binary-size';
+  label: string;
+  part: number[];
+}
+
 /** One value of a FETCH response, in the order the client asked. */
-export type PlannedItem = { kind: 'FLAGS' | 'UID' | 'INTERNALDATE' | 'RFC822.SIZE' | 'MODSEQ' | 'ENVELOPE' | 'BODYSTRUCTURE' | 'BODY' } | SectionItem;
+export type PlannedItem =
+  { kind: 'FLAGS' | 'UID' | 'INTERNALDATE' | 'RFC822.SIZE' | 'MODSEQ' | 'ENVELOPE' | 'BODYSTRUCTURE' | 'BODY' } | SectionItem | BinaryItem | BinarySizeItem;
 
 /** What a FETCH reads of each message: its items, whether it needs the MIME tree or only the envelope, and whether it sets \Seen. */
 export interface FetchPlan {
@@ -38,8 +55,8 @@ export function planFetch(items: FetchItem[], options: { withUid: boolean; modse
     ...unique(planned),
     ...(options.modseq && !kinds.has('MODSEQ') ? [{ kind: 'MODSEQ' as const }] : []),
   ];
-  const setsSeen = all.some((item) => item.kind === 'section' && item.setsSeen);
-  const needsTree = all.some((item) => ['BODYSTRUCTURE', 'BODY', 'section'].includes(item.kind));
+  const setsSeen = all.some((item) => (item.kind === 'section' || item.kind === 'binary') && item.setsSeen);
+  const needsTree = all.some((item) => ['BODYSTRUCTURE', 'BODY', 'section', 'binary', 'binary-size'].includes(item.kind));
   const needsEnvelopeOnly = !needsTree && kinds.has('ENVELOPE');
   // A client that sets \Seen by reading is told the new flags in the same response.
   if (setsSeen && !kinds.has('FLAGS')) all.push({ kind: 'FLAGS' });
@@ -57,18 +74,28 @@ function planItem(item: FetchItem): PlannedItem {
     case 'BODY[]':
       return {
         kind: 'section',
-        label: `BODY[${sectionSpec(item.section)}]${item.partial ? `<${item.partial.offset}>` : ''}`,
+        label: `BODY[${sectionSpec(item.section)}]${originOf(item.partial)}`,
         section: item.section,
         ...(item.partial ? { partial: item.partial } : {}),
         setsSeen: !item.peek,
       };
     case 'BINARY[]':
+      // The origin is named as for BODY[] (RFC 3516 4.2's BINARY[section-binary]<number>), which clients match on.
+      return {
+        kind: 'binary',
+        label: `BINARY[${item.section.part.join('.')}]${originOf(item.partial)}`,
+        part: item.section.part,
+        ...(item.partial ? { partial: item.partial } : {}),
+        setsSeen: !item.peek,
+      };
     case 'BINARY.SIZE':
-      throw new ImapCommandError('BINARY is not supported; fetch BODY[] instead');
+      return { kind: 'binary-size', label: `BINARY.SIZE[${item.section.part.join('.')}]`, part: item.section.part };
     default:
       return { kind: item.kind };
   }
 }
+
+const originOf = (partial?: { offset: number }) => (partial ? `<${partial.offset}>` : '');
 
 /** A section as the response names it: `1.2.HEADER.FIELDS (FROM TO)`. */
 export function sectionSpec(section: FetchSection): string {
@@ -80,7 +107,7 @@ export function sectionSpec(section: FetchSection): string {
 function unique(items: PlannedItem[]): PlannedItem[] {
   const seen = new Set<string>();
   return items.filter((item) => {
-    const key = item.kind === 'section' ? item.label : item.kind;
+    const key = 'label' in item ? item.label : item.kind;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

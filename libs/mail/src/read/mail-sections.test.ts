@@ -8,8 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { primaryOnly, type Database } from '@letterbox/db';
-import { referenceMail } from '@letterbox/mail-generator';
-import { envelopeOf, parseImapSection, type MimePart } from '@letterbox/mime';
+import { referenceAttachments, referenceMail } from '@letterbox/mail-generator';
+import { envelopeOf, locateBinarySection, parseImapSection, type EncodedContent, type MimePart } from '@letterbox/mime';
 import { DiskBlobStore, type ByteRange } from '@letterbox/storage';
 import { createTestUser, testDatabase, testSettings, type TestUser } from '@letterbox/testing';
 import { MailQueries } from './mail-queries';
@@ -58,6 +58,8 @@ function partNumberOf(tree: MimePart, type: string): string | undefined {
 }
 
 describe('reading IMAP sections of stored mail', () => {
+  const archivePart = () => (partNumberOf(largeMail.tree, 'application/octet-stream') ?? '').split('.').map(Number);
+
   let db: Database;
   let user: TestUser;
   let blobs: CountingBlobStore;
@@ -132,6 +134,70 @@ describe('reading IMAP sections of stored mail', () => {
     const cut = await reader.open(largeMail, parseImapSection('HEADER.FIELDS (SUBJECT)'), { origin: 2, count: 5 });
     assert.equal(cut.length, 5);
     assert.ok((await bytesOf(cut.stream)).equals(fields.subarray(2, 7)));
+  });
+
+  test("decodes the 22 MB mail's 16 MiB base64 attachment as it streams (BINARY), twice over and never held", async () => {
+    const archive = referenceAttachments('large').find((attachment) => attachment.filename === 'archive.bin')!.content as Buffer;
+    const located = locateBinarySection(largeMail.tree, archivePart());
+    assert.equal(located.kind, 'content');
+    const content = (located as { content: EncodedContent }).content;
+    assert.equal(content.encoding, 'base64');
+    const encodedLength = content.span.end - content.span.start;
+
+    blobs.bytesRead = 0;
+    assert.equal(await reader.decodedLength(largeMail, content), archive.length);
+    assert.equal(blobs.bytesRead, encodedLength, 'counted by one pass over the part alone');
+
+    gc();
+    const baseline = memory();
+    blobs.bytesRead = 0;
+    const decoded = await reader.openDecoded(largeMail, content);
+    assert.equal(decoded.length, archive.length);
+    assert.equal(decoded.containsNul, archive.includes(0));
+    let peak = 0;
+    let chunks = 0;
+    const hash = createHash('sha256');
+    for await (const chunk of decoded.stream) {
+      hash.update(chunk as Buffer);
+      if (chunks++ % 32 !== 0) continue;
+      gc();
+      peak = Math.max(peak, memory() - baseline);
+    }
+    assert.equal(hash.digest('hex'), createHash('sha256').update(archive).digest('hex'));
+    assert.ok(peak < 8 * 1024 * 1024, `peak growth ${peak} bytes`);
+    assert.equal(blobs.bytesRead, 2 * encodedLength, 'read twice: to count, then to send');
+  });
+
+  test('gives partials of decoded content, <origin.count> counting decoded bytes, reading no further than the slice', async () => {
+    const archive = referenceAttachments('large').find((attachment) => attachment.filename === 'archive.bin')!.content as Buffer;
+    const located = locateBinarySection(largeMail.tree, archivePart());
+    const content = (located as { content: EncodedContent }).content;
+    const encodedLength = content.span.end - content.span.start;
+    const middle = await reader.openDecoded(largeMail, content, { origin: 5_000_001, count: 1000 });
+    assert.equal(middle.length, 1000);
+    assert.ok((await bytesOf(middle.stream)).equals(archive.subarray(5_000_001, 5_001_001)));
+
+    blobs.bytesRead = 0;
+    const head = await reader.openDecoded(largeMail, content, { origin: 0, count: 10 });
+    assert.ok((await bytesOf(head.stream)).equals(archive.subarray(0, 10)));
+    assert.ok(blobs.bytesRead < encodedLength + 1024 * 1024, `read ${blobs.bytesRead} bytes for a count and 10 bytes`);
+
+    const tail = await reader.openDecoded(largeMail, content, { origin: archive.length - 3, count: 10 });
+    assert.ok((await bytesOf(tail.stream)).equals(archive.subarray(-3)));
+    assert.equal((await reader.openDecoded(largeMail, content, { origin: archive.length, count: 10 })).length, 0);
+  });
+
+  test('reads content stored as it is (BINARY[], the whole mail) by range, its length known without a read', async () => {
+    const located = locateBinarySection(largeMail.tree, []);
+    const content = (located as { content: EncodedContent }).content;
+    assert.equal(content.encoding, '');
+    blobs.bytesRead = 0;
+    assert.equal(await reader.decodedLength(largeMail, content), large.length);
+    assert.equal(blobs.bytesRead, 0);
+    const cut = await reader.openDecoded(largeMail, content, { origin: 100, count: 50 });
+    assert.equal(cut.length, 50);
+    assert.ok((await bytesOf(cut.stream)).equals(large.subarray(100, 150)));
+    assert.equal(cut.containsNul, large.includes(0));
   });
 
   test('answers a missing part with nothing, and the top-level header block for ENVELOPE', async () => {

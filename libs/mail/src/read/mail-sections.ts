@@ -1,5 +1,6 @@
 import { pipeline, Readable } from 'node:stream';
 import {
+  createTransferDecoder,
   envelopeOf,
   envelopeOfFields,
   filterHeaderFields,
@@ -8,10 +9,12 @@ import {
   partialSpan,
   type ImapPartial,
   type ImapSection,
+  type EncodedContent,
   type ImapValue,
   type MimePart,
 } from '@letterbox/mime';
 import type { BlobStore, ByteRange } from '@letterbox/storage';
+import { probeDecoded, sliceOf, type DecodedProbe } from './decoded-slice';
 import { lengthChecked } from './length-checked';
 
 /** Errors reach the consumer through the returned stream; the callback has nothing to add. */
@@ -28,6 +31,11 @@ export interface SectionedMail {
 export interface SectionStream {
   length: number;
   stream: Readable;
+}
+
+/** A part's decoded content, BINARY[part]: whether it holds a NUL tells IMAP to send it as a literal8 `~{n}`. */
+export interface DecodedSectionStream extends SectionStream {
+  containsNul: boolean;
 }
 
 /**
@@ -51,6 +59,39 @@ export class MailSectionReader {
     const within = partialSpan(fields.length, partial);
     const bytes = fields.subarray(within.start, within.end);
     return { length: bytes.length, stream: Readable.from([bytes]) };
+  }
+
+  /**
+   * A part's content with its transfer encoding undone, BINARY[part]<partial> (RFC 3516): the literal's length comes
+   * before its bytes and no layout records the decoded length, so the content is decoded twice as it streams from
+   * storage, once to count and once to send, never held.
+   */
+  async openDecoded(mail: SectionedMail, content: EncodedContent, partial?: ImapPartial): Promise<DecodedSectionStream> {
+    const probe = await this.probe(mail, content);
+    const within = partialSpan(probe.length, partial);
+    const length = within.end - within.start;
+    const { containsNul } = probe;
+    if (length === 0) return { length, stream: Readable.from([]), containsNul: false };
+    // Content stored as it is (7bit, 8bit, binary) is read by range, not from its start.
+    if (content.encoding === '')
+      return { ...this.range(mail, { start: content.span.start + within.start, end: content.span.start + within.end }), containsNul };
+    return { length, stream: Readable.from(sliceOf(this.decoded(mail, content), within)), containsNul };
+  }
+
+  /** The length of a part's decoded content, BINARY.SIZE[part]: the stored length when it is not encoded. */
+  async decodedLength(mail: SectionedMail, content: EncodedContent): Promise<number> {
+    if (content.encoding === '') return content.span.end - content.span.start;
+    return (await this.probe(mail, content)).length;
+  }
+
+  /** The length of a part's decoded content and whether it holds a NUL, by decoding it as it streams from storage. */
+  private probe(mail: SectionedMail, content: EncodedContent): Promise<DecodedProbe> {
+    return probeDecoded(this.decoded(mail, content));
+  }
+
+  private decoded(mail: SectionedMail, { span, encoding }: EncodedContent): Readable {
+    const { stream } = this.range(mail, span);
+    return pipeline(stream, createTransferDecoder(encoding), noop);
   }
 
   /** The mail's top-level header block, by its start when longer than MAX_HEADER_BLOCK: what its ENVELOPE is made of (envelopeOf). */
