@@ -1,5 +1,5 @@
 import { parseFetchCommand } from '../protocol/fetch-attributes';
-import { formatRanges, rangesInSet, type SequenceSet } from '../protocol/sequence-set';
+import { formatRanges, rangesInSet, type MessageSet } from '../protocol/sequence-set';
 import { untagged } from '../protocol/response-format';
 import { ImapCommandError } from '../protocol/tokens';
 import { planFetch, type FetchPlan } from '../selected/fetch-plan';
@@ -70,7 +70,7 @@ async function fetchChunk(
 }
 
 /** `* VANISHED (EARLIER) 3:5`: the UIDs of the set that left since the client's CHANGEDSINCE (RFC 7162 3.2.6). */
-async function reportVanishedEarlier({ session, services }: CommandContext, mailbox: SelectedMailbox, set: SequenceSet, since: number): Promise<void> {
-  const vanished = rangesInSet(await services.messages.vanishedSince(session.userId(), mailbox.mailboxId, since), set);
+async function reportVanishedEarlier({ session, services }: CommandContext, mailbox: SelectedMailbox, set: MessageSet, since: number): Promise<void> {
+  const vanished = rangesInSet(await services.messages.vanishedSince(session.userId(), mailbox.mailboxId, since), mailbox.uidSet(set));
   if (vanished.length > 0) session.send(untagged(`VANISHED (EARLIER) ${formatRanges(vanished)}`));
 }

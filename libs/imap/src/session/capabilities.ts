@@ -16,6 +16,7 @@ const ALWAYS = [
   'UIDPLUS',
   'MOVE',
   'ESEARCH',
+  'SEARCHRES',
   ...ENABLEABLE,
 ];
 
