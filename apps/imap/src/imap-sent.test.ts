@@ -238,6 +238,13 @@ describe('IMAP APPEND to Sent (the send keeps the copy), to Drafts (a server dra
         'j OK UID SEARCH completed, result saved',
       ]);
       assert.deepEqual(await raw.command('k', 'SEARCH $'), ['* SEARCH 3', 'k OK SEARCH completed']);
+      // $ among a saving search's keys is the result before it; a saving search that fails leaves $ empty.
+      assert.deepEqual(await raw.command('k2', 'SEARCH RETURN (SAVE ALL) OR $ SUBJECT beta'), [
+        '* ESEARCH (TAG "k2") ALL 1,3',
+        'k2 OK SEARCH completed, result saved',
+      ]);
+      assert.match((await raw.command('k3', 'SEARCH RETURN (SAVE) HEADER X-Unknown x')).at(-1)!, /^k3 NO \[CANNOT\]/);
+      assert.deepEqual(await raw.command('k4', 'SEARCH $'), ['* SEARCH', 'k4 OK SEARCH completed']);
       await raw.command('l', 'SELECT INBOX');
       assert.deepEqual(await raw.command('m', 'SEARCH $'), ['* SEARCH', 'm OK SEARCH completed']);
       assert.match((await raw.command('n', 'FETCH $,1 FLAGS')).at(-1)!, /^n BAD/);

@@ -1,3 +1,4 @@
+import type { ImapSearchResult } from '@letterbox/mail';
 import { parseSearchCommand, type SearchReturn } from '../protocol/search-keys';
 import { formatSequenceSet } from '../protocol/sequence-set';
 import { asksModseq, searchCriterion } from '../selected/search-criterion';
@@ -7,7 +8,7 @@ import { ok, type CommandHandler } from '../session/command-handler';
  * SEARCH and UID SEARCH (RFC 3501 6.4.4) with ESEARCH's RETURN (RFC 4731), SEARCHRES's SAVE (RFC 5182) and
  * CONDSTORE's MODSEQ (RFC 7162 3.1.5): the keys become one statement over the mailbox (libs/mail imapSearch). The
  * client is first told of mail that came, so what it finds has numbers; nothing is expunged meanwhile (RFC 3501
- * 7.4.1). A SEARCH that saves empties `$` first: one that fails leaves it empty (RFC 5182 2.1).
+ * 7.4.1). A SEARCH that saves and fails leaves `$` empty (RFC 5182 2.1).
  */
 export const search: CommandHandler = {
   states: ['selected'],
@@ -16,12 +17,17 @@ export const search: CommandHandler = {
     const command = parseSearchCommand(args);
     const saves = command.returns?.includes('SAVE') ?? false;
     const mailbox = session.selected()!;
-    if (saves) mailbox.saveResult([]);
     const withModseq = asksModseq(command.key);
     if (withModseq) session.enable('CONDSTORE');
-    await session.reportChanges({ expunges: false });
-    const criterion = searchCriterion(command.key, mailbox);
-    const found = await services.search(session.userId(), mailbox.mailboxId, criterion);
+    let found: ImapSearchResult;
+    try {
+      await session.reportChanges({ expunges: false });
+      // `$` among the keys is the result saved before this search.
+      found = await services.search(session.userId(), mailbox.mailboxId, searchCriterion(command.key, mailbox));
+    } catch (error) {
+      if (saves) mailbox.saveResult([]);
+      throw error;
+    }
     const known = found.uids.filter((uid) => mailbox.seqOf(uid) !== undefined);
     if (saves) mailbox.saveResult(savedPart(command.returns!, known));
     const numbers = byUid ? known : known.map((uid) => mailbox.seqOf(uid)!);
