@@ -666,7 +666,7 @@ describe('the IMAP app: STORE, COPY, MOVE, EXPUNGE and SEARCH as mail clients do
         cc: [],
         bcc: [],
         subject: 'Draft in progress',
-        text: 'Not finished yet.\r\n',
+        text: 'Not finished yet.',
         important: false,
         requestReadReceipt: false,
         attachments: [],

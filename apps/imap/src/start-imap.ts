@@ -1,7 +1,7 @@
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { confirmPassword, signInMailClientWith } from '@letterbox/accounts';
 import { databaseFromSettings, readRouting } from '@letterbox/db';
-import { createMailAnnouncer, eventSubscriberConnection, UserEventFeed } from '@letterbox/events';
+import { createMailAnnouncer, eventSubscriberConnection, mailCreatedEvents, UserEventFeed } from '@letterbox/events';
 import { ConnectionLimits, ImapMailboxes, ImapServer } from '@letterbox/imap';
 import {
   BulkMailChanges,
@@ -21,7 +21,7 @@ import {
   MailMimeTrees,
   MailSectionReader,
 } from '@letterbox/mail';
-import { AppendedDrafts } from '@letterbox/sending';
+import { AppendedDrafts, SentCopies, SentFolderAppends } from '@letterbox/sending';
 import { watchTlsKeyPair } from '@letterbox/mail-listeners';
 import { postgresCheck, redisCheck, type DependencyCheck } from '@letterbox/observability';
 import { redisConnection, whenReady } from '@letterbox/redis';
@@ -70,6 +70,7 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
   });
   const blobs = createBlobStore(config);
   const announcer = createMailAnnouncer({ redis, queuePrefix: config.QUEUE_PREFIX, writes: routing });
+  const appender = new ImapAppend(db, blobs, announcer, config.USER_QUOTA_BYTES);
   const seen = new ChangeMailsInBulk(new BulkMailChanges(db.sql), announcer);
   const subscriber = eventSubscriberConnection(config, `letterbox-imap-events-${config.QUEUE_PREFIX}`);
   await whenReady(subscriber, Error);
@@ -95,7 +96,12 @@ export async function startImap(config: ImapConfig): Promise<RunningImap> {
       flagChanges: new ImapFlagChanges(db, announcer),
       transfers: new ImapMailTransfers(db, announcer, config.USER_QUOTA_BYTES),
       expunger: new ImapExpunge(db, announcer),
-      appender: new ImapAppend(db, blobs, announcer, config.USER_QUOTA_BYTES),
+      appender,
+      sentAppends: new SentFolderAppends(
+        db,
+        appender,
+        new SentCopies(db, blobs, config.QUEUE_PREFIX, (stored) => announcer.announce(mailCreatedEvents(stored))),
+      ),
       appendedDrafts: new AppendedDrafts(db, new MailQueries(routing), new MailContentReader(blobs)),
       appendLimit: config.IMAP_MAX_APPEND_BYTES,
       search: (userId, mailboxId, criterion) => imapSearch(db, blobs, userId, mailboxId, criterion),

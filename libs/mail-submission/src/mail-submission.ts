@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { MailClientUser } from '@letterbox/accounts';
 import { limitSize } from '@letterbox/ingest';
-import { NotSendersAddressError, type SenderDirectory, type SendRequest, type SendStatusView, type SendSubmission } from '@letterbox/sending';
+import { NotSendersAddressError, submittedSendKey, type SenderDirectory, type SendRequest, type SendStatusView, type SendSubmission } from '@letterbox/sending';
 import type { BlobStore } from '@letterbox/storage';
 import { splitAtHeaderEnd } from './header-block-split';
 import { MissingFromError } from './submission-errors';
@@ -64,8 +63,7 @@ export class MailSubmission {
       attachments: [],
       submitted: { storageKey: blob.key, size: blob.size, messageId: submitted.messageId },
     };
-    const idempotencyKey = `smtp:${createHash('sha256').update(submitted.messageId).digest('base64url')}`;
-    return (await this.submission.submitRequest(sender, request, idempotencyKey)).send;
+    return (await this.submission.submitRequest(sender, request, submittedSendKey(submitted.messageId))).send;
   }
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { messageHeadersOf } from '@letterbox/mime';
+import { messageIdIn } from '@letterbox/sending';
 
 /** What the submission needs of a message's header block, and the block as it goes out. */
 export interface SubmittedHead {
@@ -39,7 +40,7 @@ export function submittedHead(raw: Buffer, domain: string): SubmittedHead {
       );
     if (!hiding) kept.push(line);
   }
-  const givenId = /<[^<>\s]{1,500}>/.exec(headers.header('message-id')[0] ?? '')?.[0];
+  const givenId = messageIdIn(headers.header('message-id')[0] ?? '');
   const messageId = givenId ?? `<${randomUUID()}@${domain}>`;
   if (!givenId) kept.push(`Message-ID: ${messageId}\r\n`);
   if (headers.header('date').length === 0) kept.push(`Date: ${new Date().toUTCString().replace('GMT', '+0000')}\r\n`);

@@ -84,6 +84,6 @@ export { ExpungeRecordSweep } from './imap/expunge-record-sweep';
 export { ImapFlagChanges, type ImapFlagStore, type ImapFlagStoreOutcome, type ImapStoredFlags } from './imap/imap-flag-store';
 export { ImapMailTransfers, ImapOverQuotaError, type ImapTransfer } from './imap/imap-mail-transfers';
 export { ImapExpunge } from './imap/imap-expunge';
-export { ImapAppend, type ImapAppended } from './imap/imap-append';
+export { ImapAppend, type ImapAppended, type AppendedMessage } from './imap/imap-append';
 export { imapSearch, type ImapSearchResult } from './imap/imap-search';
 export type { ImapHeaderCondition, ImapSearchCriterion, ImapSearchField, ImapSearchFlag } from './imap/imap-search-sql';

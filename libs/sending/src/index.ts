@@ -37,6 +37,8 @@ export {
 } from './submit/send-view';
 export { SendOutbox } from './submit/send-outbox';
 export { SentCopies } from './sent-copies/sent-copies';
+export { SentFolderAppends } from './sent-copies/sent-folder-appends';
+export { messageIdIn, submittedSendKey } from './submit/submitted-send-key';
 export { ListingProviderReceipts } from './deliver/provider-receipts';
 export { sendBlobReferencesSql, draftBlobReferencesSql } from './attachment-blob-references';
 export { BounceAddresses, looksLikeBounceAddress, type BounceTarget } from './deliver/bounce-addresses';

@@ -36,7 +36,9 @@ export const append: CommandHandler = {
     const mailbox = await services.mailboxes.find(session.userId(), name);
     if (!mailbox) throw new ImapCommandError(`No mailbox ${name}`, 'NO', 'TRYCREATE');
     try {
-      const appended = await services.appender.append(session.userId(), mailbox.id, {
+      // A client's own copy of what it just submitted: the send keeps the Sent copy.
+      const appender = mailbox.specialUse === '\\Sent' ? services.sentAppends : services.appender;
+      const appended = await appender.append(session.userId(), mailbox.id, {
         ...message,
         flags: storedFlags(flagList),
         ...(receivedAt ? { receivedAt } : {}),

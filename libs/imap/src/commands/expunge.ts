@@ -1,4 +1,4 @@
-import { parseSequenceSet } from '../protocol/sequence-set';
+import { parseMessageSet } from '../protocol/sequence-set';
 import { atomOf, ImapCommandError, noMore } from '../protocol/tokens';
 import { ok, type CommandHandler } from '../session/command-handler';
 
@@ -14,7 +14,7 @@ export const expunge: CommandHandler = {
     let uids: number[] | undefined;
     if (name === 'UID EXPUNGE') {
       noMore(args, 1);
-      uids = mailbox.uidsIn(parseSequenceSet(atomOf(args[0], 'a UID set')), true);
+      uids = mailbox.uidsIn(parseMessageSet(atomOf(args[0], 'a UID set')), true);
     } else noMore(args, 0);
     if (uids?.length !== 0) await services.expunger.expunge(session.userId(), mailbox.mailboxId, uids);
     await session.reportChanges();

@@ -1,7 +1,7 @@
 import type { ImapMessage } from '@letterbox/mail';
 import type { MimePart } from '@letterbox/mime';
 import { parseFetchCommand } from '../protocol/fetch-attributes';
-import { formatRanges, rangesInSet, type SequenceSet } from '../protocol/sequence-set';
+import { formatRanges, rangesInSet, type MessageSet } from '../protocol/sequence-set';
 import { untagged } from '../protocol/response-format';
 import { ImapCommandError } from '../protocol/tokens';
 import { binaryContentOf } from '../selected/binary-content';
@@ -58,7 +58,7 @@ interface FetchChunk {
   trees: Map<number, MimePart>;
 }
 
-function* uidChunks(mailbox: SelectedMailbox, set: SequenceSet, byUid: boolean): Generator<number[]> {
+function* uidChunks(mailbox: SelectedMailbox, set: MessageSet, byUid: boolean): Generator<number[]> {
   for (const [start, end] of mailbox.indexRanges(set, byUid)) {
     for (let from = start; from < end; from += CHUNK) yield mailbox.uidsBetween(from, Math.min(end, from + CHUNK));
   }
@@ -134,7 +134,7 @@ function refuseUndecodable(plan: FetchPlan, tree: MimePart): void {
 }
 
 /** `* VANISHED (EARLIER) 3:5`: the UIDs of the set that left since the client's CHANGEDSINCE (RFC 7162 3.2.6). */
-async function reportVanishedEarlier({ session, services }: CommandContext, mailbox: SelectedMailbox, set: SequenceSet, since: number): Promise<void> {
-  const vanished = rangesInSet(await services.messages.vanishedSince(session.userId(), mailbox.mailboxId, since), set);
+async function reportVanishedEarlier({ session, services }: CommandContext, mailbox: SelectedMailbox, set: MessageSet, since: number): Promise<void> {
+  const vanished = rangesInSet(await services.messages.vanishedSince(session.userId(), mailbox.mailboxId, since), mailbox.uidSet(set));
   if (vanished.length > 0) session.send(untagged(`VANISHED (EARLIER) ${formatRanges(vanished)}`));
 }

@@ -1,18 +1,18 @@
 import { ImapOverQuotaError, MailboxLockedError, MailboxNotFoundError, type ImapTransfer } from '@letterbox/mail';
-import { formatSequenceSet, parseSequenceSet, type SequenceSet } from '../protocol/sequence-set';
+import { formatSequenceSet, parseMessageSet, type MessageSet } from '../protocol/sequence-set';
 import { atomOf, ImapCommandError, noMore, type Token } from '../protocol/tokens';
 import type { ImapServices, Session } from '../session/command-handler';
 import { mailboxNameArgument } from './mailbox-names';
 
 export interface TransferCommand {
-  set: SequenceSet;
+  set: MessageSet;
   targetId: number;
 }
 
 /** `COPY set mailbox` and `MOVE set mailbox`: the destination must be one of the user's visible mailboxes (TRYCREATE). */
 export async function parseTransferCommand(args: Token[], session: Session, services: ImapServices): Promise<TransferCommand> {
   noMore(args, 2);
-  const set = parseSequenceSet(atomOf(args[0], 'a sequence set'));
+  const set = parseMessageSet(atomOf(args[0], 'a sequence set'));
   const name = mailboxNameArgument(args[1], session);
   const target = await services.mailboxes.find(session.userId(), name);
   if (!target) throw new ImapCommandError(`No mailbox ${name}`, 'NO', 'TRYCREATE');

@@ -1,4 +1,4 @@
-import { parseSequenceSet, type SequenceSet } from './sequence-set';
+import { parseMessageSet, type MessageSet } from './sequence-set';
 import { atomOf, ImapCommandError, numberOf, type Token } from './tokens';
 
 /** Which part of a message a BODY[...] or BINARY[...] names (RFC 3501 section, RFC 3516 section-binary). */
@@ -21,7 +21,7 @@ export type FetchItem =
   | { kind: 'BINARY.SIZE'; section: FetchSection };
 
 export interface FetchCommand {
-  set: SequenceSet;
+  set: MessageSet;
   items: FetchItem[];
   /** CONDSTORE: only messages whose mod-sequence is above it. */
   changedSince?: number;
@@ -54,7 +54,7 @@ const MAX_NUMBER = 0xffffffff;
 export function parseFetchCommand(args: Token[]): FetchCommand {
   const [setToken, itemsToken, modifiers, ...rest] = args;
   if (rest.length > 0) throw new ImapCommandError('unexpected arguments after the FETCH modifiers');
-  const set = parseSequenceSet(atomOf(setToken, 'a sequence set'));
+  const set = parseMessageSet(atomOf(setToken, 'a sequence set'));
   if (!itemsToken) throw new ImapCommandError('expected FETCH items');
   const items = itemsToken.type === 'list' ? itemsToken.items.map((item) => atomOf(item, 'a FETCH item')) : [atomOf(itemsToken, 'FETCH items')];
   const macro = itemsToken.type === 'atom' ? MACROS[itemsToken.value.toUpperCase()] : undefined;

@@ -62,6 +62,19 @@ describe('SEARCH keys', () => {
     });
   });
 
+  test('SEARCHRES: RETURN (SAVE), with or without others, and $ as a sequence set or UID set', () => {
+    assert.deepEqual(search('RETURN (SAVE) UNSEEN').returns, ['SAVE']);
+    assert.deepEqual(search('RETURN (SAVE MIN) UNSEEN').returns, ['SAVE', 'MIN']);
+    assert.deepEqual(search('$').key, { kind: 'sequence', set: '$' });
+    assert.deepEqual(search('UID $ SEEN').key, {
+      kind: 'and',
+      keys: [
+        { kind: 'uid', set: '$' },
+        { kind: 'flag', flag: '\\Seen', set: true },
+      ],
+    });
+  });
+
   test('ESEARCH RETURN options', () => {
     assert.deepEqual(search('RETURN (MIN COUNT) UNSEEN').returns, ['MIN', 'COUNT']);
     assert.deepEqual(search('RETURN () ALL').returns, []);

@@ -1,5 +1,5 @@
 import { parseImapDate } from './imap-date';
-import { parseSequenceSet, type SequenceSet } from './sequence-set';
+import { parseMessageSet, SAVED_RESULT, type MessageSet } from './sequence-set';
 import { atomOf, ImapCommandError, numberOf, textOf, type Token } from './tokens';
 
 /** A system flag or keyword SEARCH asks about; `set: false` for UNSEEN, UNFLAGGED and the like. */
@@ -15,8 +15,8 @@ export type SearchKey =
   /** Internal date (BEFORE, ON, SINCE) or the Date header (SENTBEFORE, SENTON, SENTSINCE), a day as YYYY-MM-DD. */
   | { kind: 'date'; of: 'internal' | 'sent'; comparison: 'before' | 'on' | 'since'; day: string }
   | { kind: 'size'; comparison: 'larger' | 'smaller'; bytes: number }
-  | { kind: 'uid'; set: SequenceSet }
-  | { kind: 'sequence'; set: SequenceSet }
+  | { kind: 'uid'; set: MessageSet }
+  | { kind: 'sequence'; set: MessageSet }
   | { kind: 'modseq'; modseq: number }
   | { kind: 'not'; key: SearchKey }
   | { kind: 'or'; left: SearchKey; right: SearchKey }
@@ -116,11 +116,11 @@ class SearchKeyReader {
     if (name in DATE_KEYS) return { kind: 'date', of: DATE_KEYS[name][0], comparison: DATE_KEYS[name][1], day: parseImapDate(textOf(this.next(), 'a date')) };
     if (name === 'LARGER' || name === 'SMALLER')
       return { kind: 'size', comparison: name === 'LARGER' ? 'larger' : 'smaller', bytes: numberOf(this.next(), 'a size') };
-    if (name === 'UID') return { kind: 'uid', set: parseSequenceSet(atomOf(this.next(), 'a UID set')) };
+    if (name === 'UID') return { kind: 'uid', set: parseMessageSet(atomOf(this.next(), 'a UID set')) };
     if (name === 'MODSEQ') return this.modseq();
     if (name === 'NOT') return { kind: 'not', key: this.read(depth + 1) };
     if (name === 'OR') return { kind: 'or', left: this.read(depth + 1), right: this.read(depth + 1) };
-    if (/^[\d*]/.test(word)) return { kind: 'sequence', set: parseSequenceSet(word) };
+    if (/^[\d*]/.test(word) || word === SAVED_RESULT) return { kind: 'sequence', set: parseMessageSet(word) };
     throw new ImapCommandError(`unknown search key ${word}`);
   }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatRanges, formatSequenceSet, parseSequenceSet, rangesInSet, sequenceNumbers, sequenceRanges } from './sequence-set';
+import { formatRanges, formatSequenceSet, parseMessageSet, parseSequenceSet, rangesInSet, SAVED_RESULT, sequenceNumbers, sequenceRanges } from './sequence-set';
 import { ImapCommandError } from './tokens';
 
 describe('sequence sets', () => {
@@ -25,6 +25,13 @@ describe('sequence sets', () => {
   test('a huge range costs nothing to resolve', () => {
     assert.deepEqual(sequenceRanges(parseSequenceSet('1:4294967295'), 3), [[1, 4294967295]]);
     assert.deepEqual([...sequenceNumbers(parseSequenceSet('1:4294967295'), 3)], [1, 2, 3]);
+  });
+
+  test('$ alone is the saved search result (SEARCHRES); within a set, or where only numbers go, it is refused', () => {
+    assert.equal(parseMessageSet('$'), SAVED_RESULT);
+    assert.deepEqual(parseMessageSet('1:2'), [{ from: 1, to: 2 }]);
+    for (const bad of ['$,1', '1:$', '$$']) assert.throws(() => parseMessageSet(bad), ImapCommandError, bad);
+    assert.throws(() => parseSequenceSet('$'), ImapCommandError);
   });
 
   test('refuses 0, empty parts and non-numbers', () => {

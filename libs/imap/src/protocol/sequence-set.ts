@@ -9,6 +9,17 @@ export interface SequenceRange {
 /** `1:*`, `2,4:7`, `*`: message sequence numbers or UIDs (RFC 3501 sequence-set). */
 export type SequenceSet = SequenceRange[];
 
+/** `$` (RFC 5182 SEARCHRES): the messages the last SEARCH RETURN (SAVE) saved, in a command taking numbers or UIDs alike. */
+export const SAVED_RESULT = '$';
+
+/** What a command over messages names them by: a sequence set, or the saved search result. */
+export type MessageSet = SequenceSet | typeof SAVED_RESULT;
+
+/** A command's sequence set, or `$` alone (RFC 5182 seq-last-command: never within a set). */
+export function parseMessageSet(text: string): MessageSet {
+  return text === SAVED_RESULT ? SAVED_RESULT : parseSequenceSet(text);
+}
+
 const NZ_NUMBER = /^[1-9]\d{0,9}$/;
 const MAX = 0xffffffff;
 

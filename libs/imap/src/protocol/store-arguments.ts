@@ -1,9 +1,9 @@
 import type { ImapFlagStore, ImapStoredFlags } from '@letterbox/mail';
-import { parseSequenceSet, type SequenceSet } from './sequence-set';
+import { parseMessageSet, type MessageSet } from './sequence-set';
 import { atomOf, ImapCommandError, numberOf, type Token } from './tokens';
 
 export interface StoreCommand {
-  set: SequenceSet;
+  set: MessageSet;
   store: ImapFlagStore;
   /** .SILENT: the client needs no FETCH of the flags it set. */
   silent: boolean;
@@ -25,7 +25,7 @@ const KEYWORD = /^[^\s(){%*"\\\]]{1,100}$/;
 
 /** `STORE set [(UNCHANGEDSINCE n)] [+|-]FLAGS[.SILENT] (flags)` (RFC 3501 6.4.6, RFC 7162 3.1.3). */
 export function parseStoreCommand(args: Token[]): StoreCommand {
-  const set = parseSequenceSet(atomOf(args[0], 'a sequence set'));
+  const set = parseMessageSet(atomOf(args[0], 'a sequence set'));
   let at = 1;
   let unchangedSince: number | undefined;
   if (args[at]?.type === 'list') {

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { parseCommand } from '../protocol/command-parser';
 import { parseSearchCommand } from '../protocol/search-keys';
 import { ImapCommandError } from '../protocol/tokens';
-import { esearchLine } from '../commands/search';
+import { esearchLine, savedPart } from '../commands/search';
 import { asksModseq, searchCriterion } from './search-criterion';
 import { SelectedMailbox } from './selected-mailbox';
 
@@ -83,5 +83,42 @@ describe('SEARCH keys as libs/mail search criteria', () => {
     assert.equal(esearchLine('t1', true, ['MIN', 'MAX', 'COUNT', 'ALL'], [2, 3, 4, 9], undefined), '* ESEARCH (TAG "t1") UID MIN 2 MAX 9 COUNT 4 ALL 2:4,9');
     assert.equal(esearchLine('t2', false, [], [5], 12), '* ESEARCH (TAG "t2") ALL 5 MODSEQ 12');
     assert.equal(esearchLine('t3', false, ['MIN', 'COUNT'], [], undefined), '* ESEARCH (TAG "t3") COUNT 0');
+  });
+
+  test('SAVE keeps MIN and/or MAX alone when asked with neither ALL nor COUNT, else all found (RFC 5182 2.4)', () => {
+    const found = [3, 7, 9, 20];
+    assert.deepEqual(savedPart(['SAVE'], found), found);
+    assert.deepEqual(savedPart(['SAVE', 'MIN'], found), [3]);
+    assert.deepEqual(savedPart(['MAX', 'SAVE'], found), [20]);
+    assert.deepEqual(savedPart(['SAVE', 'MIN', 'MAX'], found), [3, 20]);
+    assert.deepEqual(savedPart(['SAVE', 'MIN', 'MAX'], [7]), [7]);
+    assert.deepEqual(savedPart(['SAVE', 'MIN', 'COUNT'], found), found);
+    assert.deepEqual(savedPart(['SAVE', 'MAX', 'ALL'], found), found);
+    assert.deepEqual(savedPart(['SAVE', 'MIN'], []), []);
+  });
+
+  test('$ in SEARCH reads the saved result as UID ranges', () => {
+    const saving = new SelectedMailbox({
+      mailboxId: 1,
+      name: 'INBOX',
+      readOnly: false,
+      uidValidity: 1,
+      highestModseq: 1,
+      uidRuns: [
+        [3, 4],
+        [7, 7],
+        [9, 9],
+        [20, 20],
+      ],
+    });
+    saving.saveResult([4, 7, 20]);
+    const key = parseSearchCommand(parseCommand({ lines: ['a SEARCH $'], literals: [] }).args).key;
+    assert.deepEqual(searchCriterion(key, saving), {
+      kind: 'uids',
+      ranges: [
+        [4, 7],
+        [20, 20],
+      ],
+    });
   });
 });

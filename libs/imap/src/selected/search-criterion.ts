@@ -1,11 +1,11 @@
 import type { ImapSearchCriterion, ImapSearchField, ImapSearchFlag } from '@letterbox/mail';
 import type { SearchKey } from '../protocol/search-keys';
-import type { SequenceSet } from '../protocol/sequence-set';
+import type { MessageSet } from '../protocol/sequence-set';
 import { ImapCommandError } from '../protocol/tokens';
 
 /** The positions of a selected mailbox's messages and their UIDs: what sequence sets are read against. */
 export interface MessageNumbers {
-  indexRanges(set: SequenceSet, byUid: boolean): [number, number][];
+  indexRanges(set: MessageSet, byUid: boolean): [number, number][];
   uidAt(seq: number): number | undefined;
 }
 
@@ -80,6 +80,6 @@ export function asksModseq(key: SearchKey): boolean {
   return false;
 }
 
-function uidRanges(numbers: MessageNumbers, set: SequenceSet, byUid: boolean): [number, number][] {
+function uidRanges(numbers: MessageNumbers, set: MessageSet, byUid: boolean): [number, number][] {
   return numbers.indexRanges(set, byUid).map(([start, end]) => [numbers.uidAt(start + 1)!, numbers.uidAt(end)!]);
 }

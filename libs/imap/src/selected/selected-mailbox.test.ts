@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseSequenceSet } from '../protocol/sequence-set';
+import { parseSequenceSet, SAVED_RESULT } from '../protocol/sequence-set';
 import { SelectedMailbox } from './selected-mailbox';
 
 const mailbox = (uids: number[]) =>
@@ -73,5 +73,39 @@ describe('a selected mailbox numbers its UIDs in order', () => {
       [3, 9, 12],
     );
     assert.deepEqual(selected.knownIn([[6, 8]]), []);
+  });
+
+  test('$ (SEARCHRES) names the saved messages in UID and number commands alike, as few UID ranges', () => {
+    const selected = mailbox([3, 5, 9, 12, 20, 21]);
+    assert.deepEqual(selected.uidsIn(SAVED_RESULT, false), [], 'nothing saved: $ is empty');
+    selected.saveResult([5, 9, 12, 21, 40]);
+    assert.deepEqual(selected.uidsIn(SAVED_RESULT, false), [5, 9, 12, 21]);
+    assert.deepEqual(selected.uidsIn(SAVED_RESULT, true), [5, 9, 12, 21]);
+    assert.deepEqual(selected.uidSet(SAVED_RESULT), [
+      { from: 5, to: 12 },
+      { from: 21, to: 21 },
+    ]);
+    assert.deepEqual(selected.uidSet(parseSequenceSet('1:2')), parseSequenceSet('1:2'));
+  });
+
+  test('$ loses the messages expunged, never gains new mail, and a new save replaces it', () => {
+    const selected = mailbox([3, 5, 9, 12]);
+    selected.saveResult([5, 9, 12]);
+    selected.expunge(new Set([9]));
+    assert.deepEqual(selected.uidsIn(SAVED_RESULT, false), [5, 12]);
+    assert.deepEqual(selected.indexRanges(SAVED_RESULT, false), [[1, 3]]);
+    selected.append([13, 14]);
+    assert.deepEqual(selected.uidsIn(SAVED_RESULT, true), [5, 12]);
+    selected.saveResult([]);
+    assert.deepEqual(selected.uidsIn(SAVED_RESULT, true), []);
+  });
+
+  test('a large saved result of every other message is kept as UID pairs, read back whole', () => {
+    const uids = Array.from({ length: 100_000 }, (_, index) => index + 1);
+    const selected = mailbox(uids);
+    selected.saveResult(uids.filter((uid) => uid % 2 === 0));
+    assert.equal(selected.uidsIn(SAVED_RESULT, false).length, 50_000);
+    selected.saveResult(uids);
+    assert.deepEqual(selected.uidSet(SAVED_RESULT), [{ from: 1, to: 100_000 }]);
   });
 });

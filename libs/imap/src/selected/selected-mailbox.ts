@@ -1,4 +1,4 @@
-import { sequenceRanges, type SequenceSet } from '../protocol/sequence-set';
+import { SAVED_RESULT, sequenceRanges, type MessageSet, type SequenceSet } from '../protocol/sequence-set';
 
 /** What the session knows of a mailbox when it selects it. */
 export interface SelectedMailboxInit {
@@ -17,6 +17,11 @@ export interface SelectedMailboxInit {
  * The mailbox a session has selected, as the client was last told of it: message sequence number n is the n-th
  * UID of the ascending list (RFC 3501 2.3.1.2). The numbers change only when the session reports the change
  * (EXPUNGE/VANISHED, EXISTS), so the list is the session's own, kept as 4 bytes a UID.
+ *
+ * It also holds the search result SEARCH RETURN (SAVE) saved (RFC 5182), `$`, as UID ranges: each run of
+ * consecutive messages one [first, last] pair (8 bytes), however many messages it spans. A range is read against
+ * the UIDs the session knows, so an expunged message leaves `$` when its number leaves (no UID is ever given
+ * again, and new mail comes after every saved range). Selecting a mailbox starts with an empty result.
  */
 export class SelectedMailbox {
   readonly mailboxId: number;
@@ -26,6 +31,8 @@ export class SelectedMailbox {
   highestModseq: number;
   private uids: Uint32Array;
   private heldVanished = new Set<number>();
+  /** `$`: ascending, disjoint [first, last] UID pairs, flattened. */
+  private saved = new Uint32Array(0);
 
   constructor(init: SelectedMailboxInit) {
     this.mailboxId = init.mailboxId;
@@ -55,7 +62,7 @@ export class SelectedMailbox {
   }
 
   /** The UIDs a set names that the client knows of, ascending: `*` is the last message, or the largest UID. */
-  uidsIn(set: SequenceSet, byUid: boolean): number[] {
+  uidsIn(set: MessageSet, byUid: boolean): number[] {
     const uids: number[] = [];
     for (const [start, end] of this.indexRanges(set, byUid)) for (let index = start; index < end; index++) uids.push(this.uids[index]);
     return uids;
@@ -65,14 +72,41 @@ export class SelectedMailbox {
    * The set as [start, end) ranges of positions (sequence number - 1), ascending and disjoint: a command over a
    * large set walks them in slices without a list of every UID.
    */
-  indexRanges(set: SequenceSet, byUid: boolean): [number, number][] {
-    const ranges = sequenceRanges(set, byUid ? this.lastUid : this.exists);
+  indexRanges(set: MessageSet, byUid: boolean): [number, number][] {
+    // `$` names messages, not numbers: read as UIDs in a command of either kind.
+    const asUids = byUid || set === SAVED_RESULT;
+    const ranges = set === SAVED_RESULT ? this.savedRanges() : sequenceRanges(set, byUid ? this.lastUid : this.exists);
     const positions: [number, number][] = [];
     for (const [first, last] of ranges) {
-      const range: [number, number] = byUid ? [lowerBound(this.uids, first), lowerBound(this.uids, last + 1)] : [first - 1, Math.min(last, this.exists)];
+      const range: [number, number] = asUids ? [lowerBound(this.uids, first), lowerBound(this.uids, last + 1)] : [first - 1, Math.min(last, this.exists)];
       if (range[0] < range[1]) positions.push(range);
     }
     return positions;
+  }
+
+  /** The set as UIDs (a UID command's, or `$`'s saved ones). */
+  uidSet(set: MessageSet): SequenceSet {
+    return set === SAVED_RESULT ? this.savedRanges().map(([from, to]) => ({ from, to })) : set;
+  }
+
+  /** Saves these known UIDs, ascending, as `$`, replacing what was saved; none empties it. */
+  saveResult(uids: readonly number[]): void {
+    const pairs: number[] = [];
+    let previous = -1;
+    for (const uid of uids) {
+      const position = lowerBound(this.uids, uid);
+      if (this.uids[position] !== uid) continue;
+      if (pairs.length > 0 && position === previous + 1) pairs[pairs.length - 1] = uid;
+      else pairs.push(uid, uid);
+      previous = position;
+    }
+    this.saved = Uint32Array.from(pairs);
+  }
+
+  private savedRanges(): [number, number][] {
+    const ranges: [number, number][] = [];
+    for (let index = 0; index < this.saved.length; index += 2) ranges.push([this.saved[index], this.saved[index + 1]]);
+    return ranges;
   }
 
   /** The UIDs the client knows of within ascending [first, last] ranges (VANISHED's), however wide the ranges. */

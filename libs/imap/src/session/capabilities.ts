@@ -17,6 +17,7 @@ const ALWAYS = [
   'MOVE',
   'ESEARCH',
   'BINARY',
+  'SEARCHRES',
   ...ENABLEABLE,
 ];
 

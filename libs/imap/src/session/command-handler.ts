@@ -46,6 +46,8 @@ export interface ImapServices {
   expunger: ImapExpunge;
   /** APPEND: a message stored in a mailbox as mail is stored, answering its UID. */
   appender: ImapAppend;
+  /** APPEND to \Sent: a message the user submitted answered with its send's Sent copy, not stored twice (libs/sending SentFolderAppends). */
+  sentAppends: { append: ImapAppend['append'] };
   /** A message APPENDed to Drafts made a server draft, as the webmail's drafts are (libs/sending AppendedDrafts). */
   appendedDrafts: { adopt(userId: number, mailId: number, ownAddresses: readonly string[]): Promise<void> };
   /** The largest message APPEND takes, in bytes: past it, NO [TOOBIG] before it is read. */

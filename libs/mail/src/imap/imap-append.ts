@@ -3,10 +3,18 @@ import { namedStatement, type Database } from '@letterbox/db';
 import { mailCreatedEvents, type MailAnnouncer } from '@letterbox/events';
 import type { BlobStore } from '@letterbox/storage';
 import { insertMail } from '../store/mail-insert';
-import { prepareMail } from '../store/store-mail';
+import { prepareMail, type PreparedMail } from '../store/store-mail';
 import type { ImapStoredFlags } from './imap-flag-store';
 import { ImapOverQuotaError } from './imap-mail-transfers';
 import { imapUsage } from './imap-usage';
+
+/** A message a client appends: its bytes, with the flags and internal date it gives. */
+export interface AppendedMessage {
+  eml: Buffer | Readable;
+  size: number;
+  flags: ImapStoredFlags;
+  receivedAt?: Date;
+}
 
 export interface ImapAppended {
   mailId: number;
@@ -22,7 +30,7 @@ const OTHER_FLAGS = namedStatement(
 
 const APPENDED = namedStatement(
   'imap-appended-uid',
-  'SELECT u.uid, b.uid_validity FROM mail_uids u JOIN mailboxes b ON b.id = u.mailbox_id WHERE u.mail_id = $1',
+  'SELECT u.uid, b.uid_validity FROM mail_uids u JOIN mailboxes b ON b.id = u.mailbox_id WHERE u.mail_id = $1 AND u.mailbox_id = $2',
 );
 
 const USABLE = namedStatement('imap-append-target', 'SELECT 1 FROM mailboxes WHERE id = $1 AND user_id = $2 AND NOT locked');
@@ -47,17 +55,25 @@ export class ImapAppend {
     return usedBytes + bytes <= quotaBytes;
   }
 
-  async append(
-    userId: number,
-    mailboxId: number,
-    message: { eml: Buffer | Readable; size: number; flags: ImapStoredFlags; receivedAt?: Date },
-  ): Promise<ImapAppended | undefined> {
-    // Undefined: the mailbox is gone or locked.
+  async append(userId: number, mailboxId: number, message: AppendedMessage): Promise<ImapAppended | undefined> {
+    const prepared = await this.prepare(userId, mailboxId, message);
+    return prepared && this.place(userId, mailboxId, prepared, message);
+  }
+
+  /**
+   * The message put in storage and read, not yet mail: refused past the user's quota; undefined when the mailbox
+   * is gone or locked. What `place` then stores, unless the caller finds it held already.
+   */
+  async prepare(userId: number, mailboxId: number, message: Pick<AppendedMessage, 'eml' | 'size'>): Promise<PreparedMail | undefined> {
     const { usedBytes, quotaBytes } = await imapUsage(this.db.sql, userId, this.defaultQuotaBytes);
     if (usedBytes + message.size > quotaBytes) throw new ImapOverQuotaError(userId, quotaBytes);
     const { rowCount } = await this.db.sql.query({ ...USABLE, values: [mailboxId, userId] });
     if (rowCount === 0) return undefined;
-    const prepared = await prepareMail(this.blobs, message.eml);
+    return prepareMail(this.blobs, message.eml);
+  }
+
+  /** The prepared message made mail in the mailbox, with the client's flags and internal date, and announced. */
+  async place(userId: number, mailboxId: number, prepared: PreparedMail, message: Omit<AppendedMessage, 'eml' | 'size'>): Promise<ImapAppended | undefined> {
     const { flags } = message;
     const { id } = await insertMail(this.db.sql, prepared, {
       userId,
@@ -68,8 +84,13 @@ export class ImapAppend {
     });
     if (flags.answered || flags.forwarded || flags.deleted || flags.keywords.length > 0)
       await this.db.sql.query({ ...OTHER_FLAGS, values: [id, flags.answered, flags.forwarded, flags.deleted, [...new Set(flags.keywords)]] });
-    const { rows } = await this.db.sql.query<{ uid: string; uid_validity: string }>({ ...APPENDED, values: [id] });
     await this.announcer.announce(mailCreatedEvents([{ userId, mailId: id, mailboxId }]));
-    return rows[0] && { mailId: id, uid: Number(rows[0].uid), uidValidity: Number(rows[0].uid_validity) };
+    return this.held(id, mailboxId);
+  }
+
+  /** A mail as the mailbox holds it (its UID there); undefined when it is not there. */
+  async held(mailId: number, mailboxId: number): Promise<ImapAppended | undefined> {
+    const { rows } = await this.db.sql.query<{ uid: string; uid_validity: string }>({ ...APPENDED, values: [mailId, mailboxId] });
+    return rows[0] && { mailId, uid: Number(rows[0].uid), uidValidity: Number(rows[0].uid_validity) };
   }
 }

@@ -1,5 +1,6 @@
 import { namedStatement, type Database } from '@letterbox/db';
 import type { MailContentReader, MailQueries } from '@letterbox/mail';
+import { summarizeHeaders } from '@letterbox/mime';
 import { forwardedParts } from '../submit/answer-original';
 import { newAttachmentId, type DraftContent } from './draft-content';
 
@@ -15,8 +16,8 @@ const ADOPT = namedStatement(
  * A message a mail client put in Drafts (IMAP APPEND) made a server draft, as the webmail's are: its
  * recipients, subject and bodies as the editor holds them, its attachments and inline images by reference
  * to the stored message, as a forward's (nothing copied). The mail itself stays as the client wrote it
- * until the draft is saved again. Its Bcc and a From that is not one of the user's addresses are left out:
- * the editor shows the user's own address.
+ * until the draft is saved again. Its Bcc is kept (the draft is the user's own: whom they will send it to); a
+ * From that is not one of the user's addresses is left out: the editor shows the user's own address.
  */
 export class AppendedDrafts {
   constructor(
@@ -34,9 +35,9 @@ export class AppendedDrafts {
       ...(ownAddresses.includes(from) ? { from } : {}),
       to: mail.to.map((address) => address.address),
       cc: mail.cc.map((address) => address.address),
-      bcc: [],
+      bcc: summarizeHeaders(shown.headers).bcc.map((address) => address.address),
       subject: mail.subject,
-      ...(shown.text ? { text: shown.text } : {}),
+      ...(shown.text ? { text: editorText(shown.text) } : {}),
       ...(shown.html ? { html: shown.html } : {}),
       important: false,
       requestReadReceipt: false,
@@ -44,4 +45,13 @@ export class AppendedDrafts {
     };
     await this.db.sql.query({ ...ADOPT, values: [mailId, userId, JSON.stringify(content)] });
   }
+}
+
+/**
+ * A text body as the editor holds what the user typed: lines ended by `\n` (a textarea's), without the line ending
+ * that ends the message's last line (the MIME body's, not the user's). Blank lines the user left after their text
+ * are kept.
+ */
+export function editorText(body: string): string {
+  return body.replace(/\r\n/g, '\n').replace(/\n$/, '');
 }
