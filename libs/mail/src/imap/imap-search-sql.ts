@@ -17,8 +17,11 @@ export type ImapSearchCriterion =
   | { kind: 'field'; field: ImapSearchField; value: string }
   /** Words of the text, found in the full-text index: the body, subject and people (TEXT), as the webmail's search finds them. */
   | { kind: 'text'; value: string }
-  /** When the mail was received (INTERNALDATE), by UTC day. */
-  | { kind: 'date'; comparison: 'before' | 'on' | 'since'; day: string }
+  /**
+   * By UTC day: when the mail was received (INTERNALDATE), or when it was sent (its Date header, else when it was
+   * received). RFC 3501 would compare the Date header's day in its own zone; the header's offset is not kept.
+   */
+  | { kind: 'date'; of: 'internal' | 'sent'; comparison: 'before' | 'on' | 'since'; day: string }
   | { kind: 'size'; comparison: 'larger' | 'smaller'; bytes: number }
   /** Inclusive, ascending UID ranges. */
   | { kind: 'uids'; ranges: [number, number][] }
@@ -53,6 +56,9 @@ const FIELD_SQL: Record<ImapSearchField, (parameter: string) => string> = {
 
 const DAY_MS = 24 * 3600 * 1000;
 
+/** When a mail was sent: its Date header, or when it was received if it has none (RFC 5256 2.2). */
+export const SENT_AT_SQL = 'COALESCE(m.sent_at, m.received_at)';
+
 /**
  * The criterion as one SQL condition, its values bound from `$first`: one walk of the criterion tree (which the
  * parser bounds in depth). The conditions on flags are those the partial indexes on mail_uids carry
@@ -80,9 +86,10 @@ export function imapSearchSql(criterion: ImapSearchCriterion, first: number): Se
         return textCondition(node.value, bind);
       case 'date': {
         const start = Date.parse(`${node.day}T00:00:00Z`);
-        if (node.comparison === 'before') return `m.received_at < ${bind(new Date(start))}`;
-        if (node.comparison === 'since') return `m.received_at >= ${bind(new Date(start))}`;
-        return `(m.received_at >= ${bind(new Date(start))} AND m.received_at < ${bind(new Date(start + DAY_MS))})`;
+        const date = node.of === 'sent' ? SENT_AT_SQL : 'm.received_at';
+        if (node.comparison === 'before') return `${date} < ${bind(new Date(start))}`;
+        if (node.comparison === 'since') return `${date} >= ${bind(new Date(start))}`;
+        return `(${date} >= ${bind(new Date(start))} AND ${date} < ${bind(new Date(start + DAY_MS))})`;
       }
       case 'size':
         return `m.size ${node.comparison === 'larger' ? '>' : '<'} ${bind(node.bytes)}`;

@@ -28,15 +28,23 @@ export async function imapSearch(db: Database, userId: number, mailboxId: number
 }
 
 /**
- * The statement of a search whose condition is `condition` ($1 the mailbox, $2 the user): driven from the mailbox's
- * UIDs, so a flag's partial index (or the UID order) is where the planner starts, whatever the mailbox's size. The
- * mail rows are joined only for a condition on them (`m.`): a UID is only ever a visible mail's.
+ * The statement of a search whose condition is `condition` ($1 the mailbox, $2 the user), in UID order.
  */
 export function imapSearchStatement(condition: string): string {
-  const readsMail = /\bm\./.test(condition);
-  return `SELECT u.uid, u.modseq FROM mail_uids u${readsMail ? ' JOIN mails m ON m.id = u.mail_id' : ''}
+  return `SELECT u.uid, u.modseq ${imapMatchesSql(condition, false)}
+           ORDER BY u.uid`;
+}
+
+/**
+ * `FROM ... WHERE ...` of the mailbox's messages that match `condition` ($1 the mailbox, $2 the user), which SEARCH,
+ * SORT and THREAD select from: driven from the mailbox's UIDs, so a flag's partial index (or the UID order) is where
+ * the planner starts, whatever the mailbox's size. The mail rows (`m`) are joined when the condition reads them, or
+ * when the caller selects or orders by them (`readsMail`): a UID is only ever a visible mail's.
+ */
+export function imapMatchesSql(condition: string, readsMail: boolean): string {
+  const joined = readsMail || /\bm\./.test(condition);
+  return `FROM mail_uids u${joined ? ' JOIN mails m ON m.id = u.mail_id' : ''}
            WHERE u.mailbox_id = $1
              AND EXISTS (SELECT 1 FROM mailboxes b WHERE b.id = $1 AND b.user_id = $2 AND NOT b.locked)
-             AND ${condition}
-           ORDER BY u.uid`;
+             AND ${condition}`;
 }

@@ -128,8 +128,8 @@ describe('IMAP writes and SEARCH on a mailbox, through the statements the webmai
       budget,
       lunch,
     ]);
-    assert.deepEqual(await search(box, { kind: 'date', comparison: 'on', day: '2026-11-03' }), [budget, korean, lunch]);
-    assert.deepEqual(await search(box, { kind: 'date', comparison: 'before', day: '2026-11-03' }), []);
+    assert.deepEqual(await search(box, { kind: 'date', of: 'internal', comparison: 'on', day: '2026-11-03' }), [budget, korean, lunch]);
+    assert.deepEqual(await search(box, { kind: 'date', of: 'internal', comparison: 'before', day: '2026-11-03' }), []);
     assert.deepEqual(await search(box, { kind: 'size', comparison: 'larger', bytes: 100_000 }), []);
     assert.deepEqual(await search(box, { kind: 'and', criteria: [{ kind: 'all' }, { kind: 'uids', ranges: [[korean, lunch]] }] }), [korean, lunch]);
   });
