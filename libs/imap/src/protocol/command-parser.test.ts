@@ -38,6 +38,8 @@ describe('parseCommand', () => {
       { type: 'literal', bytes: Buffer.from('pw') },
     ]);
     assert.equal(parse('a uid fetch 1:* FLAGS').name, 'UID FETCH');
+    assert.equal(parse('a UID sort (DATE) UTF-8 ALL').name, 'UID SORT');
+    assert.equal(parse('a uid THREAD REFERENCES UTF-8 ALL').name, 'UID THREAD');
   });
 
   test('brackets keep a section with its spaces and parentheses in one atom', () => {
