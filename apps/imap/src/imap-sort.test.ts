@@ -40,8 +40,23 @@ const MESSAGES: Message[] = [
     bodyBytes: 300,
     inReplyTo: '<plans@x.test>',
   },
-  { subject: '[team] Apple', from: 'alice@x.test', to: 'xavier@x.test', cc: 'c@x.test', date: 'Sun, 01 Mar 2026 10:00:00 +0000', receivedAt: '2026-03-12T00:00:00Z', bodyBytes: 600 },
-  { subject: 'cherry', from: 'Adam <bob@x.test>', to: 'walter@x.test', date: 'Mon, 02 Mar 2026 10:00:00 +0000', receivedAt: '2026-03-11T00:00:00Z', bodyBytes: 900 },
+  {
+    subject: '[team] Apple',
+    from: 'alice@x.test',
+    to: 'xavier@x.test',
+    cc: 'c@x.test',
+    date: 'Sun, 01 Mar 2026 10:00:00 +0000',
+    receivedAt: '2026-03-12T00:00:00Z',
+    bodyBytes: 600,
+  },
+  {
+    subject: 'cherry',
+    from: 'Adam <bob@x.test>',
+    to: 'walter@x.test',
+    date: 'Mon, 02 Mar 2026 10:00:00 +0000',
+    receivedAt: '2026-03-11T00:00:00Z',
+    bodyBytes: 900,
+  },
   {
     subject: 'Changed topic',
     from: 'erin@x.test',
@@ -121,7 +136,9 @@ describe('the IMAP app: SORT and THREAD (RFC 5256), and SENT* by the Date header
       assert.deepEqual(await client.command('d', 'SORT (DATE) UTF-8 SUBJECT nothing-like-this'), ['* SORT', 'd OK SORT completed']);
       assert.deepEqual(await client.command('e', 'UID THREAD REFERENCES UTF-8 SUBJECT nothing-like-this'), ['* THREAD', 'e OK UID THREAD completed']);
       assert.deepEqual(await client.command('f', 'SORT (DATE) KOI8-R ALL'), ['f NO [BADCHARSET (UTF-8 US-ASCII)] charset KOI8-R is not supported']);
-      assert.deepEqual(await client.command('g', 'THREAD REFERENCES ISO-8859-1 ALL'), ['g NO [BADCHARSET (UTF-8 US-ASCII)] charset ISO-8859-1 is not supported']);
+      assert.deepEqual(await client.command('g', 'THREAD REFERENCES ISO-8859-1 ALL'), [
+        'g NO [BADCHARSET (UTF-8 US-ASCII)] charset ISO-8859-1 is not supported',
+      ]);
       assert.match((await client.command('h', 'SORT (COLOR) UTF-8 ALL')).join('\n'), /^h BAD /m);
       assert.deepEqual(await client.command('i', 'SORT (SIZE) UTF-8 MODSEQ 1 SENTON 1-Mar-2026'), [
         `* SORT 3 (MODSEQ ${await highestModseq()})`,

@@ -34,8 +34,20 @@ describe('SORT and THREAD arguments', () => {
   });
 
   test('SORT refuses an empty or unknown criterion, a dangling or doubled REVERSE, missing keys; another charset is NO [BADCHARSET]', () => {
-    for (const line of ['() UTF-8 ALL', '(COLOR) UTF-8 ALL', '(DATE REVERSE) UTF-8 ALL', '(REVERSE REVERSE DATE) UTF-8 ALL', 'DATE UTF-8 ALL', '(DATE) UTF-8', '(DATE)']) {
-      assert.throws(() => sort(line), (error: unknown) => error instanceof ImapCommandError && error.status === 'BAD', line);
+    for (const line of [
+      '() UTF-8 ALL',
+      '(COLOR) UTF-8 ALL',
+      '(DATE REVERSE) UTF-8 ALL',
+      '(REVERSE REVERSE DATE) UTF-8 ALL',
+      'DATE UTF-8 ALL',
+      '(DATE) UTF-8',
+      '(DATE)',
+    ]) {
+      assert.throws(
+        () => sort(line),
+        (error: unknown) => error instanceof ImapCommandError && error.status === 'BAD',
+        line,
+      );
     }
     assert.throws(
       () => sort('(DATE) ISO-8859-1 ALL'),
@@ -46,8 +58,14 @@ describe('SORT and THREAD arguments', () => {
   test('THREAD takes ORDEREDSUBJECT or REFERENCES, a charset and search keys', () => {
     assert.deepEqual(thread('orderedsubject UTF-8 ALL'), { algorithm: 'orderedsubject', key: { kind: 'all' } });
     assert.deepEqual(thread('REFERENCES US-ASCII FROM alice'), { algorithm: 'references', key: { kind: 'header', field: 'FROM', value: 'alice' } });
-    assert.throws(() => thread('JWZ UTF-8 ALL'), (error: unknown) => error instanceof ImapCommandError && error.status === 'BAD');
-    assert.throws(() => thread('REFERENCES UTF-8'), (error: unknown) => error instanceof ImapCommandError && error.status === 'BAD');
+    assert.throws(
+      () => thread('JWZ UTF-8 ALL'),
+      (error: unknown) => error instanceof ImapCommandError && error.status === 'BAD',
+    );
+    assert.throws(
+      () => thread('REFERENCES UTF-8'),
+      (error: unknown) => error instanceof ImapCommandError && error.status === 'BAD',
+    );
     assert.throws(
       () => thread('REFERENCES KOI8-R ALL'),
       (error: unknown) => error instanceof ImapCommandError && error.status === 'NO' && error.code === 'BADCHARSET (UTF-8 US-ASCII)',

@@ -28,7 +28,10 @@ describe('THREAD and SORT answers', () => {
       largest = Math.max(largest, piece.length);
       tail = (tail + piece).slice(-16);
     }
-    assert.equal(length, numbers.reduce((sum, number) => sum + String(number).length + 1, 0));
+    assert.equal(
+      length,
+      numbers.reduce((sum, number) => sum + String(number).length + 1, 0),
+    );
     assert.ok(largest < 64 * 1024 + 16, `a piece of ${largest} characters`);
     assert.ok(pieces > 100);
     assert.equal(tail.trimStart().split(' ').at(-1), '1000000');

@@ -77,7 +77,13 @@ describe('IMAP SORT and THREAD on a mailbox, and the sent date they read', () =>
 
   test('the sent date is the Date header, NULL without one or with one that does not parse; SENT* read it, else the arrival', async () => {
     const box = await newMailbox('Sent dates');
-    const dated = await store(box, { subject: 'dated', from: 'a@x.org', to: 'b@x.org', date: 'Sun, 01 Mar 2026 23:30:00 -0500', receivedAt: '2026-03-05T10:00:00Z' });
+    const dated = await store(box, {
+      subject: 'dated',
+      from: 'a@x.org',
+      to: 'b@x.org',
+      date: 'Sun, 01 Mar 2026 23:30:00 -0500',
+      receivedAt: '2026-03-05T10:00:00Z',
+    });
     const undated = await store(box, { subject: 'undated', from: 'a@x.org', to: 'b@x.org', receivedAt: '2026-03-04T10:00:00Z' });
     const garbled = await store(box, { subject: 'garbled', from: 'a@x.org', to: 'b@x.org', date: 'not a date 12:00', receivedAt: '2026-03-03T10:00:00Z' });
     const { rows } = await db.sql.query<{ id: string; sent_at: Date | null }>('SELECT id, sent_at FROM mails WHERE id = ANY($1::bigint[]) ORDER BY id', [
@@ -100,9 +106,32 @@ describe('IMAP SORT and THREAD on a mailbox, and the sent date they read', () =>
   test('SORT by each key, REVERSE, ties by UID, within what the search keys find', async () => {
     const box = await newMailbox('Sorting');
     // a: 3 days sent, 1st to arrive, smallest; b: 1st sent, 3rd to arrive; c: 2nd sent, 2nd to arrive, largest.
-    await store(box, { subject: 'Re: banana', from: 'Zed <Carol@x.org>', to: 'Yann <yann@x.org>', cc: 'b@x.org', date: 'Tue, 03 Mar 2026 10:00:00 +0000', receivedAt: '2026-03-10T00:00:00Z', body: 'a' });
-    await store(box, { subject: '[list] Apple', from: 'alice@x.org', to: 'xavier@x.org', cc: 'c@x.org', date: 'Sun, 01 Mar 2026 10:00:00 +0000', receivedAt: '2026-03-12T00:00:00Z', body: 'b'.repeat(50) });
-    await store(box, { subject: 'cherry', from: 'Adam <bob@x.org>', to: 'walter@x.org', date: 'Mon, 02 Mar 2026 10:00:00 +0000', receivedAt: '2026-03-11T00:00:00Z', body: 'c'.repeat(500) });
+    await store(box, {
+      subject: 'Re: banana',
+      from: 'Zed <Carol@x.org>',
+      to: 'Yann <yann@x.org>',
+      cc: 'b@x.org',
+      date: 'Tue, 03 Mar 2026 10:00:00 +0000',
+      receivedAt: '2026-03-10T00:00:00Z',
+      body: 'a',
+    });
+    await store(box, {
+      subject: '[list] Apple',
+      from: 'alice@x.org',
+      to: 'xavier@x.org',
+      cc: 'c@x.org',
+      date: 'Sun, 01 Mar 2026 10:00:00 +0000',
+      receivedAt: '2026-03-12T00:00:00Z',
+      body: 'b'.repeat(50),
+    });
+    await store(box, {
+      subject: 'cherry',
+      from: 'Adam <bob@x.org>',
+      to: 'walter@x.org',
+      date: 'Mon, 02 Mar 2026 10:00:00 +0000',
+      receivedAt: '2026-03-11T00:00:00Z',
+      body: 'c'.repeat(500),
+    });
     const [a, b, c] = await messages.uids(user.id, box);
     const sorted = async (field: ImapSortField, reverse = false, criterion: ImapSearchCriterion = { kind: 'all' }) =>
       (await imapSort(db, user.id, box, criterion, [{ field, reverse }])).uids;
