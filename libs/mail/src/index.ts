@@ -87,5 +87,5 @@ export { ImapExpunge } from './imap/imap-expunge';
 export { ImapAppend, type ImapAppended } from './imap/imap-append';
 export { imapSearch, type ImapSearchResult } from './imap/imap-search';
 export type { ImapSearchCriterion, ImapSearchField, ImapSearchFlag } from './imap/imap-search-sql';
-export { imapSort, type ImapSortField, type ImapSortKey, type ImapSortResult } from './imap/imap-sort';
+export type { ImapSortField, ImapSortKey } from './imap/imap-sort-sql';
 export { imapThreads, type ImapThreadAlgorithm, type ImapThreads } from './imap/imap-thread';

@@ -11,7 +11,6 @@ import type {
   ImapSearchCriterion,
   ImapSearchResult,
   ImapSortKey,
-  ImapSortResult,
   ImapThreadAlgorithm,
   ImapThreads,
   MailMimeTrees,
@@ -57,7 +56,7 @@ export interface ImapServices {
   /** SEARCH: the UIDs of a mailbox's mails that match. */
   search(userId: number, mailboxId: number, criterion: ImapSearchCriterion): Promise<ImapSearchResult>;
   /** SORT: the UIDs of a mailbox's mails that match, in the keys' order. */
-  sort(userId: number, mailboxId: number, criterion: ImapSearchCriterion, keys: readonly ImapSortKey[]): Promise<ImapSortResult>;
+  sort(userId: number, mailboxId: number, criterion: ImapSearchCriterion, keys: readonly ImapSortKey[]): Promise<ImapSearchResult>;
   /** THREAD: the mails that match, thread by thread. */
   thread(userId: number, mailboxId: number, criterion: ImapSearchCriterion, algorithm: ImapThreadAlgorithm): Promise<ImapThreads>;
   /** Rings when the user's mail may have changed, from whatever process changed it. */

@@ -1,5 +1,6 @@
 import type { Database } from '@letterbox/db';
 import { imapSearchSql, type ImapSearchCriterion } from './imap-search-sql';
+import { imapSortSql, type ImapSortKey } from './imap-sort-sql';
 
 export interface ImapSearchResult {
   uids: number[];
@@ -8,14 +9,21 @@ export interface ImapSearchResult {
 }
 
 /**
- * IMAP SEARCH over a user's mailbox: one statement, read from the mailbox's UIDs (the partial indexes on their
- * flags) joined to their mails (the trigram indexes on their fields, the full-text index). Answers the UIDs that
- * match, ascending, and the highest MODSEQ among them (RFC 7162 3.1.5); none for another user's or a locked mailbox.
+ * IMAP SEARCH, and SORT when `sort` has keys, over a user's mailbox: one statement, read from the mailbox's UIDs (the
+ * partial indexes on their flags) joined to their mails (the trigram indexes on their fields, the full-text index).
+ * Answers the UIDs that match, ascending or in the keys' order, and the highest MODSEQ among them (RFC 7162 3.1.5);
+ * none for another user's or a locked mailbox.
  */
-export async function imapSearch(db: Database, userId: number, mailboxId: number, criterion: ImapSearchCriterion): Promise<ImapSearchResult> {
+export async function imapSearch(
+  db: Database,
+  userId: number,
+  mailboxId: number,
+  criterion: ImapSearchCriterion,
+  sort: readonly ImapSortKey[] = [],
+): Promise<ImapSearchResult> {
   const { condition, values } = imapSearchSql(criterion, 3);
   const { rows } = await db.sql.query<[string, string]>({
-    text: imapSearchStatement(condition),
+    text: imapSearchStatement(condition, sort),
     values: [mailboxId, userId, ...values],
     rowMode: 'array',
   });
@@ -27,12 +35,10 @@ export async function imapSearch(db: Database, userId: number, mailboxId: number
   return { uids, highestModseq };
 }
 
-/**
- * The statement of a search whose condition is `condition` ($1 the mailbox, $2 the user), in UID order.
- */
-export function imapSearchStatement(condition: string): string {
-  return `SELECT u.uid, u.modseq ${imapMatchesSql(condition, false)}
-           ORDER BY u.uid`;
+/** The statement of a search whose condition is `condition` ($1 the mailbox, $2 the user), in UID order or sorted by `sort`. */
+export function imapSearchStatement(condition: string, sort: readonly ImapSortKey[] = []): string {
+  return `SELECT u.uid, u.modseq ${imapMatchesSql(condition, sort.length > 0)}
+           ORDER BY ${imapSortSql(sort)}`;
 }
 
 /**

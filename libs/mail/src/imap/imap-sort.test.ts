@@ -6,7 +6,7 @@ import { storeMail } from '../store/store-mail';
 import { ImapMessages } from './imap-messages';
 import { imapSearch } from './imap-search';
 import type { ImapSearchCriterion } from './imap-search-sql';
-import { imapSort, type ImapSortField } from './imap-sort';
+import type { ImapSortField } from './imap-sort-sql';
 import { imapThreads } from './imap-thread';
 
 interface Message {
@@ -134,7 +134,7 @@ describe('IMAP SORT and THREAD on a mailbox, and the sent date they read', () =>
     });
     const [a, b, c] = await messages.uids(user.id, box);
     const sorted = async (field: ImapSortField, reverse = false, criterion: ImapSearchCriterion = { kind: 'all' }) =>
-      (await imapSort(db, user.id, box, criterion, [{ field, reverse }])).uids;
+      (await imapSearch(db, user.id, box, criterion, [{ field, reverse }])).uids;
     assert.deepEqual(await sorted('arrival'), [a, c, b]);
     assert.deepEqual(await sorted('date'), [b, c, a]);
     assert.deepEqual(await sorted('size'), [a, b, c]);
@@ -146,13 +146,13 @@ describe('IMAP SORT and THREAD on a mailbox, and the sent date they read', () =>
     assert.deepEqual(await sorted('displayto'), [c, b, a]);
     assert.deepEqual(await sorted('date', true), [a, c, b]);
     assert.deepEqual(await sorted('size', true, { kind: 'uids', ranges: [[a, b]] }), [b, a]);
-    const tied = await imapSort(db, user.id, box, { kind: 'all' }, [
+    const tied = await imapSearch(db, user.id, box, { kind: 'all' }, [
       { field: 'cc', reverse: true },
       { field: 'date', reverse: false },
     ]);
     assert.deepEqual(tied.uids, [b, a, c]);
     assert.ok(tied.highestModseq > 0);
-    assert.deepEqual((await imapSort(db, user.id, box, { kind: 'none' }, [{ field: 'size', reverse: false }])).uids, []);
+    assert.deepEqual((await imapSearch(db, user.id, box, { kind: 'none' }, [{ field: 'size', reverse: false }])).uids, []);
   });
 
   test('THREAD by ORDEREDSUBJECT groups by base subject, by REFERENCES by conversation, each by sent date', async () => {

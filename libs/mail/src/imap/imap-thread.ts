@@ -12,7 +12,7 @@ export type ImapThreadAlgorithm = 'orderedsubject' | 'references';
  */
 const GROUP_SQL: Record<ImapThreadAlgorithm, string> = {
   orderedsubject: 'imap_base_subject(m.subject)',
-  references: 'm.thread_id::text',
+  references: 'm.thread_id',
 };
 
 /** A mailbox's threads: their messages' UIDs one thread after another, and how many each thread has. */

@@ -1,6 +1,4 @@
-import type { Database } from '@letterbox/db';
-import { imapMatchesSql } from './imap-search';
-import { imapSearchSql, SENT_AT_SQL, type ImapSearchCriterion } from './imap-search-sql';
+import { SENT_AT_SQL } from './imap-search-sql';
 
 /** A SORT criterion (RFC 5256 3, RFC 5957): DISPLAYFROM and DISPLAYTO are SORT=DISPLAY's. */
 export type ImapSortField = 'arrival' | 'cc' | 'date' | 'from' | 'size' | 'subject' | 'to' | 'displayfrom' | 'displayto';
@@ -36,36 +34,11 @@ const FIELD_SQL: Record<ImapSortField, string> = {
   displayto: `${displayOf("m.to_addresses->0->>'name'", firstAddress('m.to_addresses'))} COLLATE "C"`,
 };
 
-export interface ImapSortResult {
-  /** The matching UIDs in the keys' order. */
-  uids: number[];
-  /** 0 when nothing matched. */
-  highestModseq: number;
-}
-
 /**
- * IMAP SORT over a user's mailbox: SEARCH's statement (imapMatchesSql) ordered by the keys, then by UID, which is
- * the order of arrival in the mailbox (RFC 5256 3: ties go by sequence number). One statement; the base subject
- * is computed as it is read (imap_base_subject, linear in the subject).
+ * SORT's ORDER BY: the keys, then the UID, which is the order of arrival in the mailbox (RFC 5256 3: ties go by
+ * sequence number). Over `mails m` and `mail_uids u`; the base subject is computed as it is read (imap_base_subject,
+ * linear in the subject).
  */
-export async function imapSort(
-  db: Database,
-  userId: number,
-  mailboxId: number,
-  criterion: ImapSearchCriterion,
-  keys: readonly ImapSortKey[],
-): Promise<ImapSortResult> {
-  const { condition, values } = imapSearchSql(criterion, 3);
-  const order = [...keys.map((key) => `${FIELD_SQL[key.field]}${key.reverse ? ' DESC' : ''}`), 'u.uid'];
-  const { rows } = await db.sql.query<[string, string]>({
-    text: `SELECT u.uid, u.modseq ${imapMatchesSql(condition, true)} ORDER BY ${order.join(', ')}`,
-    values: [mailboxId, userId, ...values],
-    rowMode: 'array',
-  });
-  let highestModseq = 0;
-  const uids = rows.map(([uid, modseq]) => {
-    highestModseq = Math.max(highestModseq, Number(modseq));
-    return Number(uid);
-  });
-  return { uids, highestModseq };
+export function imapSortSql(keys: readonly ImapSortKey[]): string {
+  return [...keys.map((key) => `${FIELD_SQL[key.field]}${key.reverse ? ' DESC' : ''}`), 'u.uid'].join(', ');
 }
