@@ -87,3 +87,5 @@ export { ImapExpunge } from './imap/imap-expunge';
 export { ImapAppend, type ImapAppended, type AppendedMessage } from './imap/imap-append';
 export { imapSearch, type ImapSearchResult } from './imap/imap-search';
 export type { ImapHeaderCondition, ImapSearchCriterion, ImapSearchField, ImapSearchFlag } from './imap/imap-search-sql';
+export type { ImapSortField, ImapSortKey } from './imap/imap-sort-sql';
+export { imapThreads, type ImapThreadAlgorithm, type ImapThreads } from './imap/imap-thread';

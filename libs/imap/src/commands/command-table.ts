@@ -21,10 +21,12 @@ import { rename } from './rename';
 import { noop } from './noop';
 import { search } from './search';
 import { select } from './select';
+import { sort } from './sort';
 import { starttls } from './starttls';
 import { status } from './status';
 import { store } from './store';
 import { subscribe } from './subscribe';
+import { thread } from './thread';
 import { unselect } from './unselect';
 
 /** Every command the server takes, by its upper-case name (`UID FETCH` for the UID ones). */
@@ -64,5 +66,9 @@ export const COMMANDS: ReadonlyMap<string, CommandHandler> = new Map([
   ['UID EXPUNGE', expunge],
   ['SEARCH', search],
   ['UID SEARCH', search],
+  ['SORT', sort],
+  ['UID SORT', sort],
+  ['THREAD', thread],
+  ['UID THREAD', thread],
   ['APPEND', append],
 ]);

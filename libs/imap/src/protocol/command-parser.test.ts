@@ -43,6 +43,8 @@ describe('parseCommand', () => {
       { type: 'literal', bytes: Buffer.from('a\0b') },
     ]);
     assert.throws(() => parse('a X ~{3'), /malformed literal|unexpected/);
+    assert.equal(parse('a UID sort (DATE) UTF-8 ALL').name, 'UID SORT');
+    assert.equal(parse('a uid THREAD REFERENCES UTF-8 ALL').name, 'UID THREAD');
   });
 
   test('brackets keep a section with its spaces and parentheses in one atom', () => {

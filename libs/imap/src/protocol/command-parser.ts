@@ -12,7 +12,7 @@ export interface ParsedCommand {
 const MAX_DEPTH = 32;
 const TAG = /^[!#$&'+,\-./0-9:;<=>?@A-Z^_`a-z|~]+$/;
 const ATOM_END = new Set([' ', '(', ')', '{', '"']);
-const UID_COMMANDS = new Set(['FETCH', 'SEARCH', 'STORE', 'COPY', 'MOVE', 'EXPUNGE']);
+const UID_COMMANDS = new Set(['FETCH', 'SEARCH', 'SORT', 'THREAD', 'STORE', 'COPY', 'MOVE', 'EXPUNGE']);
 
 /** A command's tag, name and argument tokens; malformed input throws ImapCommandError, with the tag when one was read. */
 export function parseCommand(raw: RawCommand): ParsedCommand {

@@ -105,4 +105,32 @@ describe('writeResponse', () => {
     await writeResponse(out, ['* 1 FETCH (BINARY[1] ', { literalStream: { length: 3, stream: Readable.from([Buffer.from('a\0b')]), literal8: true } }, ')']);
     assert.equal(Buffer.concat(chunks).toString('latin1'), '* 1 FETCH (BINARY[1] ~{3}\r\na\0b)\r\n');
   });
+
+  test('writes text pieces one by one as they are made, waiting for a slow writer between them', async () => {
+    let made = 0;
+    let taken = 0;
+    let largestLead = 0;
+    function* pieces() {
+      for (let index = 0; index < 200; index++) {
+        made++;
+        yield ` ${'9'.repeat(CHUNK - 1)}`;
+      }
+    }
+    const slow = new Writable({
+      highWaterMark: CHUNK,
+      write(chunk: Buffer, _encoding, done) {
+        if (chunk.length === CHUNK) taken++;
+        largestLead = Math.max(largestLead, made - taken);
+        setImmediate(done);
+      },
+    });
+    const chunks: Buffer[] = [];
+    await writeResponse(slow, ['* SORT', { textPieces: pieces() }, ' (MODSEQ 3)']);
+    assert.equal(taken, 200);
+    assert.ok(largestLead <= 2, `the pieces ran ${largestLead} ahead of the writer`);
+    const out = new Writable({ write: (chunk: Buffer, _encoding, done) => (chunks.push(chunk), done()) });
+    await writeResponse(out, ['* SORT', { textPieces: [' 3', ' 1'] }, ' (MODSEQ 3)']);
+    await writeResponse(out, ['* SORT', { textPieces: [] }]);
+    assert.equal(Buffer.concat(chunks).toString(), '* SORT 3 1 (MODSEQ 3)\r\n* SORT\r\n');
+  });
 });

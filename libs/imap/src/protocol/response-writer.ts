@@ -9,8 +9,12 @@ export interface LiteralStream {
   literal8?: boolean;
 }
 
-/** A piece of a response that may be streamed: a literal stream is written as `{length}` CRLF and its bytes as they are read. */
-export type StreamedResponsePart = ResponsePart | { literalStream: LiteralStream };
+/**
+ * A piece of a response that may be streamed: a literal stream is written as `{length}` CRLF and its bytes as they are
+ * read; text pieces (ASCII, no CRLF) one by one as they are made, so a line of megabytes (SORT of a million messages)
+ * is never one string.
+ */
+export type StreamedResponsePart = ResponsePart | { literalStream: LiteralStream } | { textPieces: Iterable<string> };
 
 /** The output closed, or a literal stream was not the length it said: the response cannot be completed. */
 export class ResponseWriteError extends Error {}
@@ -22,8 +26,14 @@ export class ResponseWriteError extends Error {}
 export async function writeResponse(out: Writable, parts: StreamedResponsePart[]): Promise<void> {
   let pending: ResponsePart[] = [];
   for (const part of parts) {
-    if (typeof part === 'string' || !('literalStream' in part)) {
+    if (typeof part === 'string' || 'literal' in part || 'raw' in part) {
       pending.push(part);
+      continue;
+    }
+    if ('textPieces' in part) {
+      await writeDrained(out, encodeLine(pending));
+      pending = [];
+      for (const piece of part.textPieces) await writeDrained(out, Buffer.from(piece, 'latin1'));
       continue;
     }
     const { length, stream, literal8 } = part.literalStream;

@@ -73,13 +73,23 @@ export function parseSearchCommand(args: Token[]): SearchCommand {
     at += 2;
   }
   if (args[at]?.type === 'atom' && (args[at] as { value: string }).value.toUpperCase() === 'CHARSET') {
-    const charset = textOf(args[at + 1], 'a charset').toUpperCase();
-    if (!CHARSETS.has(charset)) throw new ImapCommandError(`charset ${charset} is not supported`, 'NO', 'BADCHARSET (UTF-8 US-ASCII)');
+    checkCharset(args[at + 1]);
     at += 2;
   }
-  const keys = new SearchKeyReader(args.slice(at)).readAll();
+  return { ...(returns ? { returns } : {}), key: parseSearchKeys(args.slice(at)) };
+}
+
+/** A search's charset: the text of its keys is read as UTF-8, which US-ASCII is part of; another is NO [BADCHARSET]. */
+export function checkCharset(token: Token | undefined): void {
+  const charset = textOf(token, 'a charset').toUpperCase();
+  if (!CHARSETS.has(charset)) throw new ImapCommandError(`charset ${charset} is not supported`, 'NO', 'BADCHARSET (UTF-8 US-ASCII)');
+}
+
+/** Search keys, at least one, which a message must all match: what follows the charset in SEARCH, SORT and THREAD. */
+export function parseSearchKeys(tokens: Token[]): SearchKey {
+  const keys = new SearchKeyReader(tokens).readAll();
   if (keys.length === 0) throw new ImapCommandError('expected search keys');
-  return { ...(returns ? { returns } : {}), key: keys.length === 1 ? keys[0] : { kind: 'and', keys } };
+  return keys.length === 1 ? keys[0] : { kind: 'and', keys };
 }
 
 /** Reads search keys from a list of tokens, one after another. */

@@ -55,7 +55,7 @@ describe('SEARCH keys as libs/mail search criteria', () => {
     assert.deepEqual(criterion('SENTSINCE 1-Feb-2026 LARGER 10'), {
       kind: 'and',
       criteria: [
-        { kind: 'date', comparison: 'since', day: '2026-02-01' },
+        { kind: 'date', of: 'sent', comparison: 'since', day: '2026-02-01' },
         { kind: 'size', comparison: 'larger', bytes: 10 },
       ],
     });

@@ -25,8 +25,8 @@ const FIELDS: Record<string, ImapSearchField> = { FROM: 'from', TO: 'to', CC: 'c
  * SEARCH's keys as libs/mail's criterion: sequence numbers and UID sets become the UID ranges of the messages the
  * session knows (a range of positions is one range of UIDs: the UIDs between are gone, or were never given).
  * `everyMatch`: the key is one every match meets (not under NOT or OR), where a header the row lacks may be read. Dates
- * of the Date header (SENT*) are read as the internal date, which is the Date header of mail Letterbox stored
- * itself and the arrival of mail it received. \Recent is never set (no session is told of mail first).
+ * of the Date header (SENT*) are the mail's sent date, its arrival when it has none. \Recent is never set (no session
+ * is told of mail first).
  */
 export function searchCriterion(key: SearchKey, numbers: MessageNumbers, everyMatch = true): ImapSearchCriterion {
   switch (key.kind) {
@@ -54,7 +54,7 @@ export function searchCriterion(key: SearchKey, numbers: MessageNumbers, everyMa
     case 'text':
       return { kind: 'text', value: key.value };
     case 'date':
-      return { kind: 'date', comparison: key.comparison, day: key.day };
+      return { kind: 'date', of: key.of, comparison: key.comparison, day: key.day };
     case 'size':
       return { kind: 'size', comparison: key.comparison, bytes: key.bytes };
     case 'uid':

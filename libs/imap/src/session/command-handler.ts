@@ -10,6 +10,9 @@ import type {
   ImapMessages,
   ImapSearchCriterion,
   ImapSearchResult,
+  ImapSortKey,
+  ImapThreadAlgorithm,
+  ImapThreads,
   MailMimeTrees,
   MailSectionReader,
 } from '@letterbox/mail';
@@ -54,6 +57,10 @@ export interface ImapServices {
   appendLimit: number;
   /** SEARCH: the UIDs of a mailbox's mails that match. */
   search(userId: number, mailboxId: number, criterion: ImapSearchCriterion): Promise<ImapSearchResult>;
+  /** SORT: the UIDs of a mailbox's mails that match, in the keys' order. */
+  sort(userId: number, mailboxId: number, criterion: ImapSearchCriterion, keys: readonly ImapSortKey[]): Promise<ImapSearchResult>;
+  /** THREAD: the mails that match, thread by thread. */
+  thread(userId: number, mailboxId: number, criterion: ImapSearchCriterion, algorithm: ImapThreadAlgorithm): Promise<ImapThreads>;
   /** Rings when the user's mail may have changed, from whatever process changed it. */
   doorbell: MailDoorbell;
   /** The folders lib the API changes folders through: CREATE, RENAME and DELETE count, announce and move mail as the webmail does. */

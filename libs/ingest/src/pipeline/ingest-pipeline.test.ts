@@ -327,6 +327,20 @@ describe('the ingest pipeline', () => {
     assert.deepEqual(rows, [{ from_address: '', from_name: '', searchable: true }]);
   });
 
+  test("an incoming mail's Date header is kept as its sent date, and none without one (SORT and SENTSINCE read its arrival then)", async () => {
+    const blob = await blobs.put(Buffer.from('From: a@example.org\r\nDate: Mon, 2 Mar 2026 09:15:00 +0100\r\nSubject: dated\r\n\r\nhello\r\n'));
+    const dated = { ...(await accepted([user.id])), storageKey: blob.key, size: blob.size };
+    const undated = await accepted([user.id]);
+    assert.deepEqual(await pipeline.run([dated, undated]), [
+      { stored: 1, duplicates: 0 },
+      { stored: 1, duplicates: 0 },
+    ]);
+    const sentAt = async (messageId: string) =>
+      (await db.sql.query<{ sent_at: Date | null }>('SELECT sent_at FROM mails WHERE user_id = $1 AND message_id = $2', [user.id, messageId])).rows[0].sent_at;
+    assert.equal((await sentAt(dated.messageId))?.toISOString(), '2026-03-02T08:15:00.000Z');
+    assert.equal(await sentAt(undated.messageId), null);
+  });
+
   test('the same Message-ID from another sender is another message; from the same sender, the same one', async () => {
     const messageId = `<predictable-${randomUUID().slice(0, 4)}@bank.example>`;
     const forged = await acceptedFrom('forger@evil.example', messageId);

@@ -2,7 +2,7 @@ import type { Database } from '@letterbox/db';
 import { MAX_HEADER_BLOCK, messageHeadersOf } from '@letterbox/mime';
 import type { BlobStore } from '@letterbox/storage';
 import { mapConcurrently } from '../store/map-concurrently';
-import type { ImapHeaderCondition } from './imap-search-sql';
+import { imapMatchesSql, imapSearchSql, type ImapHeaderCondition, type ImapSearchCriterion } from './imap-search-sql';
 
 /** Mails whose header blocks are read per page, and at once: memory and storage reads stay bounded whatever the mailbox's size. */
 const PAGE = 1000;
@@ -10,36 +10,51 @@ const HEADER_READS = 8;
 
 interface Candidate {
   uid: number;
-  modseq: number;
   storageKey: string;
   headerEnd: number;
 }
 
 /**
- * HEADER on a field the mail's row does not keep (RFC 3501 6.4.4): the mails the rest of the search matched, a page at
- * a time in UID order, each with its top-level header block read from storage (by its start when longer than
- * MAX_HEADER_BLOCK) and kept when every condition's field holds its text, decoded, in any case. Work is linear in
- * the matched mails; a search that names an indexed field first reads fewer of them.
+ * The criterion with its HEADER conditions on fields the mail's row does not keep (RFC 3501 6.4.4) met: the mails the
+ * rest of it matches are read a page at a time in UID order, each with its top-level header block read from storage
+ * (by its start when longer than MAX_HEADER_BLOCK), and those whose fields hold the texts, decoded, in any case, become
+ * the UID ranges SEARCH, SORT and THREAD then select. Work is linear in the mails the rest matches; a search that
+ * names an indexed field as well reads fewer of them.
  */
-export async function filterByHeaders(
+export async function withHeadersRead(
   db: Database,
   blobs: BlobStore,
-  statement: { text: string; values: unknown[] },
-  conditions: readonly ImapHeaderCondition[],
-): Promise<Array<[uid: number, modseq: number]>> {
-  const kept: Array<[number, number]> = [];
+  mailboxId: number,
+  userId: number,
+  criterion: ImapSearchCriterion,
+): Promise<ImapSearchCriterion> {
+  const { rest, headers } = headerConditionsOf(criterion);
+  if (headers.length === 0) return criterion;
+  const { condition, values } = imapSearchSql(rest, 3);
+  const text = `SELECT u.uid, m.storage_key, (m.layout->>'headerEnd')::int ${imapMatchesSql(condition, true)}
+                  AND u.uid > $${values.length + 3} ORDER BY u.uid LIMIT $${values.length + 4}`;
+  const ranges: Array<[number, number]> = [];
   for (let afterUid = 0; ;) {
-    const { rows } = await db.sql.query<[string, string, string, number]>({
-      text: statement.text,
-      values: [...statement.values, afterUid, PAGE],
-      rowMode: 'array',
+    const { rows } = await db.sql.query<[string, string, number]>({ text, values: [mailboxId, userId, ...values, afterUid, PAGE], rowMode: 'array' });
+    const page: Candidate[] = rows.map(([uid, storageKey, headerEnd]) => ({ uid: Number(uid), storageKey, headerEnd }));
+    const matches = await mapConcurrently(page, HEADER_READS, async (candidate) => headersMatch(await headerBlock(blobs, candidate), headers));
+    page.forEach(({ uid }, index) => {
+      if (!matches[index]) return;
+      const last = ranges[ranges.length - 1];
+      if (last && last[1] === uid - 1) last[1] = uid;
+      else ranges.push([uid, uid]);
     });
-    const page: Candidate[] = rows.map(([uid, modseq, storageKey, headerEnd]) => ({ uid: Number(uid), modseq: Number(modseq), storageKey, headerEnd }));
-    const matches = await mapConcurrently(page, HEADER_READS, async (candidate) => headersMatch(await headerBlock(blobs, candidate), conditions));
-    page.forEach((candidate, index) => matches[index] && kept.push([candidate.uid, candidate.modseq]));
-    if (page.length < PAGE) return kept;
+    if (page.length < PAGE) return { kind: 'uids', ranges };
     afterUid = page[page.length - 1].uid;
   }
+}
+
+/** The HEADER conditions every match must meet (alone, or in an AND at the top), apart from the rest of the criterion. */
+function headerConditionsOf(criterion: ImapSearchCriterion): { rest: ImapSearchCriterion; headers: ImapHeaderCondition[] } {
+  if (criterion.kind === 'header') return { rest: { kind: 'all' }, headers: [{ field: criterion.field, value: criterion.value }] };
+  if (criterion.kind !== 'and') return { rest: criterion, headers: [] };
+  const parts = criterion.criteria.map(headerConditionsOf);
+  return { rest: { kind: 'and', criteria: parts.map((part) => part.rest) }, headers: parts.flatMap((part) => part.headers) };
 }
 
 async function headerBlock(blobs: BlobStore, { storageKey, headerEnd }: Candidate): Promise<Buffer> {
@@ -48,7 +63,7 @@ async function headerBlock(blobs: BlobStore, { storageKey, headerEnd }: Candidat
 }
 
 /** Whether each condition's field is there holding its text (an empty text: the field is there at all). */
-export function headersMatch(block: Buffer, conditions: readonly ImapHeaderCondition[]): boolean {
+function headersMatch(block: Buffer, conditions: readonly ImapHeaderCondition[]): boolean {
   const headers = messageHeadersOf(block);
   return conditions.every(({ field, value }) => {
     const wanted = value.toLowerCase();

@@ -25,8 +25,11 @@ export type ImapSearchCriterion =
   | ({ kind: 'header' } & ImapHeaderCondition)
   /** Words of the text, found in the full-text index: the body, subject and people (TEXT), as the webmail's search finds them. */
   | { kind: 'text'; value: string }
-  /** When the mail was received (INTERNALDATE), by UTC day. */
-  | { kind: 'date'; comparison: 'before' | 'on' | 'since'; day: string }
+  /**
+   * By UTC day: when the mail was received (INTERNALDATE), or when it was sent (its Date header, else when it was
+   * received). RFC 3501 would compare the Date header's day in its own zone; the header's offset is not kept.
+   */
+  | { kind: 'date'; of: 'internal' | 'sent'; comparison: 'before' | 'on' | 'since'; day: string }
   | { kind: 'size'; comparison: 'larger' | 'smaller'; bytes: number }
   /** Inclusive, ascending UID ranges. */
   | { kind: 'uids'; ranges: [number, number][] }
@@ -61,6 +64,9 @@ const FIELD_SQL: Record<ImapSearchField, (parameter: string) => string> = {
 
 const DAY_MS = 24 * 3600 * 1000;
 
+/** When a mail was sent: its Date header, or when it was received if it has none (RFC 5256 2.2). */
+export const SENT_AT_SQL = 'COALESCE(m.sent_at, m.received_at)';
+
 /**
  * The criterion as one SQL condition, its values bound from `$first`: one walk of the criterion tree (which the
  * parser bounds in depth). The conditions on flags are those the partial indexes on mail_uids carry
@@ -90,17 +96,15 @@ export function imapSearchSql(criterion: ImapSearchCriterion, first: number): Se
         throw new Error('a HEADER condition is met by reading headers (imapSearch), not in SQL');
       case 'date': {
         const start = Date.parse(`${node.day}T00:00:00Z`);
-        if (node.comparison === 'before') return `m.received_at < ${bind(new Date(start))}`;
-        if (node.comparison === 'since') return `m.received_at >= ${bind(new Date(start))}`;
-        return `(m.received_at >= ${bind(new Date(start))} AND m.received_at < ${bind(new Date(start + DAY_MS))})`;
+        const date = node.of === 'sent' ? SENT_AT_SQL : 'm.received_at';
+        if (node.comparison === 'before') return `${date} < ${bind(new Date(start))}`;
+        if (node.comparison === 'since') return `${date} >= ${bind(new Date(start))}`;
+        return `(${date} >= ${bind(new Date(start))} AND ${date} < ${bind(new Date(start + DAY_MS))})`;
       }
       case 'size':
         return `m.size ${node.comparison === 'larger' ? '>' : '<'} ${bind(node.bytes)}`;
       case 'uids':
-        if (node.ranges.length === 0) return 'false';
-        return `EXISTS (SELECT 1 FROM unnest(${bind(node.ranges.map((range) => range[0]))}::bigint[], ${bind(
-          node.ranges.map((range) => range[1]),
-        )}::bigint[]) AS r(first, last) WHERE u.uid BETWEEN r.first AND r.last)`;
+        return uidsCondition(node.ranges, bind);
       case 'modseq':
         return `u.modseq >= ${bind(node.modseq)}`;
       case 'not':
@@ -115,6 +119,16 @@ export function imapSearchSql(criterion: ImapSearchCriterion, first: number): Se
 }
 
 /**
+ * The UIDs within the ranges: one range as bounds the UID index can start from; more (a saved result, what HEADER
+ * matched) as a multirange, which each UID is found in by a binary search, however many the ranges.
+ */
+function uidsCondition(ranges: readonly [number, number][], bind: (value: unknown) => string): string {
+  if (ranges.length === 0) return 'false';
+  if (ranges.length === 1) return `u.uid BETWEEN ${bind(ranges[0][0])} AND ${bind(ranges[0][1])}`;
+  return `u.uid <@ ${bind(`{${ranges.map(([first, last]) => `[${first},${last}]`).join(',')}}`)}::int8multirange`;
+}
+
+/**
  * Words found in the mail's search row, as the webmail's search finds them (Korean and other CJK text as pairs
  * of characters): through the index's postings, the user's rows that have the phrase.
  */
@@ -122,4 +136,18 @@ function textCondition(value: string, bind: (value: unknown) => string): string 
   const text = searchableText(value);
   if (!/[\p{L}\p{N}]/u.test(text)) return 'true';
   return `m.id IN (SELECT s.mail_id FROM mail_search s WHERE s.user_id = $2 AND s.document @@ phraseto_tsquery('simple', ${bind(text)}))`;
+}
+
+/**
+ * `FROM ... WHERE ...` of the mailbox's messages that match `condition` ($1 the mailbox, $2 the user), which SEARCH,
+ * SORT and THREAD select from: driven from the mailbox's UIDs, so a flag's partial index (or the UID order) is where
+ * the planner starts, whatever the mailbox's size. The mail rows (`m`) are joined when the condition reads them, or
+ * when the caller selects or orders by them (`readsMail`): a UID is only ever a visible mail's.
+ */
+export function imapMatchesSql(condition: string, readsMail: boolean): string {
+  const joined = readsMail || /\bm\./.test(condition);
+  return `FROM mail_uids u${joined ? ' JOIN mails m ON m.id = u.mail_id' : ''}
+           WHERE u.mailbox_id = $1
+             AND EXISTS (SELECT 1 FROM mailboxes b WHERE b.id = $1 AND b.user_id = $2 AND NOT b.locked)
+             AND ${condition}`;
 }

@@ -7,9 +7,7 @@ import { storeMail } from '../store/store-mail';
 import { imapMailboxState } from './imap-mailbox-state';
 import { ExpungeRecordSweep } from './expunge-record-sweep';
 import { ImapMessages } from './imap-messages';
-
-/** The UIDs of runs, one by one. */
-const uidsOf = (runs: [number, number][]) => runs.flatMap(([first, last]) => Array.from({ length: last - first + 1 }, (_, index) => first + index));
+import { uidsOf } from './uids-of-runs.testing';
 
 describe('IMAP UIDs and MODSEQs, kept by the database as mail is stored, moved, flagged and removed', () => {
   const blobs = testBlobStore();

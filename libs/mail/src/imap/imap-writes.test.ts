@@ -14,9 +14,7 @@ import { imapMailboxState } from './imap-mailbox-state';
 import { ImapMessages } from './imap-messages';
 import { imapSearch, imapSearchStatement } from './imap-search';
 import { imapSearchSql, type ImapSearchCriterion } from './imap-search-sql';
-
-/** The UIDs of runs, one by one. */
-const uidsOf = (runs: [number, number][]) => runs.flatMap(([first, last]) => Array.from({ length: last - first + 1 }, (_, index) => first + index));
+import { uidsOf } from './uids-of-runs.testing';
 
 const NONE = { seen: false, flagged: false, answered: false, forwarded: false, deleted: false, keywords: [] };
 
@@ -131,8 +129,8 @@ describe('IMAP writes and SEARCH on a mailbox, through the statements the webmai
       budget,
       lunch,
     ]);
-    assert.deepEqual(await search(box, { kind: 'date', comparison: 'on', day: '2026-11-03' }), [budget, korean, lunch]);
-    assert.deepEqual(await search(box, { kind: 'date', comparison: 'before', day: '2026-11-03' }), []);
+    assert.deepEqual(await search(box, { kind: 'date', of: 'internal', comparison: 'on', day: '2026-11-03' }), [budget, korean, lunch]);
+    assert.deepEqual(await search(box, { kind: 'date', of: 'internal', comparison: 'before', day: '2026-11-03' }), []);
     assert.deepEqual(await search(box, { kind: 'size', comparison: 'larger', bytes: 100_000 }), []);
     assert.deepEqual(await search(box, { kind: 'and', criteria: [{ kind: 'all' }, { kind: 'uids', ranges: [[korean, lunch]] }] }), [korean, lunch]);
   });

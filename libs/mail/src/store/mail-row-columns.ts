@@ -25,6 +25,8 @@ export const MESSAGE_COLUMNS = {
   to_addresses: 'jsonb',
   cc_addresses: 'jsonb',
   subject: 'text',
+  /** The Date header, NULL when it has none PostgreSQL can hold (messageFields). */
+  sent_at: 'timestamptz',
   snippet: 'text',
   size: 'int',
   has_attachments: 'boolean',
@@ -42,7 +44,7 @@ export const MESSAGE_FIELDS = {
   body_tokens: 'text',
   attachments: 'jsonb',
 } as const;
-export type MessageFields = InputValues<typeof MESSAGE_FIELDS>;
+export type MessageFields = Omit<InputValues<typeof MESSAGE_FIELDS>, 'sent_at'> & { sent_at: string | null };
 
 /** An attachment's columns of `attachments`, less the mail's id; its Content-ID may be null. */
 export const ATTACHMENT_COLUMNS = {

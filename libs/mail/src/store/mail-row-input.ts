@@ -40,6 +40,7 @@ function messageFields(prepared: PreparedMail): MessageFields {
     to_addresses: prepared.summary.to.map(({ name, address }) => ({ name, address })),
     cc_addresses: prepared.summary.cc.map(({ name, address }) => ({ name, address })),
     subject: prepared.summary.subject,
+    sent_at: sentAt(prepared.summary.date),
     snippet: prepared.snippet,
     size: prepared.blob.size,
     has_attachments: prepared.attachments.some((part) => part.disposition === 'attachment'),
@@ -52,6 +53,16 @@ function messageFields(prepared: PreparedMail): MessageFields {
     body_tokens: search.bodyTokens,
     attachments: attachmentRows(prepared),
   };
+}
+
+/**
+ * The Date header as PostgreSQL reads it, or null: none, none that parsed (summarizeHeaders reads it leniently), or
+ * a year an ISO date cannot write plainly (before 1 or after 9999), which no real message carries.
+ */
+function sentAt(date: Date | undefined): string | null {
+  if (!date) return null;
+  const year = date.getUTCFullYear();
+  return year >= 1 && year <= 9999 ? date.toISOString() : null;
 }
 
 /** The Message-IDs that place a mail in its conversation (mail_thread_of in SQL). */

@@ -48,6 +48,7 @@ describe('SentCopies: the sender’s own copy of a send, stored after the send w
     assert.equal(copy?.subject, 'Minutes');
     assert.equal(copy?.seen, true);
     assert.equal(copy?.messageId, rows[0].message_id);
+    assert.ok(copy?.sentAt instanceof Date, 'the Date header composed into the copy is its sent date');
     assert.equal(await pending(send.id), false);
     assert.deepEqual(announced, [[{ userId: user.id, mailId: send.sentMailId, mailboxId: user.mailboxes.sent }]]);
     const receipts = await db.prisma.readReceipt.findMany({ where: { mailId: BigInt(send.sentMailId ?? 0) } });
