@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n/i18n';
 import { App } from './App';
+import { warmLocaleData } from './shared/warm-locale-data';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/sign-in.css';
@@ -13,6 +14,7 @@ import './styles/account.css';
 import './styles/print.css';
 import './styles/phone.css';
 
+warmLocaleData();
 const root = document.getElementById('root');
 if (!root) throw new Error('no #root element');
 createRoot(root).render(
