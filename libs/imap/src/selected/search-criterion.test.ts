@@ -7,19 +7,22 @@ import { esearchLine, savedPart } from '../commands/search';
 import { asksModseq, searchCriterion } from './search-criterion';
 import { SelectedMailbox } from './selected-mailbox';
 
-const mailbox = new SelectedMailbox({
-  mailboxId: 1,
-  name: 'INBOX',
-  readOnly: false,
-  uidValidity: 1,
-  highestModseq: 1,
-  uidRuns: [
-    [3, 4],
-    [7, 7],
-    [9, 9],
-    [20, 20],
-  ],
-});
+/** A mailbox of UIDs 3, 4, 7, 9 and 20: sequence numbers 1 to 5. */
+const mailboxOfFive = () =>
+  new SelectedMailbox({
+    mailboxId: 1,
+    name: 'INBOX',
+    readOnly: false,
+    uidValidity: 1,
+    highestModseq: 1,
+    uidRuns: [
+      [3, 4],
+      [7, 7],
+      [9, 9],
+      [20, 20],
+    ],
+  });
+const mailbox = mailboxOfFive();
 const criterion = (text: string) => searchCriterion(parseSearchCommand(parseCommand({ lines: [`a SEARCH ${text}`], literals: [] }).args).key, mailbox);
 
 describe('SEARCH keys as libs/mail search criteria', () => {
@@ -98,19 +101,7 @@ describe('SEARCH keys as libs/mail search criteria', () => {
   });
 
   test('$ in SEARCH reads the saved result as UID ranges', () => {
-    const saving = new SelectedMailbox({
-      mailboxId: 1,
-      name: 'INBOX',
-      readOnly: false,
-      uidValidity: 1,
-      highestModseq: 1,
-      uidRuns: [
-        [3, 4],
-        [7, 7],
-        [9, 9],
-        [20, 20],
-      ],
-    });
+    const saving = mailboxOfFive();
     saving.saveResult([4, 7, 20]);
     const key = parseSearchCommand(parseCommand({ lines: ['a SEARCH $'], literals: [] }).args).key;
     assert.deepEqual(searchCriterion(key, saving), {
