@@ -75,7 +75,8 @@ async function problemOf(response: Response): Promise<ApiError> {
 
 export async function request(path: string, options: RequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-  if (!options.anonymous && accessToken) headers.authorization = `Bearer ${accessToken}`;
+  const sentWith = accessToken;
+  if (!options.anonymous && sentWith) headers.authorization = `Bearer ${sentWith}`;
   let body = options.body;
   if (options.json !== undefined) {
     headers['content-type'] = 'application/json';
@@ -89,7 +90,9 @@ export async function request(path: string, options: RequestOptions = {}): Promi
     throw new ApiError(0, i18next.t('errors.network'));
   }
   if (response.status === 401 && !options.anonymous) {
-    onExpired?.();
+    // Only the session signed in now can expire: a 401 to a call made before the user signed in again (a change's
+    // progress asked for in the background, with the old token or none) must not send them back to sign-in.
+    if (sentWith !== null && sentWith === accessToken) onExpired?.();
     throw new SessionExpiredError(401, i18next.t('errors.sessionExpired'));
   }
   // A 304 answers a conditional request the caller made (requestRevalidated), keeping what it holds.
