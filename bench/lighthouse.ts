@@ -53,14 +53,17 @@ async function audit(page: Page, url: string, preset: Preset): Promise<string[]>
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { categories, audits } = result.lhr;
   const lines = [
-    `${preset}: performance ${Math.round((categories.performance.score ?? 0) * 100)}, accessibility ${Math.round((categories.accessibility.score ?? 0) * 100)}`,
-    `  ${METRICS.map((id) => `${audits[id].title} ${audits[id].displayValue}`).join(' · ')}`,
+    `${preset}: performance ${scoreOf(categories.performance.score)}, accessibility ${scoreOf(categories.accessibility.score)}`,
+    `  ${METRICS.map((id) => `${audits[id].title} ${audits[id].displayValue ?? `not measured (${audits[id].errorMessage ?? 'no value'})`}`).join(' · ')}`,
     `  blocking CPU time after the first paint: ${blockingCpuTime(result.artifacts.Trace.traceEvents as TraceEvent[], preset)} ms (the main thread's CPU time in each task after it ×${CPU_SLOWDOWN[preset]}, less 50 ms)`,
   ];
   const failing = categories.accessibility.auditRefs.filter((ref) => ref.weight > 0 && audits[ref.id].score !== null && audits[ref.id].score! < 1);
   for (const ref of failing) lines.push(`  accessibility fails: ${ref.id} (${audits[ref.id].title})`);
   return lines;
 }
+
+/** A category Lighthouse could not score (a metric it failed to read off the trace) says so rather than 0. */
+const scoreOf = (score: number | null): string => (score === null ? 'not scored' : String(Math.round(score * 100)));
 
 /** Lighthouse's presets simulate a CPU this many times slower than the machine's. */
 const CPU_SLOWDOWN: Record<Preset, number> = { phone: 4, desktop: 1 };
