@@ -16,21 +16,30 @@ const deflate = promisify(gzip);
  * (raw mail, attachments, event streams) are never touched: their bytes are the mail's own, and a stream must flow.
  */
 export function compressAnswers(fastify: FastifyInstance): void {
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    if (reply.hasHeader('content-encoding') || !COMPRESSED_TYPES.test(String(reply.getHeader('content-type') ?? ''))) return payload;
-    if (Buffer.byteLength(payload) < MIN_BYTES) return payload;
-    addVary(reply);
-    const encoding = acceptedEncoding(request.headers['accept-encoding']);
-    if (!encoding) return payload;
+  // A callback hook, not an async one: most answers (a 304, a small JSON) pass untouched without a promise each.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    const encoding = compressibleAs(request.headers['accept-encoding'], reply, payload);
+    if (!encoding) return done(null, payload);
+    const size = Buffer.byteLength(payload as string | Buffer);
     const compressed =
       encoding === 'br'
-        ? await brotli(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(payload) } })
-        : await deflate(payload, { level: 6 });
-    reply.header('content-encoding', encoding);
-    reply.removeHeader('content-length');
-    return compressed;
+        ? brotli(payload as string | Buffer, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: size } })
+        : deflate(payload as string | Buffer, { level: 6 });
+    compressed.then((body) => {
+      reply.header('content-encoding', encoding);
+      reply.removeHeader('content-length');
+      done(null, body);
+    }, done);
   });
+}
+
+/** The encoding an answer is to be sent in, if any; a JSON or text answer large enough varies by Accept-Encoding. */
+function compressibleAs(acceptEncoding: string | string[] | undefined, reply: FastifyReply, payload: unknown): 'br' | 'gzip' | undefined {
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return undefined;
+  if (reply.hasHeader('content-encoding') || !COMPRESSED_TYPES.test(String(reply.getHeader('content-type') ?? ''))) return undefined;
+  if (Buffer.byteLength(payload) < MIN_BYTES) return undefined;
+  addVary(reply);
+  return acceptedEncoding(acceptEncoding);
 }
 
 /** Brotli, else gzip, as the client's Accept-Encoding allows them (a `q=0` refuses one). */

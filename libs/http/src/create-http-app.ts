@@ -7,6 +7,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { httpRequestDuration, loggerFor, requestIdFrom, withRequestId } from '@letterbox/observability';
 import { compressAnswers } from './compressed-answers';
+import { answerCrossOrigin } from './cross-origin-answers';
 import { useJsonBodyParser } from './json-body-parser';
 import { openApiDocument, type ApiDescription } from './openapi-document';
 import { serveDirectly } from './direct-routes';
@@ -59,9 +60,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
   app.enableShutdownHooks();
   const origins = options.corsOrigins ?? [];
   if (origins.length > 0) {
-    // Bearer tokens, never cookies: no credentials, so a page of an allowed origin still needs the user's token.
-    const allowed = { origin: origins, credentials: false, exposedHeaders: ['Location', 'Retry-After', 'ETag', 'X-Request-Id'] };
-    app.enableCors({ delegator: (request, allow) => allow(null, NO_CORS_PATHS.test(request.url ?? '') ? { origin: false } : allowed) });
+    answerCrossOrigin(adapter.getInstance(), { origins, exposedHeaders: ['Location', 'Retry-After', 'ETag', 'X-Request-Id'], refusedPaths: NO_CORS_PATHS });
   }
   // After CORS: its hooks are the app's, and apply to these routes too.
   serveDirectly(adapter.getInstance(), app, options.directRoutes ?? [], problems);

@@ -12,7 +12,11 @@ declare module 'fastify' {
   }
 }
 
-/** What a direct route's request answers: its body (sent as JSON), or the reply when the handler sent it. */
+/**
+ * What a direct route's request answers: its body (sent as JSON), or undefined when the handler sent the answer itself.
+ * Not the reply: an async function returning it makes Fastify wait for the response's end through Reply.then, a
+ * listener and a promise more on every request.
+ */
 export type DirectHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
@@ -48,14 +52,12 @@ export function serveDirectly(fastify: FastifyInstance, app: INestApplicationCon
       ...(route.serialized && {
         schema: { response: Object.fromEntries(Object.entries(route.serialized).map(([status, schema]) => [status, serializerSchema(schema)])) },
       }),
-      handler: async (request, reply) => {
-        try {
-          return await handle(request, reply);
-        } catch (error) {
+      // The handler's own promise, not an async wrapper's around it: the hottest routes, a promise less on each request.
+      handler: (request, reply) =>
+        handle(request, reply).catch((error: unknown) => {
           problems.answer(error, request, reply);
-          return reply;
-        }
-      },
+          return undefined;
+        }),
     });
   }
 }

@@ -31,7 +31,10 @@ export const mailboxListRoute: DirectRoute = {
       const answer = await mailboxes.list(user.userId, held);
       // Always revalidated: the counts move with every new mail.
       void reply.header('etag', etagOf(answer.version)).header('cache-control', 'private, no-cache');
-      if ('unchanged' in answer) return reply.status(304).send();
+      if ('unchanged' in answer) {
+        void reply.status(304).send();
+        return undefined;
+      }
       return { items: answer.items };
     };
   },
