@@ -308,7 +308,8 @@ describe('webmail in a real browser', { timeout: 10 * 60_000 }, () => {
     await page.waitForFunction((previous) => location.hash === previous, first);
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !location.hash.includes('/mail/'));
-    // Back in the list, on the row of the mail that was open: j moves the cursor on without opening it.
+    // Back in the list, on the row of the mail that was open (focused on the next frame): j moves the cursor on without opening it.
+    await page.waitForFunction((previous) => (document.activeElement as HTMLElement | null)?.dataset.mailId === previous.split('/mail/')[1], first);
     await page.keyboard.press('j');
     assert.doesNotMatch(await page.evaluate(() => location.hash), /\/mail\//);
     await page.keyboard.press('Enter');
