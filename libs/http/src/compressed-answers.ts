@@ -18,13 +18,13 @@ const deflate = promisify(gzip);
 export function compressAnswers(fastify: FastifyInstance): void {
   // A callback hook, not an async one: most answers (a 304, a small JSON) pass untouched without a promise each.
   fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
     const encoding = compressibleAs(request.headers['accept-encoding'], reply, payload);
     if (!encoding) return done(null, payload);
-    const size = Buffer.byteLength(payload as string | Buffer);
     const compressed =
       encoding === 'br'
-        ? brotli(payload as string | Buffer, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: size } })
-        : deflate(payload as string | Buffer, { level: 6 });
+        ? brotli(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(payload) } })
+        : deflate(payload, { level: 6 });
     compressed.then((body) => {
       reply.header('content-encoding', encoding);
       reply.removeHeader('content-length');
@@ -33,9 +33,8 @@ export function compressAnswers(fastify: FastifyInstance): void {
   });
 }
 
-/** The encoding an answer is to be sent in, if any; a JSON or text answer large enough varies by Accept-Encoding. */
-function compressibleAs(acceptEncoding: string | string[] | undefined, reply: FastifyReply, payload: unknown): 'br' | 'gzip' | undefined {
-  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return undefined;
+/** The encoding a whole answer is to be sent in, if any; a JSON or text answer large enough varies by Accept-Encoding. */
+function compressibleAs(acceptEncoding: string | string[] | undefined, reply: FastifyReply, payload: string | Buffer): 'br' | 'gzip' | undefined {
   if (reply.hasHeader('content-encoding') || !COMPRESSED_TYPES.test(String(reply.getHeader('content-type') ?? ''))) return undefined;
   if (Buffer.byteLength(payload) < MIN_BYTES) return undefined;
   addVary(reply);
