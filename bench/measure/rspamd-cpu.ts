@@ -1,0 +1,66 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { RspamdScanner } from '@letterbox/ingest';
+import { SignedNewsletters } from '../data/signed-newsletters';
+
+/**
+ * rspamd's CPU for each message of the ingest bench (issue 32): the bench's signed newsletters
+ * scored through RspamdScanner, as the spam stage asks, and the CPU its scanner processes
+ * spent meanwhile, read from /proc. The spam stage's cost on the ingest figures is this per
+ * message; compare configurations by restarting rspamd between runs, alternating:
+ *
+ *   node -r @swc-node/register bench/measure/rspamd-cpu.ts [messages] [rspamd url]
+ */
+const MESSAGES = Number(process.argv[2] ?? 3000);
+const RSPAMD_URL = process.argv[3] ?? 'http://127.0.0.1:11333';
+/** As many at once as the spam stage's default concurrency gives a batch. */
+const CONCURRENCY = 4;
+const RECIPIENTS = Array.from({ length: 50 }, (_, index) => `rspamd-measure-${index}@letterbox.test`);
+/** /proc/<pid>/stat's utime and stime, in clock ticks of 10 ms. */
+const TICK_MS = 10;
+
+async function main(): Promise<void> {
+  if (!Number.isInteger(MESSAGES) || MESSAGES < 1) throw new Error('messages must be a whole number above 0');
+  const newsletters = await SignedNewsletters.for(RECIPIENTS);
+  const scanner = new RspamdScanner({ url: RSPAMD_URL, concurrency: CONCURRENCY, timeoutMs: 60_000 });
+  const cpuBefore = scannerCpuMs();
+  const started = Date.now();
+  const verdicts = await Promise.all(
+    Array.from({ length: MESSAGES }, (_, index) => {
+      const recipient = RECIPIENTS[index % RECIPIENTS.length];
+      const message = Buffer.from(newsletters.body(recipient, `rspamd-measure-${started}-${index}@pass.example`));
+      return scanner.check(message, {
+        queueId: `measure-${index}`,
+        ip: '127.0.0.1',
+        helo: 'mail.pass.example',
+        mailFrom: 'news@pass.example',
+        rcptTo: [recipient],
+      });
+    }),
+  );
+  const cpuMs = scannerCpuMs() - cpuBefore;
+  scanner.close();
+  const scored = verdicts.filter(Boolean).length;
+  if (scored < MESSAGES) throw new Error(`rspamd scored ${scored} of ${MESSAGES} messages: is it running at ${RSPAMD_URL}?`);
+  process.stdout.write(`${MESSAGES} messages in ${Date.now() - started} ms: rspamd spent ${(cpuMs / MESSAGES).toFixed(2)} ms of CPU a message\n`);
+}
+
+/** CPU time of rspamd's scanner ("normal") processes so far. */
+function scannerCpuMs(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('rspamd: normal')) continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch (error) {
+      // A process that ended between the listing and the read has nothing left to count.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
+  return ticks * TICK_MS;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
