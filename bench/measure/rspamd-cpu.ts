@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { RspamdScanner } from '@letterbox/ingest';
 import { SignedNewsletters } from '../data/signed-newsletters';
+import { commandLineOf, treeCpuSeconds } from '../harness/process-tree';
 
 /**
  * rspamd's CPU for each message of the ingest bench (issue 32): the bench's signed newsletters
@@ -15,8 +16,6 @@ const RSPAMD_URL = process.argv[3] ?? 'http://127.0.0.1:11333';
 /** Four at once, as issue 32's earlier figures were taken (the worker asks up to SPAM_CHECK_CONCURRENCY, 16 by default). */
 const CONCURRENCY = 4;
 const RECIPIENTS = Array.from({ length: 50 }, (_, index) => `rspamd-measure-${index}@letterbox.test`);
-/** /proc/<pid>/stat's utime and stime, in clock ticks of 10 ms. */
-const TICK_MS = 10;
 
 async function main(): Promise<void> {
   if (!Number.isInteger(MESSAGES) || MESSAGES < 1) throw new Error('messages must be a whole number above 0');
@@ -44,20 +43,13 @@ async function main(): Promise<void> {
   process.stdout.write(`${MESSAGES} messages in ${Date.now() - started} ms: rspamd spent ${(cpuMs / MESSAGES).toFixed(2)} ms of CPU a message\n`);
 }
 
-/** CPU time of rspamd's scanner ("normal") processes so far. */
+/** CPU time of rspamd's scanner ("normal") processes so far, in milliseconds. */
 function scannerCpuMs(): number {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('rspamd: normal')) continue;
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch (error) {
-      // A process that ended between the listing and the read has nothing left to count.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-    }
-  }
-  return ticks * TICK_MS;
+  const scanners = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => commandLineOf(pid)[0]?.startsWith('rspamd: normal'));
+  return scanners.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0) * 1000;
 }
 
 main().catch((error: unknown) => {
