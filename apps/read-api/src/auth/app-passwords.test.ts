@@ -63,6 +63,17 @@ describe('app passwords: /v2/auth/app-passwords', () => {
     );
   });
 
+  test('a name PostgreSQL cannot store (a lone surrogate, a NUL) is 400 naming it, and nothing is made', async () => {
+    const user = await createTestUser(db, 'app-password-unstorable');
+    for (const name of ['Phone \ud800', 'Phone \u0000']) {
+      const refused = await call(user, 'POST', '', { name });
+      assert.equal(refused.status, 400);
+      assert.match(refused.type, /application\/problem\+json/);
+      assert.match(JSON.stringify(refused.body), /body\.name/);
+    }
+    assert.equal(((await call(user, 'GET')).body?.items as unknown[]).length, 0);
+  });
+
   test("a nameless one is 400, someone else's 404, and past the limit 409, each problem+json", async () => {
     const user = await createTestUser(db, 'app-password-limits');
     const other = await createTestUser(db, 'app-password-other');

@@ -4,7 +4,7 @@ import type { Database } from '@letterbox/db';
 import { AppPasswordLimitError, AppPasswordNotFoundError } from '../account-errors';
 import { accountSubject } from '../account-subject';
 import type { SecurityEvents } from '../security-events';
-import { withoutNul } from '../text-without-nul';
+import { storableInput } from '../storable-input';
 import { appPasswordHash, newAppPasswordSecret } from './app-password-secret';
 import type { AppPasswordStore, AppPasswordView } from './app-password-store';
 
@@ -20,7 +20,7 @@ export const appPasswordSchema = z
   })
   .meta({ id: 'AppPassword' });
 export const appPasswordListSchema = z.object({ items: z.array(appPasswordSchema) }).meta({ id: 'AppPasswordList' });
-export const newAppPasswordSchema = z.object({ name: withoutNul(z.string().trim().min(1, 'must not be empty').max(100)) }).strict();
+export const newAppPasswordSchema = z.object({ name: storableInput(z.string().trim().min(1, 'must not be empty').max(100)) }).strict();
 export const createdAppPasswordSchema = appPasswordSchema
   .extend({
     password: z.string().describe('the app password, shown only in this answer: the mail client signs in with it in place of the account’s password'),

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { z } from 'zod';
 import { namedStatement } from '@letterbox/db';
 import { sanitizeMailHtml } from '@letterbox/mime';
-import { withoutNul } from '../text-without-nul';
+import { storableInput } from '../storable-input';
 
 /** One of the user's own addresses as they send from it: the name it shows and its signature. */
 export const identitySchema = z
@@ -24,9 +24,9 @@ export const identityListSchema = z.object({ items: z.array(identitySchema) }).m
 /** What a user may change of one of their identities; null puts back the default (the user's name, no signature). */
 export const identityChangesSchema = z
   .object({
-    displayName: withoutNul(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')).nullable().optional(),
-    signatureText: withoutNul(z.string().max(5_000, 'must be at most 5,000 characters')).nullable().optional(),
-    signatureHtml: withoutNul(z.string().max(20_000, 'must be at most 20,000 characters')).nullable().optional(),
+    displayName: storableInput(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')).nullable().optional(),
+    signatureText: storableInput(z.string().max(5_000, 'must be at most 5,000 characters')).nullable().optional(),
+    signatureHtml: storableInput(z.string().max(20_000, 'must be at most 20,000 characters')).nullable().optional(),
   })
   .strict();
 export type IdentityChanges = z.infer<typeof identityChangesSchema>;
