@@ -120,7 +120,6 @@ export async function startIngestWorker(config: IngestWorkerConfig): Promise<Run
       await queues.close();
       commands.disconnect();
       blobs.close();
-      scanner?.close();
       await db.close();
     },
   });

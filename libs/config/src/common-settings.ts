@@ -244,7 +244,7 @@ export const spamCheckConfig = {
     .enum(['true', 'false'], { message: 'must be true or false' })
     .default('true')
     .transform((value) => value === 'true'),
-  RSPAMD_URL: z.url({ protocol: /^https?$/, message: 'must be an http:// URL' }).default('http://127.0.0.1:11333'),
+  RSPAMD_URL: z.url({ protocol: /^http$/, message: "must be an http:// URL: rspamd's scanner speaks plain HTTP" }).default('http://127.0.0.1:11333'),
   RSPAMD_CONTROLLER_URL: z.url({ protocol: /^https?$/, message: 'must be an http:// URL' }).default('http://127.0.0.1:11334'),
   /** The controller's password (scripts/rspamd.sh writes it into rspamd's configuration). */
   RSPAMD_PASSWORD: demoSecret(z.string().min(8, 'must be at least 8 characters'), 'letterbox-rspamd'),

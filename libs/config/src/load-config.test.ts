@@ -13,6 +13,7 @@ import {
   ingestTokenConfig,
   portFrom,
   redisConfig,
+  spamCheckConfig,
   storageConfig,
 } from './common-settings';
 import { ConfigError, loadConfig } from './load-config';
@@ -36,6 +37,13 @@ test('every bad value is named, with what was given', () => {
       assert.match(error.message, /AUTH_TOKEN_SECRET: must be at least 32 characters/);
       return true;
     },
+  );
+});
+
+test("rspamd's scanner is reached over plain HTTP: an https:// URL is named, not sent in the clear", () => {
+  assert.throws(
+    () => loadConfig(spamCheckConfig, { LETTERBOX_DEMO: 'true', RSPAMD_URL: 'https://rspamd.example:11333' }),
+    /RSPAMD_URL: must be an http:\/\/ URL: rspamd's scanner speaks plain HTTP \(got "https:\/\/rspamd\.example:11333"\)/,
   );
 });
 

@@ -1,6 +1,6 @@
-import http from 'node:http';
 import type { SpamVerdict } from '@letterbox/mail';
 import { spamChecksTotal } from '@letterbox/observability';
+import { postToRspamd, RspamdTimeout, type RspamdAddress } from './rspamd-request';
 
 /** What rspamd is told of a message beside its bytes (its protocol's request headers). */
 export interface SpamCheckRequest {
@@ -13,7 +13,7 @@ export interface SpamCheckRequest {
 }
 
 export interface RspamdScannerOptions {
-  /** The scanner worker: `http://127.0.0.1:11333`. */
+  /** The scanner worker: `http://127.0.0.1:11333` (its host and port; rspamd's worker speaks plain HTTP). */
   url: string;
   /** Messages scored at once; the others wait their turn. */
   concurrency: number;
@@ -32,63 +32,56 @@ interface CheckReply {
 }
 
 /**
- * Asks rspamd's scanner about messages (`POST /checkv2`) over kept-alive connections, at most
- * `concurrency` at once, each within its timeout. A message rspamd does not answer for in time,
- * or at all, gets no verdict (counted in letterbox_spam_checks_total): it is stored unscored,
- * never held back.
+ * Asks rspamd's scanner about messages (`POST /checkv2`), at most `concurrency` at once, each
+ * within its timeout, its wait for a turn included. A message rspamd does not answer for in
+ * time, or at all, gets no verdict (counted in letterbox_spam_checks_total): it is stored
+ * unscored, never held back.
  */
 export class RspamdScanner {
-  private readonly agent: http.Agent;
-  private readonly endpoint: URL;
+  private readonly address: RspamdAddress;
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly options: RspamdScannerOptions) {
-    this.endpoint = new URL('/checkv2', options.url);
-    this.agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
+    const url = new URL(options.url);
+    this.address = { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 80) };
   }
 
   /** rspamd's verdict, or undefined when it was slow or away. */
   async check(message: Buffer, request: SpamCheckRequest): Promise<SpamVerdict | undefined> {
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
-    try {
-      await this.turn(signal);
-    } catch {
+    const deadline = Date.now() + this.options.timeoutMs;
+    if (!(await this.turn())) {
       spamChecksTotal.inc({ outcome: 'timeout' });
       return undefined;
     }
     try {
-      const verdict = verdictOf(await this.post(message, request, signal));
+      const verdict = verdictOf(await this.post(message, request, deadline - Date.now()));
       spamChecksTotal.inc({ outcome: 'scored' });
       return verdict;
-    } catch {
-      spamChecksTotal.inc({ outcome: signal.aborted ? 'timeout' : 'unavailable' });
+    } catch (error) {
+      spamChecksTotal.inc({ outcome: error instanceof RspamdTimeout ? 'timeout' : 'unavailable' });
       return undefined;
     } finally {
       this.release();
     }
   }
 
-  close(): void {
-    this.agent.destroy();
-  }
-
-  private turn(signal: AbortSignal): Promise<void> {
+  /** Resolves true with a turn, false when none came within the timeout. */
+  private turn(): Promise<boolean> {
     if (this.running < this.options.concurrency) {
       this.running += 1;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
       const granted = () => {
-        signal.removeEventListener('abort', expired);
-        resolve();
+        clearTimeout(timer);
+        resolve(true);
       };
-      const expired = () => {
+      const timer = setTimeout(() => {
         this.waiting.splice(this.waiting.indexOf(granted), 1);
-        reject(new Error('no turn within the timeout'));
-      };
+        resolve(false);
+      }, this.options.timeoutMs);
       this.waiting.push(granted);
-      signal.addEventListener('abort', expired, { once: true });
     });
   }
 
@@ -99,30 +92,16 @@ export class RspamdScanner {
     else this.running -= 1;
   }
 
-  private post(message: Buffer, { queueId, ip, helo, mailFrom, rcptTo }: SpamCheckRequest, signal: AbortSignal): Promise<CheckReply> {
-    const headers: http.OutgoingHttpHeaders = { 'content-length': message.length, 'queue-id': queueId };
-    if (ip) headers.ip = ip;
-    if (helo) headers.helo = helo;
-    if (mailFrom) headers.from = mailFrom;
+  private async post(message: Buffer, { queueId, ip, helo, mailFrom, rcptTo }: SpamCheckRequest, timeoutMs: number): Promise<CheckReply> {
+    const headers: Array<[string, string]> = [['Queue-Id', queueId]];
+    if (ip) headers.push(['Ip', ip]);
+    if (helo) headers.push(['Helo', helo]);
+    if (mailFrom) headers.push(['From', mailFrom]);
     // One header line per recipient: rspamd reads each Rcpt as one address.
-    if (rcptTo.length > 0) headers.rcpt = rcptTo;
-    return new Promise((resolve, reject) => {
-      const request = http.request(this.endpoint, { method: 'POST', agent: this.agent, headers, signal }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          if (response.statusCode !== 200) return reject(new Error(`rspamd answered ${response.statusCode}`));
-          try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as CheckReply);
-          } catch (error) {
-            reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        });
-      });
-      request.on('error', reject);
-      request.end(message);
-    });
+    for (const recipient of rcptTo) headers.push(['Rcpt', recipient]);
+    const answer = await postToRspamd(this.address, '/checkv2', headers, message, timeoutMs);
+    if (answer.status !== 200) throw new Error(`rspamd answered ${answer.status}`);
+    return JSON.parse(answer.body.toString('utf8')) as CheckReply;
   }
 }
 

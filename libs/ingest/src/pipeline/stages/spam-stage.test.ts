@@ -51,8 +51,6 @@ describe('the spam stage', () => {
   });
 
   after(async () => {
-    scanner.close();
-    absent.close();
     await queues?.close();
     if (redis) await unlinkKeys(redis, `${prefix}:*`);
     redis?.disconnect();
