@@ -12,6 +12,7 @@ import type { RedisConnection } from '@letterbox/redis';
 import { unlinkKeys } from '@letterbox/testing';
 import { ensureIngestRecipients, type IngestRecipient } from '../data/ingest-users';
 import { builtApp, portTaken } from './bench-apps';
+import { bayesNote } from './rspamd-bayes';
 import { answersHealth, startService, type ChildService } from './child-service';
 import { machineCpuTicks, mainThreadSchedSeconds, treeCpuSeconds } from './process-tree';
 
@@ -254,6 +255,11 @@ export class IngestStack {
 
   async resumeIngestQueue(): Promise<void> {
     await this.ingestQueue.resume();
+  }
+
+  /** What rspamd's Bayes has learned: about half of the spam stage's cost once it classifies. */
+  spamClassifierNote(): Promise<string> {
+    return bayesNote(this.redis);
   }
 
   /** Ingest jobs that used up their attempts. */

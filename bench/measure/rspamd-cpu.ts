@@ -1,19 +1,28 @@
 import { readdirSync } from 'node:fs';
+import { loadConfig, redisConfig, spamCheckConfig } from '@letterbox/config';
 import { RspamdScanner } from '@letterbox/ingest';
+import { workerConnection } from '@letterbox/queue';
 import { SignedNewsletters } from '../data/signed-newsletters';
+import { bayesLearns } from '../harness/rspamd-bayes';
 import { commandLineOf, treeCpuSeconds } from '../harness/process-tree';
 
 /**
  * rspamd's CPU for each message of the ingest bench (issue 32): the bench's signed newsletters
  * scored through RspamdScanner, as the spam stage asks, and the CPU its scanner processes
- * spent meanwhile, read from /proc; and the CPU RspamdScanner spent asking, the spam stage's
- * own share. The spam stage's cost on the ingest figures is the two per message; compare
- * rspamd's configurations by restarting it between runs, alternating:
+ * spent meanwhile, read from /proc; the CPU of the Redis server it keeps its Bayes statistics
+ * in (REDIS_URL's, as scripts/rspamd.sh configures it); and the CPU RspamdScanner spent asking,
+ * the spam stage's own share. The spam stage's cost on the ingest figures is the three per
+ * message. Bayes classifies only once it has learned rspamd's min_learns (200 by default) of
+ * each kind, and then costs about as much as the rest of rspamd's rules: the figures say how
+ * many it has learned. Compare rspamd's configurations by restarting it between runs, alternating:
  *
- *   node -r @swc-node/register bench/measure/rspamd-cpu.ts [messages] [rspamd url]
+ *   LETTERBOX_DEMO=true node -r @swc-node/register bench/measure/rspamd-cpu.ts [messages] [rspamd url]
+ *
+ * (LETTERBOX_DEMO: the demo's settings, refused otherwise.) bench/measure/teach-bayes.ts teaches Bayes, and forgets.
  */
 const MESSAGES = Number(process.argv[2] ?? 3000);
-const RSPAMD_URL = process.argv[3] ?? 'http://127.0.0.1:11333';
+const config = loadConfig({ ...spamCheckConfig, ...redisConfig });
+const RSPAMD_URL = process.argv[3] ?? config.RSPAMD_URL;
 /** Four at once, as issue 32's earlier figures were taken (the worker asks up to SPAM_CHECK_CONCURRENCY, 16 by default). */
 const CONCURRENCY = 4;
 const RECIPIENTS = Array.from({ length: 50 }, (_, index) => `rspamd-measure-${index}@letterbox.test`);
@@ -28,7 +37,9 @@ async function main(): Promise<void> {
     return { recipient, bytes: Buffer.from(newsletters.body(recipient, `rspamd-measure-${started}-${index}@pass.example`)) };
   });
   const scanner = new RspamdScanner({ url: RSPAMD_URL, concurrency: CONCURRENCY, timeoutMs: 60_000 });
+  const redisPid = redisServerPid(new URL(config.REDIS_URL).port || '6379');
   const cpuBefore = scannerCpuMs();
+  const redisCpuBefore = treeCpuSeconds(redisPid);
   const clientCpuBefore = process.cpuUsage();
   const askedAt = Date.now();
   const verdicts = await Promise.all(
@@ -43,22 +54,47 @@ async function main(): Promise<void> {
     ),
   );
   const cpuMs = scannerCpuMs() - cpuBefore;
+  const redisCpuMs = (treeCpuSeconds(redisPid) - redisCpuBefore) * 1000;
   const clientCpu = process.cpuUsage(clientCpuBefore);
   const clientCpuMs = (clientCpu.user + clientCpu.system) / 1000;
   const scored = verdicts.filter(Boolean).length;
   if (scored < MESSAGES) throw new Error(`rspamd scored ${scored} of ${MESSAGES} messages: is it running at ${RSPAMD_URL}?`);
+  const perMessage = (ms: number) => `${(ms / MESSAGES).toFixed(2)} ms`;
   process.stdout.write(
-    `${MESSAGES} messages in ${Date.now() - askedAt} ms: rspamd spent ${(cpuMs / MESSAGES).toFixed(2)} ms of CPU a message, ` +
-      `RspamdScanner (this process) ${(clientCpuMs / MESSAGES).toFixed(2)} ms\n`,
+    `${MESSAGES} messages in ${Date.now() - askedAt} ms (${await learnedByBayes()}): CPU a message: rspamd ${perMessage(cpuMs)}, ` +
+      `its Redis ${perMessage(redisCpuMs)}, RspamdScanner (this process) ${perMessage(clientCpuMs)}\n`,
   );
+}
+
+/** The Redis server listening on `port`: it names its address in its process title. */
+function redisServerPid(port: string): number {
+  const pid = processIds().find((candidate) => {
+    const [title = ''] = commandLineOf(candidate);
+    return title.startsWith('redis-server') && title.trim().endsWith(`:${port}`);
+  });
+  if (pid === undefined) throw new Error(`no redis-server on port ${port} on this machine: REDIS_URL names the one rspamd uses`);
+  return pid;
+}
+
+async function learnedByBayes(): Promise<string> {
+  const redis = workerConnection(config);
+  try {
+    const { spam, ham } = await bayesLearns(redis);
+    return `Bayes has learned ${spam} spam and ${ham} ham`;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function processIds(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
 }
 
 /** CPU time of rspamd's scanner ("normal") processes so far, in milliseconds. */
 function scannerCpuMs(): number {
-  const scanners = readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((pid) => commandLineOf(pid)[0]?.startsWith('rspamd: normal'));
+  const scanners = processIds().filter((pid) => commandLineOf(pid)[0]?.startsWith('rspamd: normal'));
   return scanners.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0) * 1000;
 }
 

@@ -128,6 +128,7 @@ async function runIngestBurst(_fixtures: BenchFixtures, options: ProcedureOption
         `the same app with INGEST_VERIFY_SENDERS=false stores them as they came`,
       `ingest apps, ingest worker (INGEST_BATCH_SIZE 100, INGEST_BATCH_WAIT_MS 10, INGEST_CONCURRENCY 200: its defaults${envNote(options.workerEnv)}), ` +
         `notify worker (its defaults) and mock FCM (${MOCK_FCM_LATENCY_MS} ms) from dist/, queue prefix ${INGEST_BENCH_PREFIX}, storage in ${stack.storageDir}`,
+      await stack.spamClassifierNote(),
     );
     for (const target of targets) notes.push(await withRules(stack, target, () => warmUp(stack, target, newsletters)));
     for (let run = 1; run <= RUNS; run += 1) {

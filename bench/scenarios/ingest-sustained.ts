@@ -93,6 +93,7 @@ async function runIngestSustained(_fixtures: BenchFixtures, options: ProcedureOp
     const newsletters = await SignedNewsletters.for(stack.recipients.map((recipient) => recipient.email));
     notes.push(
       `ingest app and workers from dist/, queue prefix ${INGEST_BENCH_PREFIX}, storage in ${stack.storageDir}; ${connections} connections, ${durationSeconds} s per case`,
+      await stack.spamClassifierNote(),
     );
     for (const entry of CASES) {
       console.log(`   ${entry.label}: ${connections} connections, ${durationSeconds} s, then the drain ...`);
