@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { ensureIngestRecipients, type IngestRecipient } from '../data/ingest-use
 import { builtApp, portTaken } from './bench-apps';
 import { bayesNote } from './rspamd-bayes';
 import { answersHealth, startService, type ChildService } from './child-service';
-import { machineCpuTicks, mainThreadSchedSeconds, treeCpuSeconds } from './process-tree';
+import { machineCpuTicks, mainThreadSchedSeconds, processIds, redisServerPid, treeCpuSeconds } from './process-tree';
 
 /**
  * The ingest pipeline as the ingest scenarios run it: the ingest app, its worker and, for
@@ -77,6 +77,7 @@ export class IngestStack {
     private readonly ingestQueue: Queue,
     private readonly notifyQueue: Queue,
     readonly recipients: IngestRecipient[],
+    private readonly redisPort: number,
   ) {}
 
   /** Makes the recipients if missing, checks that nothing else uses the bench's ports and queues, and clears what a killed run left. */
@@ -96,7 +97,8 @@ export class IngestStack {
     const sql = new Pool({ connectionString: DATABASE_URL, max: 3, application_name: 'letterbox-bench-ingest' });
     const redis = workerConnection(settings);
     const queue = (name: QueueName) => new Queue(name, { connection: redis, prefix: queueKeyPrefix(INGEST_BENCH_PREFIX, name, redis) });
-    const stack = new IngestStack(sql, redis, queue(QUEUE_OF['ingest-mail']), queue(QUEUE_OF['notify-new-mail']), recipients);
+    const redisPort = Number(new URL(settings.REDIS_URL).port || 6379);
+    const stack = new IngestStack(sql, redis, queue(QUEUE_OF['ingest-mail']), queue(QUEUE_OF['notify-new-mail']), recipients, redisPort);
     try {
       const consumers = (await stack.ingestQueue.getWorkersCount()) + (await stack.notifyQueue.getWorkersCount());
       if (consumers > 0) throw new Error(`${consumers} worker(s) already consume the ${INGEST_BENCH_PREFIX}: queues; another ingest bench running?`);
@@ -287,7 +289,7 @@ export class IngestStack {
     const seconds: Record<string, number> = {};
     for (const [name, service] of this.services) seconds[name] = treeCpuSeconds(service.pid);
     if (this.mock) seconds.mock = treeCpuSeconds(this.mock.pid);
-    for (const [name, pid] of Object.entries(serverPids())) seconds[name] = treeCpuSeconds(pid);
+    for (const [name, pid] of Object.entries(serverPids(this.redisPort))) seconds[name] = treeCpuSeconds(pid);
     const usage = process.cpuUsage();
     seconds.bench = (usage.user + usage.system) / 1e6;
     return { at: performance.now(), seconds, machine: machineCpuTicks() };
@@ -379,10 +381,12 @@ function sharedWorkerEnv(workerEnv: Record<string, string>): Record<string, stri
 
 /**
  * The PostgreSQL postmaster (its tree holds every backend, those of other clients too) and
- * the Redis server, when this user may read them in /proc.
+ * the Redis server on `redisPort`, when this user may read them in /proc.
  */
-function serverPids(): Record<string, number> {
+function serverPids(redisPort: number): Record<string, number> {
   const pids: Record<string, number> = {};
+  const redis = redisServerPid(redisPort);
+  if (redis !== undefined) pids.redis = redis;
   const commOf = (pid: number | string) => {
     try {
       return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
@@ -390,19 +394,18 @@ function serverPids(): Record<string, number> {
       return '';
     }
   };
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const comm = commOf(entry);
-    if (comm === 'redis-server' && pids.redis === undefined) pids.redis = Number(entry);
-    if (comm === 'postgres' && pids.postgres === undefined) {
-      let stat = '';
-      try {
-        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue;
-      }
-      const parent = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
-      if (commOf(parent) !== 'postgres') pids.postgres = Number(entry);
+  for (const pid of processIds()) {
+    if (commOf(pid) !== 'postgres') continue;
+    let stat = '';
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const parent = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+    if (commOf(parent) !== 'postgres') {
+      pids.postgres = pid;
+      break;
     }
   }
   return pids;

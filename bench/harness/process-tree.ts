@@ -7,11 +7,10 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
  */
 export function processTree(rootPid: number): number[] {
   const childrenOf = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const parent = parentPid(Number(entry));
+  for (const pid of processIds()) {
+    const parent = parentPid(pid);
     if (parent === undefined) continue;
-    childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), Number(entry)]);
+    childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), pid]);
   }
   const tree: number[] = [];
   const pending = [rootPid];
@@ -21,6 +20,21 @@ export function processTree(rootPid: number): number[] {
     pending.push(...(childrenOf.get(pid) ?? []));
   }
   return tree;
+}
+
+/** Every process in /proc. */
+export function processIds(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number);
+}
+
+/** The Redis server listening on `port`, which names its address in its process title; undefined when none is seen. */
+export function redisServerPid(port: number): number | undefined {
+  return processIds().find((pid) => {
+    const [title = ''] = commandLineOf(pid);
+    return title.startsWith('redis-server') && title.trim().endsWith(`:${port}`);
+  });
 }
 
 /** Resident memory of one process in bytes, or 0 once it has exited. */

@@ -1,10 +1,9 @@
-import { readdirSync } from 'node:fs';
 import { loadConfig, redisConfig, spamCheckConfig } from '@letterbox/config';
 import { RspamdScanner } from '@letterbox/ingest';
 import { workerConnection } from '@letterbox/queue';
 import { SignedNewsletters } from '../data/signed-newsletters';
-import { bayesLearns } from '../harness/rspamd-bayes';
-import { commandLineOf, treeCpuSeconds } from '../harness/process-tree';
+import { bayesNote } from '../harness/rspamd-bayes';
+import { commandLineOf, processIds, redisServerPid, treeCpuSeconds } from '../harness/process-tree';
 
 /**
  * rspamd's CPU for each message of the ingest bench (issue 32): the bench's signed newsletters
@@ -37,7 +36,9 @@ async function main(): Promise<void> {
     return { recipient, bytes: Buffer.from(newsletters.body(recipient, `rspamd-measure-${started}-${index}@pass.example`)) };
   });
   const scanner = new RspamdScanner({ url: RSPAMD_URL, concurrency: CONCURRENCY, timeoutMs: 60_000 });
-  const redisPid = redisServerPid(new URL(config.REDIS_URL).port || '6379');
+  const redisPort = Number(new URL(config.REDIS_URL).port || 6379);
+  const redisPid = redisServerPid(redisPort);
+  if (redisPid === undefined) throw new Error(`no redis-server on port ${redisPort} on this machine: REDIS_URL names the one rspamd uses`);
   const cpuBefore = scannerCpuMs();
   const redisCpuBefore = treeCpuSeconds(redisPid);
   const clientCpuBefore = process.cpuUsage();
@@ -61,35 +62,18 @@ async function main(): Promise<void> {
   if (scored < MESSAGES) throw new Error(`rspamd scored ${scored} of ${MESSAGES} messages: is it running at ${RSPAMD_URL}?`);
   const perMessage = (ms: number) => `${(ms / MESSAGES).toFixed(2)} ms`;
   process.stdout.write(
-    `${MESSAGES} messages in ${Date.now() - askedAt} ms (${await learnedByBayes()}): CPU a message: rspamd ${perMessage(cpuMs)}, ` +
+    `${MESSAGES} messages in ${Date.now() - askedAt} ms; ${await learnedByBayes()}; CPU a message: rspamd ${perMessage(cpuMs)}, ` +
       `its Redis ${perMessage(redisCpuMs)}, RspamdScanner (this process) ${perMessage(clientCpuMs)}\n`,
   );
-}
-
-/** The Redis server listening on `port`: it names its address in its process title. */
-function redisServerPid(port: string): number {
-  const pid = processIds().find((candidate) => {
-    const [title = ''] = commandLineOf(candidate);
-    return title.startsWith('redis-server') && title.trim().endsWith(`:${port}`);
-  });
-  if (pid === undefined) throw new Error(`no redis-server on port ${port} on this machine: REDIS_URL names the one rspamd uses`);
-  return pid;
 }
 
 async function learnedByBayes(): Promise<string> {
   const redis = workerConnection(config);
   try {
-    const { spam, ham } = await bayesLearns(redis);
-    return `Bayes has learned ${spam} spam and ${ham} ham`;
+    return await bayesNote(redis);
   } finally {
     redis.disconnect();
   }
-}
-
-function processIds(): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number);
 }
 
 /** CPU time of rspamd's scanner ("normal") processes so far, in milliseconds. */
